@@ -1,0 +1,204 @@
+import { sql } from 'drizzle-orm'
+import type { EconomyMode } from '../../../config.js'
+import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
+import type { Clock } from '../../../platform/clock.js'
+import type { Database, Tx } from '../../../platform/db/database.js'
+import { BadRequest, Forbidden } from '../../../platform/errors.js'
+import type { Outbox } from '../../../platform/events/outbox.js'
+import { newId } from '../../../platform/ids.js'
+import * as rules from '../domain/avatar.js'
+import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
+import { AvatarIdTaken, TooManyAvatars } from '../domain/errors.js'
+import { MAX_AVATARS_PER_USER, RESERVED_AVATAR_IDS } from '../domain/rules.js'
+import type { AvatarEvent } from '../events.js'
+import { avatarRepo, type AvatarSearch } from '../store/avatars.js'
+
+export interface AvatarDeps {
+  database: Database
+  outbox: Outbox
+  clock: Clock
+  economyMode: EconomyMode
+}
+
+type Draft = { [E in AvatarEvent as E['type']]: Pick<E, 'type' | 'payload'> }[AvatarEvent['type']]
+
+/** What a use case decided: the changed avatar, the events it caused, and its answer. */
+interface Decision<R> {
+  avatar: Avatar
+  events?: Draft[]
+  result: R
+}
+
+const changed = (avatar: Avatar): Decision<void> => ({ avatar, result: undefined })
+
+/** The avatar context's use cases. Each change is one transaction: load, decide, save, outbox. */
+export class AvatarApp {
+  constructor(private readonly d: AvatarDeps) {}
+
+  // ---- reads: any signed-in player may look at any avatar ----
+
+  get(id: string): Promise<Avatar> {
+    return avatarRepo.get(this.d.database.current(), id)
+  }
+
+  search(criteria: AvatarSearch): Promise<Avatar[]> {
+    return avatarRepo.search(this.d.database.current(), criteria)
+  }
+
+  async isOwner(avatarId: string, userId: string): Promise<boolean> {
+    const a = await avatarRepo.find(this.d.database.current(), avatarId)
+    return a?.ownerId === userId
+  }
+
+  // ---- lifecycle ----
+
+  async create(p: Principal, input: { id: string; name: string }): Promise<Avatar> {
+    if ((RESERVED_AVATAR_IDS as readonly string[]).includes(input.id)) {
+      throw new BadRequest(`'${input.id}' is a reserved word and cannot be an avatar id.`, 'reserved-avatar-id')
+    }
+    return this.d.database.transaction(async (tx) => {
+      // Serialises one owner's creations so the per-player cap holds under concurrency.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${p.userId}))`)
+      if ((await avatarRepo.countOwnedBy(tx, p.userId)) >= 1 + MAX_AVATARS_PER_USER) {
+        throw new TooManyAvatars(MAX_AVATARS_PER_USER)
+      }
+      const avatar = await this.insertNew(tx, { id: input.id, ownerId: p.userId, name: input.name.trim() })
+      if (!avatar) throw new AvatarIdTaken(input.id)
+      return avatar
+    })
+  }
+
+  /** The registration avatar; idempotent, so a retried registration step makes it once. */
+  async provision(input: { avatarId: string; ownerId: string; name: string }): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const created = await this.insertNew(tx, { id: input.avatarId, ownerId: input.ownerId, name: input.name.trim() })
+      if (created) return
+      const existing = await avatarRepo.get(tx, input.avatarId)
+      if (existing.ownerId !== input.ownerId) throw new AvatarIdTaken(input.avatarId)
+    })
+  }
+
+  private async insertNew(tx: Tx, a: { id: string; ownerId: string; name: string }): Promise<Avatar | undefined> {
+    const avatar = rules.newAvatar({ ...a, inventoryId: newId(), equipmentId: newId() })
+    const inserted = await avatarRepo.insert(tx, { ...avatar, version: 1 }, this.d.clock.now())
+    if (!inserted) return undefined
+    await this.d.outbox.add(tx, [
+      { type: 'AvatarCreated', aggregateId: a.id, version: 1, payload: { avatarId: a.id, ownerId: a.ownerId, name: a.name } },
+    ])
+    return { ...avatar, version: 1 }
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const a = await avatarRepo.getForUpdate(tx, id)
+      this.authorizeChange(p, a)
+      await avatarRepo.delete(tx, id)
+      await this.d.outbox.add(tx, [
+        { type: 'AvatarDeleted', aggregateId: id, version: a.version + 1, payload: { avatarId: id, ownerId: a.ownerId } },
+      ])
+    })
+  }
+
+  rename(p: Principal, id: string, name: string): Promise<void> {
+    const trimmed = name.trim()
+    return this.change(p, id, (a) => ({
+      avatar: { ...a, name: trimmed },
+      events: [{ type: 'AvatarRenamed', payload: { avatarId: id, name: trimmed } }],
+      result: undefined,
+    }))
+  }
+
+  // ---- wallet ----
+
+  earnMoney(p: Principal, id: string, amount: number): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.earnMoney(a, amount)), { mints: true })
+  }
+
+  spendMoney(p: Principal, id: string, amount: number): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.spendMoney(a, amount)))
+  }
+
+  // ---- experience, health, mana, stats ----
+
+  grantExperience(p: Principal, id: string, amount: number): Promise<void> {
+    return this.change(p, id, (a) => {
+      const g = rules.grantExperience(a, amount)
+      const events: Draft[] = g.levelsGained === 0 ? [] : [{
+        type: 'AvatarLeveledUp',
+        payload: { avatarId: id, level: g.avatar.level, levelsGained: g.levelsGained, spellsLearned: g.spellsLearned },
+      }]
+      return { avatar: g.avatar, events, result: undefined }
+    }, { mints: true })
+  }
+
+  damage(p: Principal, id: string, amount: number): Promise<{ died: boolean }> {
+    return this.change(p, id, (a) => {
+      const hurt = rules.takeDamage(a, amount)
+      const events: Draft[] = hurt.died ? [{ type: 'AvatarDied', payload: { avatarId: id, moneyLost: hurt.moneyLost } }] : []
+      return { avatar: hurt.avatar, events, result: { died: hurt.died } }
+    })
+  }
+
+  heal(p: Principal, id: string, amount: number): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.heal(a, amount)), { mints: true })
+  }
+
+  spendMana(p: Principal, id: string, amount: number): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.spendMana(a, amount)))
+  }
+
+  restoreMana(p: Principal, id: string, amount: number): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.restoreMana(a, amount)), { mints: true })
+  }
+
+  increaseStat(p: Principal, id: string, stat: Stat): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.increaseStat(a, stat)))
+  }
+
+  // ---- inventory and equipment ----
+
+  addItem(p: Principal, id: string, item: Item): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.addItem(a, item)), { mints: true })
+  }
+
+  removeItem(p: Principal, id: string, ref: ItemRef): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.removeItem(a, ref).avatar))
+  }
+
+  equip(p: Principal, id: string, ref: ItemRef): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.equip(a, ref)))
+  }
+
+  unequip(p: Principal, id: string, ref: Required<ItemRef>): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.unequip(a, ref)))
+  }
+
+  useItem(p: Principal, id: string, name: string): Promise<Avatar> {
+    return this.change(p, id, (a) => {
+      const { avatar } = rules.useItem(a, name)
+      return { avatar, result: avatar }
+    })
+  }
+
+  // ---- the one way an avatar changes ----
+
+  private async change<R>(p: Principal, id: string, decide: (a: Avatar) => Decision<R>, opts: { mints?: boolean } = {}): Promise<R> {
+    if (opts.mints && this.d.economyMode === 'authoritative' && !isTrusted(p)) {
+      throw new Forbidden('This server runs an authoritative economy: value comes only from play.', 'economy-authoritative')
+    }
+    return this.d.database.transaction(async (tx) => {
+      const before = await avatarRepo.getForUpdate(tx, id)
+      this.authorizeChange(p, before)
+      const { avatar, events = [], result } = decide(before)
+      const version = before.version + 1
+      await avatarRepo.save(tx, { ...avatar, version })
+      await this.d.outbox.add(tx, events.map((e) => ({ ...e, aggregateId: id, version })))
+      return result
+    })
+  }
+
+  private authorizeChange(p: Principal, a: Avatar): void {
+    if (isTrusted(p) || a.ownerId === p.userId) return
+    throw new Forbidden(`Avatar '${a.id}' belongs to another player.`, 'not-owner')
+  }
+}

@@ -1,0 +1,67 @@
+import { Conflict, RuleViolation } from '../../../platform/errors.js'
+
+export class InsufficientFunds extends RuleViolation {
+  constructor(held: number, asked: number) {
+    super('insufficient-funds', `The wallet holds ${held}; ${asked} was asked.`)
+  }
+}
+
+export class WalletFull extends RuleViolation {
+  constructor(max: number) {
+    super('wallet-full', `A wallet cannot hold more than ${max}.`)
+  }
+}
+
+export class InsufficientMana extends RuleViolation {
+  constructor(held: number, asked: number) {
+    super('insufficient-mana', `The avatar has ${held} mana; ${asked} was asked.`)
+  }
+}
+
+export class NoStatPoints extends RuleViolation {
+  constructor() {
+    super('no-stat-points', 'The avatar has no unspent stat points; gain a level to earn one.')
+  }
+}
+
+export class InventoryFull extends RuleViolation {
+  constructor(capacity: number) {
+    super('inventory-full', `The inventory holds at most ${capacity} items.`)
+  }
+}
+
+export class ItemNotInInventory extends RuleViolation {
+  constructor(type: string | undefined, name: string) {
+    super('item-not-in-inventory', `No ${type ? `${type} ` : ''}item named '${name}' is in the inventory.`)
+  }
+}
+
+export class ItemNotEquipped extends RuleViolation {
+  constructor(type: string, name: string) {
+    super('item-not-equipped', `No ${type} named '${name}' is equipped.`)
+  }
+}
+
+export class NotEquippable extends RuleViolation {
+  constructor(name: string) {
+    super('item-not-equippable', `'${name}' is a consumable; only weapons and armor can be equipped.`)
+  }
+}
+
+export class NotUsable extends RuleViolation {
+  constructor(name: string) {
+    super('item-not-usable', `'${name}' is not a consumable; only consumables can be used.`)
+  }
+}
+
+export class TooManyAvatars extends RuleViolation {
+  constructor(max: number) {
+    super('too-many-avatars', `A player may create at most ${max} avatars.`)
+  }
+}
+
+export class AvatarIdTaken extends Conflict {
+  constructor(id: string) {
+    super(`An avatar with id '${id}' already exists.`, 'avatar-exists')
+  }
+}

@@ -1,0 +1,56 @@
+/** Every number of the avatar's game rules (DESIGN §6, Avatar). */
+
+export const STARTING_AVATAR = {
+  level: 1,
+  experience: 0,
+  health: 100,
+  mana: 50,
+  money: 100,
+  strength: 10,
+  defense: 10,
+  intelligence: 10,
+  unspentPoints: 5,
+} as const
+
+/** Experience needed to leave level L: 50·L + 50 (100, 150, 200, …). */
+export const EXPERIENCE_PER_LEVEL = 50
+export const EXPERIENCE_BASE = 50
+export const experienceRequired = (level: number): number => EXPERIENCE_PER_LEVEL * level + EXPERIENCE_BASE
+
+/** What each level gained brings (health and mana are also refilled). */
+export const LEVEL_UP_REWARD = { maxHealth: 10, maxMana: 5, statPoints: 1, money: 20 } as const
+
+export const SPELLBOOK = [
+  { name: 'Fireball', description: 'A ball of fire hurled at one foe.', manaCost: 5, power: 10, requiredLevel: 5 },
+  { name: 'Blizzard', description: 'A storm of ice that chills every foe.', manaCost: 7, power: 15, requiredLevel: 10 },
+  { name: 'Thunder', description: 'Lightning called down from a clear sky.', manaCost: 10, power: 20, requiredLevel: 15 },
+] as const
+
+/** Bounds of the amount in earn, spend, grant, heal, restore; damage may also be 0. */
+export const AMOUNT_MIN = 1
+export const DAMAGE_MIN = 0
+export const AMOUNT_MAX = 1_000_000
+
+/** A wallet never holds more than this, so sums stay exact in every client's number type. */
+export const MONEY_MAX = 1_000_000_000_000
+
+/** On death, money loses floor(money / 10). */
+export const DEATH_MONEY_LOSS_DIVISOR = 10
+
+export const ITEM_TYPES = ['WEAPON', 'ARMOR', 'CONSUMABLE'] as const
+export const EQUIPPABLE_TYPES = ['WEAPON', 'ARMOR'] as const
+export const CONSUMABLE_EFFECTS = ['HEALTH', 'MANA'] as const
+export const INVENTORY_CAPACITY = 100
+export const ITEM_NAME_MAX = 64
+export const ITEM_DESCRIPTION_MAX = 500
+export const ITEM_POWER_MAX = 10_000
+
+export const AVATAR_NAME_MAX = 64
+/** Avatar ids a client may choose: 1–64 of [A-Za-z0-9_-]. */
+export const AVATAR_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$'
+/** Ids that would shadow a route under /api/v1/avatars. */
+export const RESERVED_AVATAR_IDS = ['search'] as const
+/** Extra avatars one user may create besides the registration one. */
+export const MAX_AVATARS_PER_USER = 10
+
+export const STATS = ['strength', 'defense', 'intelligence'] as const

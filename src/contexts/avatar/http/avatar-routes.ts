@@ -1,0 +1,177 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { BadRequest } from '../../../platform/errors.js'
+import { readGetBody } from '../../../platform/http/get-body.js'
+import { links } from '../../../platform/http/links.js'
+import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
+import { compileBodyValidator, toFieldErrors } from '../../../platform/http/validation.js'
+import type { AvatarApp } from '../app/avatar-app.js'
+import type { Stat } from '../domain/avatar.js'
+import { STATS } from '../domain/rules.js'
+import {
+  Amount, AvatarIdParams, AvatarView, CreateAvatarBody, CreatedView, DamageAmount, DiedView, ExperienceView, HealthView,
+  LevelView, ManaView, MoneyView, NameBody, NameView, SearchCriteria, SearchQuery, SearchView, StatsView,
+} from './schemas.js'
+import {
+  avatarView, createdLinks, experienceLinks, healthLinks, levelLinks, levelOf, manaLinks, moneyLinks, nameLinks,
+  statsLinks, statsOf,
+} from './views.js'
+
+const tags = ['avatars']
+const params = AvatarIdParams
+const validateSearchBody = compileBodyValidator(SearchCriteria)
+
+export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async (f, { app }) => {
+  f.post('/avatars', {
+    schema: { tags, summary: 'Create an avatar owned by the caller', body: CreateAvatarBody,
+      response: { 200: CreatedView, ...problemResponses(400, 401, 409) } },
+  }, async (req) => {
+    const a = await app.create(req.principal, req.body)
+    return { id: a.id, _links: createdLinks(a.id) }
+  })
+
+  f.get('/avatars/search', {
+    schema: {
+      tags,
+      summary: 'Search avatars by name and/or level range',
+      description: 'Criteria come from a JSON body (as the contract sends them on GET) or from query parameters; ' +
+        'they combine with AND, an omitted one does not filter, `name` is a case-insensitive substring, level bounds are inclusive.',
+      querystring: SearchQuery,
+      response: { 200: SearchView, ...problemResponses(400, 401) },
+    },
+  }, async (req) => {
+    const body = await readGetBody(req.raw)
+    if (body !== undefined && !validateSearchBody(body)) {
+      const errors = toFieldErrors('body', validateSearchBody.errors ?? [])
+      throw new BadRequest(errors.map((e) => `${e.path} ${e.message}`).join('; '), 'validation', errors)
+    }
+    const { limit, ...fromQuery } = req.query
+    const criteria = { ...fromQuery, ...(body as typeof fromQuery | undefined) }
+    if (criteria.minLevel !== undefined && criteria.maxLevel !== undefined && criteria.minLevel > criteria.maxLevel) {
+      throw new BadRequest('minLevel must not be greater than maxLevel.', 'invalid-level-range')
+    }
+    const found = await app.search({ ...criteria, limit })
+    const query = new URLSearchParams()
+    for (const [k, v] of Object.entries(criteria)) if (v !== undefined) query.set(k, String(v))
+    query.set('limit', String(limit))
+    return {
+      _embedded: { avatars: found.map(avatarView) },
+      _links: links({ self: `/api/v1/avatars/search?${query.toString()}` }),
+    }
+  })
+
+  f.get('/avatars/:id', {
+    schema: { tags, summary: 'Get an avatar', params, response: { 200: AvatarView, ...problemResponses(400, 401, 404) } },
+  }, async (req) => avatarView(await app.get(req.params.id)))
+
+  f.delete('/avatars/:id', {
+    schema: { tags, summary: 'Delete an avatar permanently', params, response: { 204: NoContent, ...problemResponses(401, 403, 404) } },
+  }, async (req, reply) => {
+    await app.delete(req.principal, req.params.id)
+    return noContent(reply)
+  })
+
+  f.get('/avatars/:id/name', {
+    schema: { tags, params, response: { 200: NameView, ...problemResponses(401, 404) } },
+  }, async (req) => ({ name: (await app.get(req.params.id)).name, _links: nameLinks(req.params.id) }))
+
+  f.patch('/avatars/:id/name', {
+    schema: { tags, params, body: NameBody, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
+  }, async (req, reply) => {
+    await app.rename(req.principal, req.params.id, req.body.name)
+    return noContent(reply)
+  })
+
+  // ---- money ----
+
+  f.get('/avatars/:id/money', {
+    schema: { tags, params, response: { 200: MoneyView, ...problemResponses(401, 404) } },
+  }, async (req) => ({ amount: (await app.get(req.params.id)).money, _links: moneyLinks(req.params.id) }))
+
+  f.post('/avatars/:id/money/earn', {
+    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
+  }, async (req, reply) => {
+    await app.earnMoney(req.principal, req.params.id, req.body.amount)
+    return noContent(reply)
+  })
+
+  f.post('/avatars/:id/money/spend', {
+    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
+  }, async (req, reply) => {
+    await app.spendMoney(req.principal, req.params.id, req.body.amount)
+    return noContent(reply)
+  })
+
+  // ---- experience and level ----
+
+  f.get('/avatars/:id/experience', {
+    schema: { tags, params, response: { 200: ExperienceView, ...problemResponses(401, 404) } },
+  }, async (req) => ({ amount: (await app.get(req.params.id)).experience, _links: experienceLinks(req.params.id) }))
+
+  f.post('/avatars/:id/experience/grant', {
+    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
+  }, async (req, reply) => {
+    await app.grantExperience(req.principal, req.params.id, req.body.amount)
+    return noContent(reply)
+  })
+
+  f.get('/avatars/:id/level', {
+    schema: { tags, params, response: { 200: LevelView, ...problemResponses(401, 404) } },
+  }, async (req) => ({ ...levelOf(await app.get(req.params.id)), _links: levelLinks(req.params.id) }))
+
+  // ---- health and mana ----
+
+  f.get('/avatars/:id/health', {
+    schema: { tags, params, response: { 200: HealthView, ...problemResponses(401, 404) } },
+  }, async (req) => {
+    const a = await app.get(req.params.id)
+    return { current: a.health, max: a.maxHealth, _links: healthLinks(a.id) }
+  })
+
+  f.post('/avatars/:id/health/damage', {
+    schema: { tags, params, body: DamageAmount, response: { 200: DiedView, ...problemResponses(400, 401, 403, 404) } },
+  }, async (req) => app.damage(req.principal, req.params.id, req.body.amount))
+
+  f.post('/avatars/:id/health/heal', {
+    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
+  }, async (req, reply) => {
+    await app.heal(req.principal, req.params.id, req.body.amount)
+    return noContent(reply)
+  })
+
+  f.get('/avatars/:id/mana', {
+    schema: { tags, params, response: { 200: ManaView, ...problemResponses(401, 404) } },
+  }, async (req) => {
+    const a = await app.get(req.params.id)
+    return { amount: a.mana, max: a.maxMana, _links: manaLinks(a.id) }
+  })
+
+  f.post('/avatars/:id/mana/spend', {
+    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
+  }, async (req, reply) => {
+    await app.spendMana(req.principal, req.params.id, req.body.amount)
+    return noContent(reply)
+  })
+
+  f.post('/avatars/:id/mana/restore', {
+    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
+  }, async (req, reply) => {
+    await app.restoreMana(req.principal, req.params.id, req.body.amount)
+    return noContent(reply)
+  })
+
+  // ---- stats ----
+
+  f.get('/avatars/:id/stats', {
+    schema: { tags, params, response: { 200: StatsView, ...problemResponses(401, 404) } },
+  }, async (req) => ({ ...statsOf(await app.get(req.params.id)), _links: statsLinks(req.params.id) }))
+
+  for (const stat of STATS) {
+    f.post(`/avatars/:id/stats/${stat}`, {
+      schema: { tags, summary: `Spend one unspent stat point on ${stat}`, params,
+        response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
+    }, async (req, reply) => {
+      await app.increaseStat(req.principal, req.params.id, stat as Stat)
+      return noContent(reply)
+    })
+  }
+}

@@ -1,0 +1,120 @@
+import { Type } from 'typebox'
+import { LinksSchema } from '../../../platform/http/links.js'
+import { StringEnum } from '../../../platform/http/schemas.js'
+import {
+  AMOUNT_MAX, AMOUNT_MIN, AVATAR_ID_PATTERN, AVATAR_NAME_MAX, CONSUMABLE_EFFECTS, DAMAGE_MIN, ITEM_DESCRIPTION_MAX,
+  ITEM_NAME_MAX, ITEM_POWER_MAX, ITEM_TYPES,
+} from '../domain/rules.js'
+
+export const AvatarIdParams = Type.Object({ id: Type.String({ pattern: AVATAR_ID_PATTERN }) })
+
+/** A name must have at least one visible character; surrounding spaces are trimmed. */
+export const AvatarName = Type.String({ minLength: 1, maxLength: AVATAR_NAME_MAX, pattern: '\\S' })
+
+export const CreateAvatarBody = Type.Object({
+  id: Type.String({ pattern: AVATAR_ID_PATTERN, description: '1–64 characters of A–Z, a–z, 0–9, _ and -' }),
+  name: AvatarName,
+})
+
+export const NameBody = Type.Object({ name: AvatarName })
+
+export const Amount = Type.Object({ amount: Type.Integer({ minimum: AMOUNT_MIN, maximum: AMOUNT_MAX }) })
+export const DamageAmount = Type.Object({ amount: Type.Integer({ minimum: DAMAGE_MIN, maximum: AMOUNT_MAX }) })
+
+const ItemType = StringEnum(ITEM_TYPES)
+const ItemName = Type.String({ minLength: 1, maxLength: ITEM_NAME_MAX, pattern: '\\S' })
+
+export const ItemBody = Type.Object({
+  type: ItemType,
+  name: ItemName,
+  description: Type.Optional(Type.String({ maxLength: ITEM_DESCRIPTION_MAX })),
+  power: Type.Integer({ minimum: 0, maximum: ITEM_POWER_MAX }),
+  effect: Type.Optional(StringEnum(CONSUMABLE_EFFECTS, { description: 'For consumables: what it restores (default HEALTH)' })),
+})
+
+/** Names an inventory or equipped item; matched by type and name, other fields ignored. */
+export const ItemRefBody = Type.Object({
+  type: ItemType,
+  name: ItemName,
+  description: Type.Optional(Type.String()),
+  power: Type.Optional(Type.Integer()),
+})
+
+export const UseItemBody = Type.Object({ name: ItemName })
+
+export const SearchCriteria = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: AVATAR_NAME_MAX })),
+  minLevel: Type.Optional(Type.Integer({ minimum: 1 })),
+  maxLevel: Type.Optional(Type.Integer({ minimum: 1 })),
+})
+
+export const SearchQuery = Type.Object({
+  ...SearchCriteria.properties,
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+})
+
+// ---- views ----
+
+export const ItemView = Type.Object({
+  type: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  power: Type.Integer(),
+  effect: Type.Optional(Type.String()),
+})
+
+export const ItemsView = Type.Object({ id: Type.String(), items: Type.Array(ItemView), _links: Type.Optional(LinksSchema) })
+
+export const LevelView = Type.Object({
+  levelNumber: Type.Integer(),
+  currentExperience: Type.Integer(),
+  experienceRequired: Type.Integer(),
+  _links: Type.Optional(LinksSchema),
+})
+
+export const HealthView = Type.Object({ current: Type.Integer(), max: Type.Integer(), _links: Type.Optional(LinksSchema) })
+export const ManaView = Type.Object({ amount: Type.Integer(), max: Type.Integer(), _links: Type.Optional(LinksSchema) })
+export const MoneyView = Type.Object({ amount: Type.Integer(), _links: Type.Optional(LinksSchema) })
+export const ExperienceView = Type.Object({ amount: Type.Integer(), _links: Type.Optional(LinksSchema) })
+export const NameView = Type.Object({ name: Type.String(), _links: Type.Optional(LinksSchema) })
+
+export const StatsView = Type.Object({
+  strength: Type.Integer(),
+  defense: Type.Integer(),
+  intelligence: Type.Integer(),
+  unspentPoints: Type.Integer(),
+  attack: Type.Integer({ description: 'strength + equipped weapon power' }),
+  armor: Type.Integer({ description: 'defense + equipped armor power' }),
+  _links: Type.Optional(LinksSchema),
+})
+
+export const SpellView = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  manaCost: Type.Integer(),
+  power: Type.Integer(),
+  requiredLevel: Type.Integer(),
+})
+
+export const AvatarView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  money: Type.Object({ amount: Type.Integer() }),
+  level: Type.Object({ levelNumber: Type.Integer(), currentExperience: Type.Integer(), experienceRequired: Type.Integer() }),
+  health: Type.Object({ current: Type.Integer(), max: Type.Integer() }),
+  mana: Type.Object({ amount: Type.Integer(), max: Type.Integer() }),
+  stats: Type.Object({ strength: Type.Integer(), defense: Type.Integer(), intelligence: Type.Integer() }),
+  inventory: Type.Object({ id: Type.String(), items: Type.Array(ItemView) }),
+  equippedItems: Type.Object({ id: Type.String(), items: Type.Array(ItemView) }),
+  spells: Type.Array(SpellView),
+  _links: LinksSchema,
+})
+
+export const CreatedView = Type.Object({ id: Type.String(), _links: LinksSchema })
+
+export const SearchView = Type.Object({
+  _embedded: Type.Object({ avatars: Type.Array(AvatarView) }),
+  _links: LinksSchema,
+})
+
+export const DiedView = Type.Object({ died: Type.Boolean() })

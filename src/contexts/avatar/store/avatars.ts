@@ -1,0 +1,67 @@
+import { and, asc, count, eq, gte, ilike, lte, type SQL } from 'drizzle-orm'
+import type { Queryable, Tx } from '../../../platform/db/database.js'
+import { NotFound } from '../../../platform/errors.js'
+import type { Avatar } from '../domain/avatar.js'
+import { avatars } from './tables.js'
+
+type Row = typeof avatars.$inferSelect
+
+const toAvatar = ({ createdAt: _createdAt, ...a }: Row): Avatar => a
+
+export interface AvatarSearch {
+  name?: string
+  minLevel?: number
+  maxLevel?: number
+  limit: number
+}
+
+/** `%` and `_` in a searched name are letters, not wildcards. */
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+export const avatarRepo = {
+  async find(q: Queryable, id: string): Promise<Avatar | undefined> {
+    const [row] = await q.select().from(avatars).where(eq(avatars.id, id))
+    return row && toAvatar(row)
+  },
+
+  async get(q: Queryable, id: string): Promise<Avatar> {
+    const a = await avatarRepo.find(q, id)
+    if (!a) throw new NotFound('Avatar', id)
+    return a
+  },
+
+  /** Loads and row-locks the avatar until the transaction ends, so concurrent changes queue. */
+  async getForUpdate(tx: Tx, id: string): Promise<Avatar> {
+    const [row] = await tx.select().from(avatars).where(eq(avatars.id, id)).for('update')
+    if (!row) throw new NotFound('Avatar', id)
+    return toAvatar(row)
+  },
+
+  async insert(tx: Tx, a: Avatar, createdAt: Date): Promise<boolean> {
+    const rows = await tx.insert(avatars).values({ ...a, createdAt }).onConflictDoNothing().returning({ id: avatars.id })
+    return rows.length === 1
+  },
+
+  async save(tx: Tx, a: Avatar): Promise<void> {
+    const { id, ownerId: _owner, ...changes } = a
+    await tx.update(avatars).set(changes).where(eq(avatars.id, id))
+  },
+
+  async delete(tx: Tx, id: string): Promise<void> {
+    await tx.delete(avatars).where(eq(avatars.id, id))
+  },
+
+  async countOwnedBy(q: Queryable, ownerId: string): Promise<number> {
+    const [row] = await q.select({ n: count() }).from(avatars).where(eq(avatars.ownerId, ownerId))
+    return row?.n ?? 0
+  },
+
+  async search(q: Queryable, s: AvatarSearch): Promise<Avatar[]> {
+    const where: SQL[] = []
+    if (s.name !== undefined) where.push(ilike(avatars.name, `%${likeEscape(s.name)}%`))
+    if (s.minLevel !== undefined) where.push(gte(avatars.level, s.minLevel))
+    if (s.maxLevel !== undefined) where.push(lte(avatars.level, s.maxLevel))
+    const rows = await q.select().from(avatars).where(and(...where)).orderBy(asc(avatars.name), asc(avatars.id)).limit(s.limit)
+    return rows.map(toAvatar)
+  },
+}

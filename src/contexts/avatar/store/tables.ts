@@ -1,0 +1,35 @@
+import { bigint, index, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { outboxTable } from '../../../platform/events/outbox.js'
+import type { Item } from '../domain/avatar.js'
+
+export const avatarSchema = pgSchema('avatar')
+
+export const avatars = avatarSchema.table(
+  'avatars',
+  {
+    id: text('id').primaryKey(),
+    ownerId: uuid('owner_id').notNull(),
+    name: text('name').notNull(),
+    level: integer('level').notNull(),
+    experience: integer('experience').notNull(),
+    health: integer('health').notNull(),
+    maxHealth: integer('max_health').notNull(),
+    mana: integer('mana').notNull(),
+    maxMana: integer('max_mana').notNull(),
+    money: bigint('money', { mode: 'number' }).notNull(),
+    strength: integer('strength').notNull(),
+    defense: integer('defense').notNull(),
+    intelligence: integer('intelligence').notNull(),
+    unspentPoints: integer('unspent_points').notNull(),
+    inventoryId: uuid('inventory_id').notNull(),
+    equipmentId: uuid('equipment_id').notNull(),
+    inventory: jsonb('inventory').$type<Item[]>().notNull(),
+    equipped: jsonb('equipped').$type<Item[]>().notNull(),
+    timeZone: text('time_zone').notNull().default('UTC'),
+    version: integer('version').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('avatars_owner_idx').on(t.ownerId), index('avatars_level_idx').on(t.level)],
+)
+
+export const outbox = outboxTable(avatarSchema)

@@ -1,0 +1,26 @@
+import { Conflict, TooManyRequests, Unauthorized } from '../../../platform/errors.js'
+
+export class EmailTaken extends Conflict {
+  constructor() {
+    super('An account with this email already exists.', 'email-taken')
+  }
+}
+
+/** The same answer whether or not the email exists, so it cannot be used to find accounts. */
+export class InvalidCredentials extends Unauthorized {
+  constructor() {
+    super('The email or password is wrong.', 'invalid-credentials')
+  }
+}
+
+export class InvalidRefreshToken extends Unauthorized {
+  constructor(reason: string) {
+    super(`The refresh token is ${reason}; log in again.`, 'invalid-refresh-token')
+  }
+}
+
+export class LoginThrottled extends TooManyRequests {
+  constructor(retryAfterSeconds: number) {
+    super(`Too many failed logins; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds)
+  }
+}

@@ -1,0 +1,11 @@
+/** The identity context's numbers (DESIGN §5). */
+export const PASSWORD_MIN_LENGTH = 8
+/** Long enough for any passphrase, short enough that hashing stays cheap. */
+export const PASSWORD_MAX_LENGTH = 256
+export const EMAIL_MAX_LENGTH = 254
+export const USER_NAME_MAX_LENGTH = 64
+
+/** argon2id parameters (OWASP's second recommended set: 19 MiB, 2 passes, 1 lane). */
+export const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase()

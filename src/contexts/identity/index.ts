@@ -1,0 +1,27 @@
+import type { FastifyPluginAsync } from 'fastify'
+import type { Config } from '../../config.js'
+import type { RevocationList } from '../../platform/auth/revocations.js'
+import type { AccessTokens } from '../../platform/auth/tokens.js'
+import type { Clock } from '../../platform/clock.js'
+import type { Database } from '../../platform/db/database.js'
+import { Outbox } from '../../platform/events/outbox.js'
+import type { AvatarClient } from '../avatar/client.js'
+import { IdentityApp } from './app/identity-app.js'
+import { identityRoutes } from './http/routes.js'
+import { outbox } from './store/tables.js'
+
+/** The edge's identity context: accounts, logins and tokens under /auth. */
+export function identityContext(deps: {
+  database: Database
+  clock: Clock
+  tokens: AccessTokens
+  revocations: RevocationList
+  avatars: AvatarClient
+  config: Config
+}) {
+  const app = new IdentityApp({ ...deps, outbox: new Outbox(outbox, deps.clock) })
+  const routes: FastifyPluginAsync = async (f) => {
+    await f.register(identityRoutes, { app, tokens: deps.tokens })
+  }
+  return { name: 'identity' as const, routes, start: () => app.start() }
+}

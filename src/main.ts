@@ -1,0 +1,72 @@
+/**
+ * The command line:
+ *   questline serve [--only <context>[,<context>…]] [--port <n>]   serve the platform (all contexts by default)
+ *   questline migrate                                             apply database migrations and exit
+ */
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig } from './config.js'
+import { DataDirInUse } from './platform/db/lock-file.js'
+import { migrateDatabase } from './platform/db/migrate.js'
+import { createLogger } from './platform/log.js'
+import { buildPlatform, CONTEXTS, type ContextName, openDatabase } from './server.js'
+
+const USAGE = `usage: questline serve [--only <context>[,<context>...]] [--port <n>]
+       questline migrate
+contexts: ${CONTEXTS.join(', ')}`
+
+function fail(message: string): never {
+  console.error(message)
+  process.exit(1)
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { only: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  })
+  if (values.help) return console.log(USAGE)
+  const command = positionals[0] ?? 'serve'
+  const config = loadConfig({ ...process.env, ...(values.port ? { PORT: values.port } : {}) })
+  const logger = createLogger(config.logLevel)
+
+  if (command === 'migrate') {
+    const database = await openDatabase(config)
+    try {
+      await migrateDatabase(database, config.databaseUrl)
+    } finally {
+      await database.close()
+    }
+    logger.info('migrations applied')
+    return
+  }
+  if (command !== 'serve') fail(USAGE)
+
+  const only = values.only?.split(',').map((s) => s.trim())
+  const unknown = only?.filter((c) => !(CONTEXTS as readonly string[]).includes(c)) ?? []
+  if (unknown.length > 0) fail(`unknown context: ${unknown.join(', ')}\n${USAGE}`)
+
+  const { http } = await buildPlatform({
+    config,
+    logger,
+    keysDir: config.dataDir,
+    ...(only ? { only: only as ContextName[] } : {}),
+  })
+  const stop = async (signal: string) => {
+    logger.info({ signal }, 'shutting down')
+    await http.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+  await http.listen({ port: config.port, host: config.host })
+  const where = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${path.relative(process.cwd(), config.dataDir) || '.'}`
+  logger.info(`Questline is up on http://${config.host}:${config.port} (${where}); API docs at /docs`)
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof ConfigError || e instanceof DataDirInUse) fail(e.message)
+  console.error(e)
+  process.exit(1)
+})

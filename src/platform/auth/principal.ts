@@ -1,0 +1,15 @@
+export const ROLES = ['player', 'admin', 'service'] as const
+export type Role = (typeof ROLES)[number]
+
+/** Who is calling, as proven by a verified access token. */
+export interface Principal {
+  userId: string
+  role: Role
+  /** The token's `jti`, so logout can refuse it until it expires. */
+  tokenId: string
+  /** Expiry, seconds since the epoch. */
+  expiresAt: number
+}
+
+/** Service and admin tokens act for the platform itself, not for one player. */
+export const isTrusted = (p: Principal): boolean => p.role === 'service' || p.role === 'admin'

@@ -1,0 +1,68 @@
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose'
+import type { Clock } from '../clock.js'
+import { newId } from '../ids.js'
+import { SIGNING_ALG, type SigningKeys } from './keys.js'
+import { ROLES, type Principal, type Role } from './principal.js'
+import type { RevocationList } from './revocations.js'
+
+export interface TokenSettings {
+  issuer: string
+  audience: string
+  ttlSeconds: number
+}
+
+export interface IssuedToken {
+  token: string
+  tokenId: string
+  expiresAt: number
+}
+
+/** Signs and verifies EdDSA access tokens. Verification needs only the public key. */
+export class AccessTokens {
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly settings: TokenSettings,
+    private readonly clock: Clock,
+    private readonly revocations: RevocationList,
+  ) {}
+
+  get publicJwks() {
+    return { keys: [this.keys.publicJwk] }
+  }
+
+  async issue(userId: string, role: Role): Promise<IssuedToken> {
+    const iat = Math.floor(this.clock.now().getTime() / 1000)
+    const expiresAt = iat + this.settings.ttlSeconds
+    const tokenId = newId()
+    const token = await new SignJWT({ role })
+      .setProtectedHeader({ alg: SIGNING_ALG, kid: this.keys.kid, typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuer(this.settings.issuer)
+      .setAudience(this.settings.audience)
+      .setIssuedAt(iat)
+      .setExpirationTime(expiresAt)
+      .setJti(tokenId)
+      .sign(this.keys.privateKey)
+    return { token, tokenId, expiresAt }
+  }
+
+  /** The principal a token proves, or null for any token that is not a valid, live access token. */
+  async verify(token: string): Promise<Principal | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.keys.publicKey, {
+        algorithms: [SIGNING_ALG],
+        issuer: this.settings.issuer,
+        audience: this.settings.audience,
+        currentDate: this.clock.now(),
+        requiredClaims: ['sub', 'jti', 'exp', 'iat'],
+      })
+      const role = payload.role as Role
+      if (!ROLES.includes(role) || !payload.sub || !payload.jti || payload.exp === undefined) return null
+      if (this.revocations.isRevoked(payload.jti)) return null
+      return { userId: payload.sub, role, tokenId: payload.jti, expiresAt: payload.exp }
+    } catch (e) {
+      if (e instanceof joseErrors.JOSEError || e instanceof TypeError) return null
+      throw e
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { PGlite } from '@electric-sql/pglite'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import pg from 'pg'
+import { DataDirLock } from './lock-file.js'
+
+export type Db = PgDatabase<PgQueryResultHKT>
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+/** Anything a repository can query through: the pool or an open transaction. */
+export type Queryable = Db | Tx
+
+/** PostgreSQL error codes worth retrying a whole transaction for. */
+const RETRYABLE = new Set(['40001', '40P01'])
+const MAX_ATTEMPTS = 5
+
+/**
+ * The platform's one database handle, embedded (PGlite) or PostgreSQL, with the same API.
+ * `transaction` joins a transaction already open in the same async context, so an in-process
+ * call from one context to another inside a unit of work commits or rolls back with it.
+ */
+export class Database {
+  private readonly ambient = new AsyncLocalStorage<Tx>()
+
+  private constructor(
+    readonly kind: 'embedded' | 'postgres',
+    readonly db: Db,
+    private readonly release: () => Promise<void>,
+    /** Raw client for dumps (embedded only). */
+    readonly pglite?: PGlite,
+  ) {}
+
+  static async embedded(opts: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
+    const lock = opts.dataDir ? await DataDirLock.acquire(opts.dataDir) : undefined
+    try {
+      const client = await PGlite.create({
+        ...(opts.dataDir ? { dataDir: opts.dataDir + '/pgdata' } : {}),
+        ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+      })
+      const db = drizzlePglite(client) as unknown as Db
+      return new Database('embedded', db, async () => {
+        await client.close()
+        await lock?.release()
+      }, client)
+    } catch (e) {
+      await lock?.release()
+      throw e
+    }
+  }
+
+  static postgres(url: string, poolSize: number): Database {
+    const pool = new pg.Pool({ connectionString: url, max: poolSize })
+    // An idle client's error (server restart) must not crash the process; the next query reports it.
+    pool.on('error', () => {})
+    const db = drizzlePg(pool) as unknown as Db
+    return new Database('postgres', db, () => pool.end())
+  }
+
+  /** The open transaction of this async context, else the pool. */
+  current(): Queryable {
+    return this.ambient.getStore() ?? this.db
+  }
+
+  async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const open = this.ambient.getStore()
+    if (open) return fn(open)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction((tx) => this.ambient.run(tx, () => fn(tx)))
+      } catch (e) {
+        if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(pgErrorCode(e) ?? '')) throw e
+      }
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.db.execute(sql`select 1`)
+  }
+
+  close(): Promise<void> {
+    return this.release()
+  }
+}
+
+/** The SQLSTATE of a database error, looking through drizzle's wrapping. */
+export function pgErrorCode(e: unknown): string | undefined {
+  for (let cur = e as { code?: unknown; cause?: unknown } | undefined, depth = 0; cur && depth < 4; depth++) {
+    if (typeof cur.code === 'string' && /^[0-9A-Z]{5}$/.test(cur.code)) return cur.code
+    cur = cur.cause as typeof cur
+  }
+  return undefined
+}
+
+export const UNIQUE_VIOLATION = '23505'

@@ -1,0 +1,74 @@
+/**
+ * The one error hierarchy of the platform. Plain classes with no framework import, so domain
+ * code may throw them; platform/http/problems.ts turns them into RFC 9457 problem+json.
+ */
+export type FieldError = { path: string; message: string }
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    /** Stable slug, served as the problem `type` `/problems/<slug>`. */
+    readonly slug: string,
+    readonly title: string,
+    detail: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(detail)
+    this.name = new.target.name
+  }
+}
+
+export class BadRequest extends AppError {
+  constructor(detail: string, slug = 'bad-request', errors?: FieldError[]) {
+    super(400, slug, 'Bad request', detail, errors)
+  }
+}
+
+/** A request that is well formed but breaks a game rule. */
+export class RuleViolation extends AppError {
+  constructor(slug: string, detail: string) {
+    super(400, slug, 'Business rule violation', detail)
+  }
+}
+
+export class Unauthorized extends AppError {
+  constructor(detail = 'A valid access token is required.', slug = 'unauthorized') {
+    super(401, slug, 'Unauthorized', detail)
+  }
+}
+
+export class Forbidden extends AppError {
+  constructor(detail: string, slug = 'forbidden') {
+    super(403, slug, 'Forbidden', detail)
+  }
+}
+
+export class NotFound extends AppError {
+  constructor(what: string, id?: string) {
+    super(404, 'not-found', 'Not found', id === undefined ? `${what} not found.` : `${what} '${id}' not found.`)
+  }
+}
+
+export class Conflict extends AppError {
+  constructor(detail: string, slug = 'conflict') {
+    super(409, slug, 'Conflict', detail)
+  }
+}
+
+export class TooManyRequests extends AppError {
+  constructor(detail: string, readonly retryAfterSeconds: number) {
+    super(429, 'too-many-requests', 'Too many requests', detail)
+  }
+}
+
+export class BadGateway extends AppError {
+  constructor(detail: string) {
+    super(502, 'bad-gateway', 'Bad gateway', detail)
+  }
+}
+
+export class ServiceUnavailable extends AppError {
+  constructor(detail: string) {
+    super(503, 'service-unavailable', 'Service unavailable', detail)
+  }
+}

@@ -1,0 +1,52 @@
+import { bigserial, index, integer, jsonb, text, timestamp, uuid, type PgSchema } from 'drizzle-orm/pg-core'
+import type { Clock } from '../clock.js'
+import type { Tx } from '../db/database.js'
+import { newId } from '../ids.js'
+
+/** The envelope every event travels in (DESIGN §3). Payloads are plain values. */
+export interface DomainEvent<T extends string = string, P = unknown> {
+  id: string
+  type: T
+  occurredAt: string
+  aggregateId: string
+  version: number
+  payload: P
+}
+
+export type EventDraft<E extends DomainEvent = DomainEvent> = Pick<E, 'type' | 'aggregateId' | 'version' | 'payload'>
+
+/** Each context keeps its own outbox table in its own schema; every outbox has this shape. */
+export function outboxTable(schema: PgSchema) {
+  return schema.table(
+    'outbox',
+    {
+      seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+      id: uuid('id').notNull().unique(),
+      type: text('type').notNull(),
+      aggregateId: text('aggregate_id').notNull(),
+      version: integer('version').notNull(),
+      occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+      payload: jsonb('payload').notNull(),
+      publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+    },
+    (t) => [index().on(t.publishedAt, t.seq)],
+  )
+}
+
+export type OutboxTable = ReturnType<typeof outboxTable>
+
+/** Writes events in the caller's transaction, so they commit or vanish with the state change. */
+export class Outbox {
+  constructor(
+    private readonly table: OutboxTable,
+    private readonly clock: Clock,
+  ) {}
+
+  async add(tx: Tx, drafts: EventDraft[]): Promise<void> {
+    if (drafts.length === 0) return
+    const occurredAt = this.clock.now()
+    await tx.insert(this.table).values(
+      drafts.map((d) => ({ id: newId(), type: d.type, aggregateId: d.aggregateId, version: d.version, occurredAt, payload: d.payload })),
+    )
+  }
+}

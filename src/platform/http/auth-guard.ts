@@ -1,0 +1,29 @@
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import type { Principal } from '../auth/principal.js'
+import type { AccessTokens } from '../auth/tokens.js'
+import { Unauthorized } from '../errors.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth guard on every route that requires a token. */
+    principal: Principal
+  }
+}
+
+export function bearerToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization
+  if (!header) return undefined
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  return match?.[1]
+}
+
+/** An onRequest hook that admits only requests carrying a valid access token. */
+export function requireToken(tokens: AccessTokens): onRequestAsyncHookHandler {
+  return async (req) => {
+    const token = bearerToken(req)
+    if (!token) throw new Unauthorized('Send an access token as Authorization: Bearer <token>.')
+    const principal = await tokens.verify(token)
+    if (!principal) throw new Unauthorized('The access token is invalid, expired or revoked.', 'invalid-token')
+    req.principal = principal
+  }
+}

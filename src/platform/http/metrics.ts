@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify'
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+/** Prometheus metrics of one process: per-route request counts and latency histograms. */
+export class Metrics {
+  readonly registry = new Registry()
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [this.registry],
+  })
+  private readonly latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route and method',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  })
+
+  constructor(withProcessMetrics: boolean) {
+    if (withProcessMetrics) collectDefaultMetrics({ register: this.registry })
+  }
+
+  register(app: FastifyInstance): void {
+    app.addHook('onResponse', async (req, reply) => {
+      // The route pattern, not the raw URL, keeps label cardinality bounded.
+      const route = req.routeOptions.url ?? 'unmatched'
+      this.requests.inc({ method: req.method, route, status: String(reply.statusCode) })
+      this.latency.observe({ method: req.method, route }, reply.elapsedTime / 1000)
+    })
+    app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+      reply.type(this.registry.contentType)
+      return this.registry.metrics()
+    })
+  }
+}

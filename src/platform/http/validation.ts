@@ -1,0 +1,49 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { FastifySchemaCompiler } from 'fastify'
+import type { FieldError } from '../errors.js'
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+
+function makeAjv(coerceTypes: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, removeAdditional: false, strict: false })
+  addFormats(ajv)
+  return ajv
+}
+
+/** Bodies are validated as sent (`"5"` is not an integer); path and query text is coerced as usual. */
+const strictAjv = makeAjv(false)
+const coercingAjv = makeAjv(true)
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? strictAjv : coercingAjv
+  return ajv.compile(schema as object) as ValidateFunction
+}
+
+/** A validator for a body the route reads itself (the avatar search's GET body). */
+export function compileBodyValidator(schema: object): ValidateFunction {
+  return strictAjv.compile(schema)
+}
+
+export function toFieldErrors(part: string, errors: ErrorObject[]): FieldError[] {
+  const seen = new Set<string>()
+  const out: FieldError[] = []
+  for (const e of errors) {
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') continue
+    let pointer = e.instancePath
+    let message = e.message ?? 'is invalid'
+    if (e.keyword === 'required') {
+      pointer = `${pointer}/${String(e.params.missingProperty)}`
+      message = 'is required'
+    } else if (e.keyword === 'enum') {
+      message = `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`
+    }
+    const path = `${part}${pointer}`
+    const key = `${path}|${message}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push({ path, message })
+  }
+  return out
+}
