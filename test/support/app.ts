@@ -1,0 +1,35 @@
+import { inject } from 'vitest'
+import { loadConfig, type Config } from '../../src/config.js'
+import { ManualClock, systemClock, type Clock } from '../../src/platform/clock.js'
+import { buildPlatform } from '../../src/server.js'
+import { openTestDatabase } from './backends.js'
+
+export interface TestApp {
+  inject: import('fastify').FastifyInstance['inject']
+  http: import('fastify').FastifyInstance
+  clock: Clock
+  close(): Promise<void>
+}
+
+/** A whole platform on its own fresh database, driven through fastify's inject. */
+export async function buildTestApp(opts: { env?: Record<string, string>; clock?: ManualClock } = {}): Promise<TestApp> {
+  const config: Config = loadConfig({ LOG_LEVEL: 'silent', ...opts.env })
+  const testDb = await openTestDatabase(inject('templates'))
+  const clock = opts.clock ?? systemClock
+  try {
+    const { http } = await buildPlatform({ config, logger: false, database: testDb.database, clock })
+    await http.ready()
+    return {
+      http,
+      inject: http.inject.bind(http),
+      clock,
+      close: async () => {
+        await http.close()
+        await testDb.drop()
+      },
+    }
+  } catch (e) {
+    await testDb.drop()
+    throw e
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Test databases. Migrating a fresh PGlite takes seconds, so each run migrates one template
+ * (a PGlite dump, or a PostgreSQL template database) and every test app starts from a copy.
+ */
+import { readFile } from 'node:fs/promises'
+import pg from 'pg'
+import { Database } from '../../src/platform/db/database.js'
+
+export type Backend = 'embedded' | 'postgres'
+
+export const backend = (): Backend => (process.env.QL_TEST_BACKEND === 'postgres' ? 'postgres' : 'embedded')
+
+/** Shared by the global setup and the tests of one run. */
+export interface TemplateInfo {
+  embeddedDumpFile?: string
+  postgresAdminUrl?: string
+  postgresTemplate?: string
+  runId: string
+}
+
+export function databaseUrl(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl)
+  url.pathname = `/${database}`
+  return url.toString()
+}
+
+let seq = 0
+
+export interface TestDatabase {
+  database: Database
+  url?: string
+  drop(): Promise<void>
+}
+
+export async function openTestDatabase(t: TemplateInfo): Promise<TestDatabase> {
+  if (backend() === 'embedded') {
+    const dump = await readFile(t.embeddedDumpFile!)
+    const database = await Database.embedded({ loadDataDir: new Blob([dump]) })
+    return { database, drop: () => database.close() }
+  }
+  const name = `${t.runId}_${process.pid}_${++seq}`
+  const admin = new pg.Client({ connectionString: t.postgresAdminUrl })
+  await admin.connect()
+  try {
+    await admin.query(`create database "${name}" template "${t.postgresTemplate}"`)
+  } finally {
+    await admin.end()
+  }
+  const url = databaseUrl(t.postgresAdminUrl!, name)
+  const database = Database.postgres(url, 10)
+  return {
+    database,
+    url,
+    drop: async () => {
+      await database.close()
+      await dropDatabase(t.postgresAdminUrl!, name)
+    },
+  }
+}
+
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  try {
+    await admin.query(`drop database if exists "${name}" with (force)`)
+  } finally {
+    await admin.end()
+  }
+}
