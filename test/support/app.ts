@@ -8,6 +8,8 @@ export interface TestApp {
   inject: import('fastify').FastifyInstance['inject']
   http: import('fastify').FastifyInstance
   clock: Clock
+  /** For tests that must reach under the API (fault injection). */
+  database: import('../../src/platform/db/database.js').Database
   close(): Promise<void>
 }
 
@@ -23,6 +25,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; clock?:
       http,
       inject: http.inject.bind(http),
       clock,
+      database: testDb.database,
       close: async () => {
         await http.close()
         await testDb.drop()
