@@ -82,3 +82,6 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
   }
 }
+
+/** The process's settings, with command-line overrides on top. */
+export const loadConfigFromEnvironment = (overrides: Env = {}): Config => loadConfig({ ...process.env, ...overrides })

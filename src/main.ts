@@ -5,7 +5,7 @@
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfig } from './config.js'
+import { ConfigError, loadConfigFromEnvironment } from './config.js'
 import { DataDirInUse } from './platform/db/lock-file.js'
 import { migrateDatabase } from './platform/db/migrate.js'
 import { createLogger } from './platform/log.js'
@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<void> {
   })
   if (values.help) return console.log(USAGE)
   const command = positionals[0] ?? 'serve'
-  const config = loadConfig({ ...process.env, ...(values.port ? { PORT: values.port } : {}) })
+  const config = loadConfigFromEnvironment(values.port ? { PORT: values.port } : {})
   const logger = createLogger(config.logLevel)
 
   if (command === 'migrate') {
@@ -67,6 +67,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof ConfigError || e instanceof DataDirInUse) fail(e.message)
+  if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) fail(`${(e as Error).message}\n${USAGE}`)
   console.error(e)
   process.exit(1)
 })

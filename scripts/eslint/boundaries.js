@@ -1,0 +1,57 @@
+/**
+ * Module boundaries of DESIGN.md §2, checked on every import:
+ * - a context imports another context only through its client.ts or events.ts;
+ * - platform/ knows no context;
+ * - a context's domain/ is pure: no framework, no database, no other layer of its context.
+ */
+import path from 'node:path'
+
+const IMPURE_PACKAGES = ['fastify', 'drizzle-orm', 'pg', '@electric-sql/pglite', '@fastify/', 'jose', '@node-rs/']
+const PUBLIC_FILES = new Set(['client', 'events'])
+
+function where(file) {
+  const parts = path.relative(process.cwd(), file).split(path.sep)
+  if (parts[0] !== 'src') return undefined
+  if (parts[1] === 'platform') return { area: 'platform' }
+  if (parts[1] === 'contexts' && parts.length > 3) return { area: 'context', context: parts[2], layer: parts[3], rest: parts.slice(3) }
+  return { area: 'root' }
+}
+
+function check(context, node) {
+  const source = node.source?.value
+  if (typeof source !== 'string') return
+  const from = where(context.filename)
+  if (!from) return
+  const report = (message) => context.report({ node: node.source, message })
+
+  if (!source.startsWith('.')) {
+    if (from.area === 'context' && from.layer === 'domain' && IMPURE_PACKAGES.some((p) => source === p || source.startsWith(p))) {
+      report(`domain code is pure: it may not import '${source}'.`)
+    }
+    return
+  }
+  const to = where(path.resolve(path.dirname(context.filename), source))
+  if (!to) return
+  if (from.area === 'platform' && to.area === 'context') report('platform/ knows no game rule: it may not import a context.')
+  if (from.area !== 'context' || to.area !== 'context') return
+  if (to.context !== from.context) {
+    const file = to.rest.join('/').replace(/\.(js|ts)$/, '')
+    if (!PUBLIC_FILES.has(file)) report(`context '${from.context}' may import context '${to.context}' only through its client.ts or events.ts.`)
+  } else if (from.layer === 'domain' && ['app', 'http', 'store'].includes(to.layer)) {
+    report(`domain code may not import its context's ${to.layer}/ layer.`)
+  }
+}
+
+export default {
+  rules: {
+    'context-boundaries': {
+      meta: { type: 'problem', docs: { description: 'Keep contexts, platform and domain layers apart' }, schema: [] },
+      create: (context) => ({
+        ImportDeclaration: (node) => check(context, node),
+        ExportNamedDeclaration: (node) => check(context, node),
+        ExportAllDeclaration: (node) => check(context, node),
+        ImportExpression: (node) => check(context, { source: node.source }),
+      }),
+    },
+  },
+}
