@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Principal } from '../../../platform/auth/principal.js'
 import { BadRequest } from '../../../platform/errors.js'
 import { readGetBody } from '../../../platform/http/get-body.js'
 import { links } from '../../../platform/http/links.js'
@@ -18,6 +19,17 @@ import {
 
 const tags = ['avatars']
 const params = AvatarIdParams
+
+/** The POST actions that take `{amount}` and answer 204: path → use case. */
+const amountActions: [path: string, summary: string, act: (app: AvatarApp) => AmountAction][] = [
+  ['money/earn', 'Add money to the wallet', (app) => app.earnMoney.bind(app)],
+  ['money/spend', 'Take money from the wallet (400 when it holds less)', (app) => app.spendMoney.bind(app)],
+  ['experience/grant', 'Grant experience; levels gained carry the rest over', (app) => app.grantExperience.bind(app)],
+  ['health/heal', 'Restore health, up to the maximum', (app) => app.heal.bind(app)],
+  ['mana/spend', 'Spend mana (400 when there is less)', (app) => app.spendMana.bind(app)],
+  ['mana/restore', 'Restore mana, up to the maximum', (app) => app.restoreMana.bind(app)],
+]
+type AmountAction = (p: Principal, id: string, amount: number) => Promise<void>
 const validateSearchBody = compileBodyValidator(SearchCriteria)
 
 export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async (f, { app }) => {
@@ -81,44 +93,19 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
     return noContent(reply)
   })
 
-  // ---- money ----
+  // ---- money, experience and level, health and mana ----
 
   f.get('/avatars/:id/money', {
     schema: { tags, params, response: { 200: MoneyView, ...problemResponses(401, 404) } },
   }, async (req) => ({ amount: (await app.get(req.params.id)).money, _links: moneyLinks(req.params.id) }))
 
-  f.post('/avatars/:id/money/earn', {
-    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
-  }, async (req, reply) => {
-    await app.earnMoney(req.principal, req.params.id, req.body.amount)
-    return noContent(reply)
-  })
-
-  f.post('/avatars/:id/money/spend', {
-    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
-  }, async (req, reply) => {
-    await app.spendMoney(req.principal, req.params.id, req.body.amount)
-    return noContent(reply)
-  })
-
-  // ---- experience and level ----
-
   f.get('/avatars/:id/experience', {
     schema: { tags, params, response: { 200: ExperienceView, ...problemResponses(401, 404) } },
   }, async (req) => ({ amount: (await app.get(req.params.id)).experience, _links: experienceLinks(req.params.id) }))
 
-  f.post('/avatars/:id/experience/grant', {
-    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
-  }, async (req, reply) => {
-    await app.grantExperience(req.principal, req.params.id, req.body.amount)
-    return noContent(reply)
-  })
-
   f.get('/avatars/:id/level', {
     schema: { tags, params, response: { 200: LevelView, ...problemResponses(401, 404) } },
   }, async (req) => ({ ...levelOf(await app.get(req.params.id)), _links: levelLinks(req.params.id) }))
-
-  // ---- health and mana ----
 
   f.get('/avatars/:id/health', {
     schema: { tags, params, response: { 200: HealthView, ...problemResponses(401, 404) } },
@@ -131,13 +118,6 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
     schema: { tags, params, body: DamageAmount, response: { 200: DiedView, ...problemResponses(400, 401, 403, 404) } },
   }, async (req) => app.damage(req.principal, req.params.id, req.body.amount))
 
-  f.post('/avatars/:id/health/heal', {
-    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
-  }, async (req, reply) => {
-    await app.heal(req.principal, req.params.id, req.body.amount)
-    return noContent(reply)
-  })
-
   f.get('/avatars/:id/mana', {
     schema: { tags, params, response: { 200: ManaView, ...problemResponses(401, 404) } },
   }, async (req) => {
@@ -145,19 +125,15 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
     return { amount: a.mana, max: a.maxMana, _links: manaLinks(a.id) }
   })
 
-  f.post('/avatars/:id/mana/spend', {
-    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
-  }, async (req, reply) => {
-    await app.spendMana(req.principal, req.params.id, req.body.amount)
-    return noContent(reply)
-  })
-
-  f.post('/avatars/:id/mana/restore', {
-    schema: { tags, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
-  }, async (req, reply) => {
-    await app.restoreMana(req.principal, req.params.id, req.body.amount)
-    return noContent(reply)
-  })
+  for (const [path, summary, act] of amountActions) {
+    const run = act(app)
+    f.post(`/avatars/:id/${path}`, {
+      schema: { tags, summary, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
+    }, async (req, reply) => {
+      await run(req.principal, req.params.id, req.body.amount)
+      return noContent(reply)
+    })
+  }
 
   // ---- stats ----
 
