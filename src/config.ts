@@ -14,6 +14,11 @@ export interface Config {
   databaseUrl: string | undefined
   /** NATS server; unset means the in-process event bus. */
   natsUrl: string | undefined
+  /** JetStream stream name and subject prefix (`<prefix>.<context>.<EventType>`). */
+  natsStream: string
+  natsSubjectPrefix: string
+  /** Whether this process runs the periodic jobs (missed habits, …). */
+  jobsEnabled: boolean
   economyMode: EconomyMode
   logLevel: string
   /** Ed25519 private key as a JWK JSON string; unset means one is generated into dataDir. */
@@ -69,6 +74,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
     databaseUrl,
     natsUrl: optional(env, 'NATS_URL'),
+    natsStream: optional(env, 'NATS_STREAM') ?? 'QUESTLINE',
+    natsSubjectPrefix: optional(env, 'NATS_SUBJECT_PREFIX') ?? 'questline',
+    jobsEnabled: oneOf(env, 'JOBS_ENABLED', ['true', 'false'] as const, 'true') === 'true',
     economyMode: oneOf(env, 'ECONOMY_MODE', ['open', 'authoritative'] as const, 'open'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     jwtPrivateKey: optional(env, 'JWT_PRIVATE_KEY'),

@@ -8,9 +8,12 @@ export interface AvatarClient {
   /** Makes the avatar a new user starts with; idempotent. */
   provision(input: { avatarId: string; ownerId: string; name: string }): Promise<void>
   isOwner(avatarId: string, userId: string): Promise<boolean>
+  /** The user owning the avatar, or undefined when there is no such avatar. */
+  ownerOf(avatarId: string): Promise<string | undefined>
 }
 
 export const inProcessAvatarClient = (app: AvatarApp): AvatarClient => ({
   provision: (input) => app.provision(input),
   isOwner: (avatarId, userId) => app.isOwner(avatarId, userId),
+  ownerOf: (avatarId) => app.ownerOf(avatarId),
 })

@@ -8,7 +8,7 @@ import { Outbox } from '../../platform/events/outbox.js'
 import type { AvatarClient } from '../avatar/client.js'
 import { IdentityApp } from './app/identity-app.js'
 import { identityRoutes } from './http/routes.js'
-import { outbox } from './store/tables.js'
+import { outbox as outboxTable } from './store/tables.js'
 
 /** The edge's identity context: accounts, logins and tokens under /auth. */
 export function identityContext(deps: {
@@ -19,9 +19,10 @@ export function identityContext(deps: {
   avatars: AvatarClient
   config: Config
 }) {
-  const app = new IdentityApp({ ...deps, outbox: new Outbox(outbox, deps.clock) })
+  const outbox = new Outbox('identity', outboxTable, deps.clock, deps.database)
+  const app = new IdentityApp({ ...deps, outbox })
   const routes: FastifyPluginAsync = async (f) => {
     await f.register(identityRoutes, { app, tokens: deps.tokens })
   }
-  return { name: 'identity' as const, routes, start: () => app.start() }
+  return { name: 'identity' as const, routes, outbox, start: () => app.start() }
 }

@@ -13,3 +13,6 @@ export interface Principal {
 
 /** Service and admin tokens act for the platform itself, not for one player. */
 export const isTrusted = (p: Principal): boolean => p.role === 'service' || p.role === 'admin'
+
+/** The platform acting on its own behalf: event consumers and jobs. Never issued as a token. */
+export const SYSTEM: Principal = { userId: '00000000-0000-0000-0000-000000000000', role: 'service', tokenId: 'system', expiresAt: Number.MAX_SAFE_INTEGER }

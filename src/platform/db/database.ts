@@ -21,8 +21,13 @@ const MAX_ATTEMPTS = 5
  * `transaction` joins a transaction already open in the same async context, so an in-process
  * call from one context to another inside a unit of work commits or rolls back with it.
  */
+interface UnitOfWork {
+  tx: Tx
+  afterCommit: (() => void)[]
+}
+
 export class Database {
-  private readonly ambient = new AsyncLocalStorage<Tx>()
+  private readonly ambient = new AsyncLocalStorage<UnitOfWork>()
 
   private constructor(
     readonly kind: 'embedded' | 'postgres',
@@ -60,19 +65,29 @@ export class Database {
 
   /** The open transaction of this async context, else the pool. */
   current(): Queryable {
-    return this.ambient.getStore() ?? this.db
+    return this.ambient.getStore()?.tx ?? this.db
   }
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const open = this.ambient.getStore()
-    if (open) return fn(open)
+    if (open) return fn(open.tx)
     for (let attempt = 1; ; attempt++) {
+      const afterCommit: (() => void)[] = []
       try {
-        return await this.db.transaction((tx) => this.ambient.run(tx, () => fn(tx)))
+        const result = await this.db.transaction((tx) => this.ambient.run({ tx, afterCommit }, () => fn(tx)))
+        for (const callback of afterCommit) callback()
+        return result
       } catch (e) {
         if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(pgErrorCode(e) ?? '')) throw e
       }
     }
+  }
+
+  /** Runs `callback` once the transaction open here commits (at once when none is open). */
+  afterCommit(callback: () => void): void {
+    const open = this.ambient.getStore()
+    if (open) open.afterCommit.push(callback)
+    else callback()
   }
 
   async ping(): Promise<void> {

@@ -1,6 +1,6 @@
 import { bigserial, index, integer, jsonb, text, timestamp, uuid, type PgSchema } from 'drizzle-orm/pg-core'
 import type { Clock } from '../clock.js'
-import type { Tx } from '../db/database.js'
+import type { Database, Tx } from '../db/database.js'
 import { newId } from '../ids.js'
 
 /** The envelope every event travels in (DESIGN §3). Payloads are plain values. */
@@ -28,6 +28,9 @@ export function outboxTable(schema: PgSchema) {
       occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
       payload: jsonb('payload').notNull(),
       publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+      /** A relay's lease on the row while it publishes; an expired lease may be taken over. */
+      claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
+      attempts: integer('attempts').notNull().default(0),
     },
     (t) => [index().on(t.publishedAt, t.seq)],
   )
@@ -35,11 +38,18 @@ export function outboxTable(schema: PgSchema) {
 
 export type OutboxTable = ReturnType<typeof outboxTable>
 
-/** Writes events in the caller's transaction, so they commit or vanish with the state change. */
+/**
+ * Writes events in the caller's transaction, so they commit or vanish with the state change,
+ * and tells the relay once they have committed so delivery need not wait for its next poll.
+ */
 export class Outbox {
+  private readonly listeners: (() => void)[] = []
+
   constructor(
-    private readonly table: OutboxTable,
+    readonly context: string,
+    readonly table: OutboxTable,
     private readonly clock: Clock,
+    private readonly database: Database,
   ) {}
 
   async add(tx: Tx, drafts: EventDraft[]): Promise<void> {
@@ -48,5 +58,10 @@ export class Outbox {
     await tx.insert(this.table).values(
       drafts.map((d) => ({ id: newId(), type: d.type, aggregateId: d.aggregateId, version: d.version, occurredAt, payload: d.payload })),
     )
+    this.database.afterCommit(() => this.listeners.forEach((l) => l()))
+  }
+
+  onCommitted(listener: () => void): void {
+    this.listeners.push(listener)
   }
 }

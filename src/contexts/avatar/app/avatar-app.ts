@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { EconomyMode } from '../../../config.js'
-import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
+import { isTrusted, SYSTEM, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { BadRequest, Forbidden } from '../../../platform/errors.js'
@@ -30,6 +30,14 @@ interface Decision<R> {
 }
 
 const changed = (avatar: Avatar): Decision<void> => ({ avatar, result: undefined })
+
+function grown(g: rules.Growth): Decision<void> {
+  const events: Draft[] = g.levelsGained === 0 ? [] : [{
+    type: 'AvatarLeveledUp',
+    payload: { avatarId: g.avatar.id, level: g.avatar.level, levelsGained: g.levelsGained, spellsLearned: g.spellsLearned },
+  }]
+  return { avatar: g.avatar, events, result: undefined }
+}
 
 /** The avatar context's use cases. Each change is one transaction: load, decide, save, outbox. */
 export class AvatarApp {
@@ -121,14 +129,12 @@ export class AvatarApp {
   // ---- experience, health, mana, stats ----
 
   grantExperience(p: Principal, id: string, amount: number): Promise<void> {
-    return this.change(p, id, (a) => {
-      const g = rules.grantExperience(a, amount)
-      const events: Draft[] = g.levelsGained === 0 ? [] : [{
-        type: 'AvatarLeveledUp',
-        payload: { avatarId: id, level: g.avatar.level, levelsGained: g.levelsGained, spellsLearned: g.spellsLearned },
-      }]
-      return { avatar: g.avatar, events, result: undefined }
-    }, { mints: true })
+    return this.change(p, id, (a) => grown(rules.grantExperience(a, amount)), { mints: true })
+  }
+
+  /** A reward earned by play (events from other contexts); never refused. */
+  rewardFromPlay(id: string, reward: { experience: number; money: number }): Promise<void> {
+    return this.change(SYSTEM, id, (a) => grown(rules.receiveReward(a, reward)))
   }
 
   damage(p: Principal, id: string, amount: number): Promise<{ died: boolean }> {
@@ -137,6 +143,10 @@ export class AvatarApp {
       const events: Draft[] = hurt.died ? [{ type: 'AvatarDied', payload: { avatarId: id, moneyLost: hurt.moneyLost } }] : []
       return { avatar: hurt.avatar, events, result: { died: hurt.died } }
     })
+  }
+
+  async ownerOf(avatarId: string): Promise<string | undefined> {
+    return (await avatarRepo.find(this.d.database.current(), avatarId))?.ownerId
   }
 
   heal(p: Principal, id: string, amount: number): Promise<void> {

@@ -116,6 +116,15 @@ export function grantExperience(a: Avatar, amount: number): Growth {
   return { avatar: grown, levelsGained, spellsLearned }
 }
 
+/**
+ * What play earns (a completed habit, a won battle): experience, and money up to the wallet's
+ * limit. It never fails, so an event's reward can always be applied.
+ */
+export function receiveReward(a: Avatar, reward: { experience: number; money: number }): Growth {
+  const paid = { ...a, money: Math.min(MONEY_MAX, a.money + reward.money) }
+  return reward.experience > 0 ? grantExperience(paid, reward.experience) : { avatar: paid, levelsGained: 0, spellsLearned: [] }
+}
+
 // ---- health and mana ----
 
 export interface Hurt {

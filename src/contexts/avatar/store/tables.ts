@@ -1,4 +1,5 @@
 import { bigint, index, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { inboxTable } from '../../../platform/events/inbox.js'
 import { outboxTable } from '../../../platform/events/outbox.js'
 import type { Item } from '../domain/avatar.js'
 
@@ -33,3 +34,4 @@ export const avatars = avatarSchema.table(
 )
 
 export const outbox = outboxTable(avatarSchema)
+export const inbox = inboxTable(avatarSchema)

@@ -1,0 +1,213 @@
+import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
+import type { Clock } from '../../../platform/clock.js'
+import type { Database } from '../../../platform/db/database.js'
+import { BadRequest, Forbidden } from '../../../platform/errors.js'
+import type { Outbox } from '../../../platform/events/outbox.js'
+import { newId } from '../../../platform/ids.js'
+import type { AvatarClient } from '../../avatar/client.js'
+import { InvalidDate, UnknownAvatar } from '../domain/errors.js'
+import * as rules from '../domain/habit.js'
+import type { Habit } from '../domain/habit.js'
+import { MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE, REWARD_MONEY } from '../domain/rules.js'
+import { addDays, dateOf, isValidTimeZone, localDateTimeIn, parseLocalDateTime, type LocalDate, type Recurrence } from '../domain/windows.js'
+import type { TrackingEvent } from '../events.js'
+import { completionRepo, habitRepo, missedRepo } from '../store/habits.js'
+
+export interface TrackingDeps {
+  database: Database
+  outbox: Outbox
+  clock: Clock
+  avatars: AvatarClient
+}
+
+type Draft = { [E in TrackingEvent as E['type']]: Pick<E, 'type' | 'payload'> }[TrackingEvent['type']]
+
+export interface NewHabit {
+  avatarId: string
+  title: string
+  description?: string
+  tags?: string[]
+  recurrence: Recurrence
+  timeZone?: string
+  associatedQuestId?: string | null
+}
+
+/** A habit as its owner sees it today. */
+export interface HabitSnapshot {
+  habit: Habit
+  streak: number
+}
+
+/** The tracking context's use cases. Habits are private to the owner of their avatar. */
+export class TrackingApp {
+  constructor(private readonly d: TrackingDeps) {}
+
+  private today(timeZone: string): LocalDate {
+    return dateOf(localDateTimeIn(this.d.clock.now(), timeZone))
+  }
+
+  private snapshot(habit: Habit): HabitSnapshot {
+    return { habit, streak: rules.currentStreak(habit, this.today(habit.timeZone)) }
+  }
+
+  async create(p: Principal, input: NewHabit): Promise<HabitSnapshot> {
+    const owner = await this.d.avatars.ownerOf(input.avatarId)
+    if (owner === undefined) throw new UnknownAvatar(input.avatarId)
+    if (owner !== p.userId && !isTrusted(p)) throw new Forbidden(`Avatar '${input.avatarId}' belongs to another player.`, 'not-owner')
+    const timeZone = input.timeZone ?? 'UTC'
+    if (!isValidTimeZone(timeZone)) throw new BadRequest(`'${timeZone}' is not an IANA time zone.`, 'invalid-time-zone')
+    const habit = rules.newHabit({
+      id: newId(),
+      avatarId: input.avatarId,
+      ownerId: owner,
+      title: input.title.trim(),
+      description: input.description ?? '',
+      tags: rules.normalizeTags(input.tags ?? []),
+      recurrence: input.recurrence,
+      timeZone,
+      associatedQuestId: input.associatedQuestId ?? null,
+    }, this.today(timeZone))
+    await this.d.database.transaction(async (tx) => {
+      await habitRepo.insert(tx, habit, this.d.clock.now())
+      await this.d.outbox.add(tx, [{ type: 'HabitCreated', aggregateId: habit.id, version: 1,
+        payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
+    })
+    return this.snapshot(habit)
+  }
+
+  async get(p: Principal, id: string): Promise<HabitSnapshot> {
+    const habit = await habitRepo.get(this.d.database.current(), id)
+    this.authorize(p, habit)
+    return this.snapshot(habit)
+  }
+
+  async history(p: Principal, id: string): Promise<string[]> {
+    await this.get(p, id)
+    return completionRepo.history(this.d.database.current(), id)
+  }
+
+  async listOfAvatar(p: Principal, avatarId: string, limit: number, cursor?: string): Promise<{ items: HabitSnapshot[]; next: string | null }> {
+    const owner = await this.d.avatars.ownerOf(avatarId)
+    if (owner !== undefined && owner !== p.userId && !isTrusted(p)) {
+      throw new Forbidden(`The habits of avatar '${avatarId}' are private to its owner.`, 'not-owner')
+    }
+    const q = this.d.database.current()
+    const after = cursor ? await habitRepo.createdAt(q, cursor) : undefined
+    if (cursor && !after) throw new BadRequest('The cursor does not name a habit of this list.', 'invalid-cursor')
+    const page = await habitRepo.listOfAvatar(q, avatarId, limit + 1, after && cursor ? { createdAt: after, id: cursor } : undefined)
+    const items = page.slice(0, limit)
+    return { items: items.map((h) => this.snapshot(h)), next: page.length > limit ? items[items.length - 1]!.id : null }
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const habit = await habitRepo.getForUpdate(tx, id)
+      this.authorize(p, habit)
+      await this.remove(habit)
+    })
+  }
+
+  rename(p: Principal, id: string, title: string) {
+    return this.change(p, id, (h) => ({ ...h, title: title.trim() }))
+  }
+
+  describe(p: Principal, id: string, description: string) {
+    return this.change(p, id, (h) => ({ ...h, description }))
+  }
+
+  retag(p: Principal, id: string, tags: string[]) {
+    return this.change(p, id, (h) => ({ ...h, tags: rules.normalizeTags(tags) }))
+  }
+
+  reschedule(p: Principal, id: string, recurrence: Recurrence) {
+    return this.change(p, id, (h) => rules.changeRecurrence(h, recurrence, this.today(h.timeZone)))
+  }
+
+  /** Records a completion; the reward travels to the avatar as a HabitAttended event. */
+  async attend(p: Principal, id: string, date: string): Promise<void> {
+    const attendedAt = parseLocalDateTime(date)
+    if (!attendedAt) throw new InvalidDate(date)
+    await this.d.database.transaction(async (tx) => {
+      const before = await habitRepo.getForUpdate(tx, id)
+      this.authorize(p, before)
+      const completed = await completionRepo.windowStarts(tx, id)
+      const a = rules.attend(before, completed, attendedAt, localDateTimeIn(this.d.clock.now(), before.timeZone))
+      const habit = { ...a.habit, version: before.version + 1 }
+      await completionRepo.insert(tx, { habitId: id, windowStart: a.window.start, attendedAt, recordedAt: this.d.clock.now() })
+      await habitRepo.save(tx, habit)
+      await this.d.outbox.add(tx, [{
+        type: 'HabitAttended', aggregateId: id, version: habit.version,
+        payload: {
+          habitId: id, avatarId: habit.avatarId, questId: habit.associatedQuestId,
+          windowStart: a.window.start, windowEnd: a.window.end, attendedAt, streak: a.streak,
+          reward: { experience: a.experience, money: REWARD_MONEY },
+        },
+      } satisfies Draft & { aggregateId: string; version: number }])
+    })
+  }
+
+  /**
+   * The missed-window job: judges every window that has ended since the last run, once per
+   * (habit, window). Habits are claimed with SKIP LOCKED, so replicas share the work.
+   */
+  async judgeMissedWindows(): Promise<number> {
+    const now = this.d.clock.now()
+    // No zone is more than a day ahead of UTC: a cheap bound for the index, refined per habit.
+    const horizon = addDays(dateOf(localDateTimeIn(now, 'UTC')), 1)
+    let penalties = 0
+    for (;;) {
+      const { claimed, missed } = await this.d.database.transaction(async (tx) => {
+        const due = await habitRepo.claimDueForMissCheck(tx, horizon, MISSED_JOB_BATCH)
+        let missedHere = 0
+        let judged = 0
+        for (const before of due) {
+          const today = this.today(before.timeZone)
+          if (before.missCheckDue > today) continue
+          judged++
+          const completed = await completionRepo.windowStarts(tx, before.id)
+          const { missed: windows, habit } = rules.judgeMissedWindows(before, completed, today, MISSED_CATCH_UP_LIMIT)
+          for (const w of windows) {
+            if (!(await missedRepo.record(tx, habit.id, w.start, now))) continue
+            missedHere++
+            await this.d.outbox.add(tx, [{
+              type: 'HabitMissed', aggregateId: habit.id, version: habit.version,
+              payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId, windowStart: w.start, windowEnd: w.end, damage: MISSED_WINDOW_DAMAGE },
+            }])
+          }
+          await habitRepo.save(tx, habit)
+        }
+        return { claimed: judged, missed: missedHere }
+      })
+      penalties += missed
+      if (claimed < MISSED_JOB_BATCH) return penalties
+    }
+  }
+
+  /** An avatar was deleted: its habits go with it. */
+  async deleteHabitsOfAvatar(avatarId: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      for (const id of await habitRepo.idsOfAvatar(tx, avatarId)) await this.remove(await habitRepo.getForUpdate(tx, id))
+    })
+  }
+
+  private async remove(habit: Habit): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      await habitRepo.delete(tx, habit.id)
+      await this.d.outbox.add(tx, [{ type: 'HabitDeleted', aggregateId: habit.id, version: habit.version + 1,
+        payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
+    })
+  }
+
+  private async change(p: Principal, id: string, decide: (h: Habit) => Habit): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const before = await habitRepo.getForUpdate(tx, id)
+      this.authorize(p, before)
+      await habitRepo.save(tx, { ...decide(before), version: before.version + 1 })
+    })
+  }
+
+  private authorize(p: Principal, h: Habit): void {
+    if (isTrusted(p) || h.ownerId === p.userId) return
+    throw new Forbidden(`Habit '${h.id}' is private to its owner.`, 'not-owner')
+  }
+}

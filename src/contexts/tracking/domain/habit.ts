@@ -1,0 +1,157 @@
+import { BadRequest } from '../../../platform/errors.js'
+import { AttendInFuture, BeforeFirstWindow, InvalidRecurrence, WindowAlreadyCompleted } from './errors.js'
+import { ATTEND_FUTURE_TOLERANCE_HOURS, DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, TAGS_MAX, TAG_MAX, experienceForStreak } from './rules.js'
+import {
+  WEEKDAYS, addHours, dateOf, nextWindow, previousWindow, windowContaining, windowsEndedBetween,
+  type LocalDate, type LocalDateTime, type Recurrence, type Weekday, type Window,
+} from './windows.js'
+
+export const RECURRENCE_TYPES = ['DAILY', 'WEEKLY', 'MONTHLY'] as const
+export type RecurrenceType = (typeof RECURRENCE_TYPES)[number]
+
+export interface Habit {
+  id: string
+  avatarId: string
+  ownerId: string
+  title: string
+  description: string
+  tags: string[]
+  recurrence: Recurrence
+  timeZone: string
+  associatedQuestId: string | null
+  firstWindowStart: LocalDate
+  lastAttendedAt: LocalDateTime | null
+  lastCompletedWindowStart: LocalDate | null
+  streak: number
+  bestStreak: number
+  missCheckFrom: LocalDate
+  missCheckDue: LocalDate
+  version: number
+}
+
+/** The recurrence fields as the contract sends them; the one that does not belong must be null or absent. */
+export function toRecurrence(type: RecurrenceType, dayOfWeek?: string | null, dayOfMonth?: number | null): Recurrence {
+  const week = dayOfWeek ?? null
+  const month = dayOfMonth ?? null
+  if (type === 'DAILY') {
+    if (week !== null || month !== null) throw new InvalidRecurrence('A DAILY habit takes neither dayOfWeek nor dayOfMonth.')
+    return { type }
+  }
+  if (type === 'WEEKLY') {
+    if (month !== null) throw new InvalidRecurrence('A WEEKLY habit takes dayOfWeek, not dayOfMonth.')
+    if (week === null || !(WEEKDAYS as readonly string[]).includes(week)) {
+      throw new InvalidRecurrence(`A WEEKLY habit needs dayOfWeek, one of ${WEEKDAYS.join(', ')}.`)
+    }
+    return { type, dayOfWeek: week as Weekday }
+  }
+  if (week !== null) throw new InvalidRecurrence('A MONTHLY habit takes dayOfMonth, not dayOfWeek.')
+  if (month === null || !Number.isInteger(month) || month < DAY_OF_MONTH_MIN || month > DAY_OF_MONTH_MAX) {
+    throw new InvalidRecurrence(`A MONTHLY habit needs dayOfMonth from ${DAY_OF_MONTH_MIN} to ${DAY_OF_MONTH_MAX}.`)
+  }
+  return { type, dayOfMonth: month }
+}
+
+/** Tags are trimmed and de-duplicated; each 1–40 characters, at most 20. */
+export function normalizeTags(tags: string[]): string[] {
+  const out = [...new Set(tags.map((t) => t.trim()))]
+  if (out.some((t) => t.length === 0 || t.length > TAG_MAX)) throw new BadRequest(`Each tag must be 1–${TAG_MAX} characters.`, 'invalid-tags')
+  if (out.length > TAGS_MAX) throw new BadRequest(`A habit has at most ${TAGS_MAX} tags.`, 'invalid-tags')
+  return out
+}
+
+/** Where the missed-window checks start: after the first window, which never penalises. */
+function missChecksFrom(recurrence: Recurrence, first: Window): Pick<Habit, 'missCheckFrom' | 'missCheckDue'> {
+  return { missCheckFrom: first.end, missCheckDue: nextWindow(recurrence, first).end }
+}
+
+export function newHabit(
+  h: Pick<Habit, 'id' | 'avatarId' | 'ownerId' | 'title' | 'description' | 'tags' | 'recurrence' | 'timeZone' | 'associatedQuestId'>,
+  today: LocalDate,
+): Habit {
+  const first = windowContaining(h.recurrence, today)
+  return {
+    ...h,
+    firstWindowStart: first.start,
+    lastAttendedAt: null,
+    lastCompletedWindowStart: null,
+    streak: 0,
+    bestStreak: 0,
+    ...missChecksFrom(h.recurrence, first),
+    version: 1,
+  }
+}
+
+/** A new recurrence starts afresh from the window holding today: old completions no longer line up. */
+export function changeRecurrence(h: Habit, recurrence: Recurrence, today: LocalDate): Habit {
+  const first = windowContaining(recurrence, today)
+  return { ...h, recurrence, firstWindowStart: first.start, lastCompletedWindowStart: null, streak: 0, ...missChecksFrom(recurrence, first) }
+}
+
+/** Consecutive completed windows ending with `w`. */
+export function streakEndingAt(recurrence: Recurrence, completed: ReadonlySet<LocalDate>, w: Window): number {
+  let n = 0
+  for (let cur = w; completed.has(cur.start); cur = previousWindow(recurrence, cur)) n++
+  return n
+}
+
+export interface Attendance {
+  habit: Habit
+  window: Window
+  /** The run of completed windows ending with this one; it sets the reward. */
+  streak: number
+  experience: number
+}
+
+/** Completes the window holding `attendedAt`; `completed` holds the starts of windows already completed. */
+export function attend(h: Habit, completed: ReadonlySet<LocalDate>, attendedAt: LocalDateTime, nowLocal: LocalDateTime): Attendance {
+  if (attendedAt > addHours(nowLocal, ATTEND_FUTURE_TOLERANCE_HOURS)) throw new AttendInFuture(ATTEND_FUTURE_TOLERANCE_HOURS)
+  const window = windowContaining(h.recurrence, dateOf(attendedAt))
+  if (window.start < h.firstWindowStart) throw new BeforeFirstWindow(h.firstWindowStart)
+  if (completed.has(window.start)) throw new WindowAlreadyCompleted(window.start, window.end)
+
+  const all = new Set(completed).add(window.start)
+  const streak = streakEndingAt(h.recurrence, all, window)
+  const latestStart = h.lastCompletedWindowStart && h.lastCompletedWindowStart > window.start ? h.lastCompletedWindowStart : window.start
+  const latest = windowContaining(h.recurrence, latestStart)
+  const current = streakEndingAt(h.recurrence, all, latest)
+  return {
+    habit: {
+      ...h,
+      lastAttendedAt: h.lastAttendedAt && h.lastAttendedAt > attendedAt ? h.lastAttendedAt : attendedAt,
+      lastCompletedWindowStart: latest.start,
+      streak: current,
+      bestStreak: Math.max(h.bestStreak, current, streak),
+    },
+    window,
+    streak,
+    experience: experienceForStreak(streak),
+  }
+}
+
+/**
+ * The streak as a player sees it today: the stored run, or 0 once the window after the latest
+ * completed one has ended without a completion (the run is broken).
+ */
+export function currentStreak(h: Habit, today: LocalDate): number {
+  if (!h.lastCompletedWindowStart) return 0
+  const after = nextWindow(h.recurrence, windowContaining(h.recurrence, h.lastCompletedWindowStart))
+  return after.end <= today ? 0 : h.streak
+}
+
+/** Start of the first window after the latest completion; never attended: the first window. */
+export function nextRecurrenceDate(h: Habit): LocalDateTime {
+  const start = h.lastCompletedWindowStart
+    ? nextWindow(h.recurrence, windowContaining(h.recurrence, h.lastCompletedWindowStart)).start
+    : h.firstWindowStart
+  return `${start}T00:00:00`
+}
+
+/** Windows that ended uncompleted since the last check, and where the next check starts. */
+export function judgeMissedWindows(h: Habit, completed: ReadonlySet<LocalDate>, today: LocalDate, limit: number) {
+  const ended = windowsEndedBetween(h.recurrence, h.missCheckFrom, today, limit)
+  const missed = ended.filter((w) => !completed.has(w.start))
+  const last = ended[ended.length - 1]
+  const from = last ? last.end : h.missCheckFrom
+  const checked = { missCheckFrom: from, missCheckDue: windowContaining(h.recurrence, from).end }
+  return { missed, habit: { ...h, ...checked } }
+}

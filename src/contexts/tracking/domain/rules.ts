@@ -1,0 +1,28 @@
+/** Every number of the habit rules (DESIGN §6, Habits). */
+export const TITLE_MAX = 200
+export const DESCRIPTION_MAX = 2000
+export const TAGS_MAX = 20
+export const TAG_MAX = 40
+export const DAY_OF_MONTH_MIN = 1
+export const DAY_OF_MONTH_MAX = 31
+
+/** An attend may name a time at most this far ahead of the habit's local now (time zones, clock skew). */
+export const ATTEND_FUTURE_TOLERANCE_HOURS = 24
+
+/** Experience per completion: 10 + min(streak − 1, 10). */
+export const REWARD_BASE_EXPERIENCE = 10
+export const REWARD_STREAK_BONUS_CAP = 10
+export const REWARD_MONEY = 2
+/** Damage to the avatar for each window that ended uncompleted (never the first). */
+export const MISSED_WINDOW_DAMAGE = 5
+
+export const experienceForStreak = (streak: number): number =>
+  REWARD_BASE_EXPERIENCE + Math.min(Math.max(streak - 1, 0), REWARD_STREAK_BONUS_CAP)
+
+/** How many ended windows one run of the missed-window job catches up on per habit. */
+export const MISSED_CATCH_UP_LIMIT = 400
+export const MISSED_JOB_EVERY_MS = 60_000
+export const MISSED_JOB_BATCH = 200
+
+export const LIST_DEFAULT_LIMIT = 50
+export const LIST_MAX_LIMIT = 200

@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { NoContent, noContent, Nullable, problemResponses } from '../../../platform/http/schemas.js'
+import { LinksSchema } from '../../../platform/http/links.js'
+import type { TrackingApp } from '../app/tracking-app.js'
+import { toRecurrence } from '../domain/habit.js'
+import {
+  AttendBody, CreatedHabitView, CreateHabitBody, DescriptionBody, HabitIdParams, HabitListView, HabitView, ListQuery,
+  RecurrenceBody, RecurrenceView, TagsBody, TitleBody,
+} from './schemas.js'
+import { habitLinks, habitView, recurrenceView } from './views.js'
+
+const tags = ['habits']
+const params = HabitIdParams
+const reads = problemResponses(401, 403, 404)
+const changes = { 204: NoContent, ...problemResponses(400, 401, 403, 404) }
+
+export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = async (f, { app }) => {
+  f.post('/habits', {
+    schema: { tags, summary: 'Create a habit for an avatar the caller owns', body: CreateHabitBody,
+      response: { 200: CreatedHabitView, ...problemResponses(400, 401, 403) } },
+  }, async (req) => {
+    const { recurrenceType, dayOfWeek, dayOfMonth, ...rest } = req.body
+    const { habit } = await app.create(req.principal, { ...rest, recurrence: toRecurrence(recurrenceType, dayOfWeek, dayOfMonth) })
+    return { id: habit.id, _links: habitLinks(habit.id, habit.avatarId) }
+  })
+
+  f.get('/habits', {
+    schema: { tags, summary: "List an avatar's habits (its owner only), oldest first", querystring: ListQuery,
+      response: { 200: HabitListView, ...problemResponses(400, 401, 403) } },
+  }, async (req) => {
+    const page = await app.listOfAvatar(req.principal, req.query.avatarId, req.query.limit, req.query.cursor)
+    return { items: page.items.map(habitView), next: page.next }
+  })
+
+  f.get('/habits/:id', { schema: { tags, params, response: { 200: HabitView, ...reads } } },
+    async (req) => habitView(await app.get(req.principal, req.params.id)))
+
+  f.delete('/habits/:id', { schema: { tags, summary: 'Delete a habit permanently', params, response: changes } },
+    async (req, reply) => {
+      await app.delete(req.principal, req.params.id)
+      return noContent(reply)
+    })
+
+  f.get('/habits/:id/title', { schema: { tags, params, response: { 200: Type.Object({ title: Type.String() }), ...reads } } },
+    async (req) => ({ title: (await app.get(req.principal, req.params.id)).habit.title }))
+  f.patch('/habits/:id/title', { schema: { tags, params, body: TitleBody, response: changes } }, async (req, reply) => {
+    await app.rename(req.principal, req.params.id, req.body.title)
+    return noContent(reply)
+  })
+
+  f.get('/habits/:id/description', { schema: { tags, params, response: { 200: Type.Object({ description: Type.String() }), ...reads } } },
+    async (req) => ({ description: (await app.get(req.principal, req.params.id)).habit.description }))
+  f.patch('/habits/:id/description', { schema: { tags, params, body: DescriptionBody, response: changes } }, async (req, reply) => {
+    await app.describe(req.principal, req.params.id, req.body.description)
+    return noContent(reply)
+  })
+
+  f.get('/habits/:id/tags', { schema: { tags, params, response: { 200: Type.Object({ tags: Type.Array(Type.String()) }), ...reads } } },
+    async (req) => ({ tags: (await app.get(req.principal, req.params.id)).habit.tags }))
+  f.patch('/habits/:id/tags', { schema: { tags, params, body: TagsBody, response: changes } }, async (req, reply) => {
+    await app.retag(req.principal, req.params.id, req.body.tags)
+    return noContent(reply)
+  })
+
+  f.get('/habits/:id/recurrence', { schema: { tags, params, response: { 200: RecurrenceView, ...reads } } },
+    async (req) => recurrenceView((await app.get(req.principal, req.params.id)).habit.recurrence))
+  f.patch('/habits/:id/recurrence', {
+    schema: { tags, summary: 'Change the recurrence; windows start afresh from today', params, body: RecurrenceBody, response: changes },
+  }, async (req, reply) => {
+    await app.reschedule(req.principal, req.params.id, toRecurrence(req.body.type, req.body.dayOfWeek, req.body.dayOfMonth))
+    return noContent(reply)
+  })
+
+  f.get('/habits/:id/last-attended-date', {
+    schema: { tags, params, response: { 200: Type.Object({ date: Nullable(Type.String()) }), ...reads } },
+  }, async (req) => ({ date: (await app.get(req.principal, req.params.id)).habit.lastAttendedAt }))
+
+  f.get('/habits/:id/history', {
+    schema: { tags, summary: 'Every completion, oldest first', params,
+      response: { 200: Type.Object({ history: Type.Array(Type.Object({ date: Type.String() })), _links: Type.Optional(LinksSchema) }), ...reads } },
+  }, async (req) => ({ history: (await app.history(req.principal, req.params.id)).map((date) => ({ date })) }))
+
+  f.post('/habits/:id/attend', {
+    schema: { tags, summary: 'Complete the window holding `date`; the reward reaches the avatar by event', params, body: AttendBody, response: changes },
+  }, async (req, reply) => {
+    await app.attend(req.principal, req.params.id, req.body.date)
+    return noContent(reply)
+  })
+}

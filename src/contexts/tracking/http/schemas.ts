@@ -1,0 +1,61 @@
+import { Type } from 'typebox'
+import { LinksSchema } from '../../../platform/http/links.js'
+import { Nullable, StringEnum } from '../../../platform/http/schemas.js'
+import { RECURRENCE_TYPES } from '../domain/habit.js'
+import { DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DESCRIPTION_MAX, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, TAGS_MAX, TAG_MAX, TITLE_MAX } from '../domain/rules.js'
+import { WEEKDAYS } from '../domain/windows.js'
+
+export const HabitIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
+
+const Title = Type.String({ minLength: 1, maxLength: TITLE_MAX, pattern: '\\S' })
+const Description = Type.String({ maxLength: DESCRIPTION_MAX })
+const Tags = Type.Array(Type.String({ maxLength: TAG_MAX }), { maxItems: TAGS_MAX, description: 'Trimmed and de-duplicated; 1–40 characters each' })
+const RecurrenceType = StringEnum(RECURRENCE_TYPES)
+const DayOfWeek = Nullable(StringEnum(WEEKDAYS))
+const DayOfMonth = Nullable(Type.Integer({ minimum: DAY_OF_MONTH_MIN, maximum: DAY_OF_MONTH_MAX, description: '31 means the last day of shorter months' }))
+
+export const CreateHabitBody = Type.Object({
+  avatarId: Type.String({ minLength: 1, maxLength: 64 }),
+  title: Title,
+  description: Type.Optional(Description),
+  tags: Type.Optional(Tags),
+  recurrenceType: RecurrenceType,
+  dayOfWeek: Type.Optional(DayOfWeek),
+  dayOfMonth: Type.Optional(DayOfMonth),
+  timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA zone the windows are counted in (default UTC)' })),
+})
+
+export const TitleBody = Type.Object({ title: Title })
+export const DescriptionBody = Type.Object({ description: Description })
+export const TagsBody = Type.Object({ tags: Tags })
+export const RecurrenceBody = Type.Object({ type: RecurrenceType, dayOfWeek: Type.Optional(DayOfWeek), dayOfMonth: Type.Optional(DayOfMonth) })
+export const AttendBody = Type.Object({
+  date: Type.String({ minLength: 1, maxLength: 40, description: 'Local date-time YYYY-MM-DDTHH:mm:ss[.SSS], no offset' }),
+})
+
+export const ListQuery = Type.Object({
+  avatarId: Type.String({ minLength: 1, maxLength: 64 }),
+  limit: Type.Integer({ minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT }),
+  cursor: Type.Optional(Type.String({ format: 'uuid' })),
+})
+
+export const RecurrenceView = Type.Object({ type: Type.String(), dayOfMonth: Nullable(Type.Integer()), dayOfWeek: Nullable(Type.String()) })
+
+export const HabitView = Type.Object({
+  id: Type.String(),
+  avatarId: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  tags: Type.Array(Type.String()),
+  recurrence: RecurrenceView,
+  lastAttendedDate: Nullable(Type.String()),
+  nextRecurrenceDate: Type.String(),
+  associatedQuestId: Nullable(Type.String()),
+  streak: Type.Integer({ description: 'Consecutive completed windows up to now (0 once broken)' }),
+  bestStreak: Type.Integer(),
+  timeZone: Type.String(),
+  _links: LinksSchema,
+})
+
+export const CreatedHabitView = Type.Object({ id: Type.String(), _links: LinksSchema })
+export const HabitListView = Type.Object({ items: Type.Array(HabitView), next: Nullable(Type.String()) })

@@ -1,0 +1,47 @@
+import { links } from '../../../platform/http/links.js'
+import type { HabitSnapshot } from '../app/tracking-app.js'
+import { nextRecurrenceDate } from '../domain/habit.js'
+import type { Recurrence } from '../domain/windows.js'
+
+export const habitPath = (id: string) => `/api/v1/habits/${id}`
+
+export const recurrenceView = (r: Recurrence) => ({
+  type: r.type,
+  dayOfMonth: r.type === 'MONTHLY' ? r.dayOfMonth : null,
+  dayOfWeek: r.type === 'WEEKLY' ? r.dayOfWeek : null,
+})
+
+export function habitLinks(id: string, avatarId: string) {
+  const self = habitPath(id)
+  return links({
+    self,
+    habit: self,
+    avatar: `/api/v1/avatars/${encodeURIComponent(avatarId)}`,
+    title: `${self}/title`,
+    description: `${self}/description`,
+    tags: `${self}/tags`,
+    recurrence: `${self}/recurrence`,
+    lastAttendedDate: `${self}/last-attended-date`,
+    history: `${self}/history`,
+    attend: `${self}/attend`,
+    delete: self,
+  })
+}
+
+export function habitView({ habit: h, streak }: HabitSnapshot) {
+  return {
+    id: h.id,
+    avatarId: h.avatarId,
+    title: h.title,
+    description: h.description,
+    tags: h.tags,
+    recurrence: recurrenceView(h.recurrence),
+    lastAttendedDate: h.lastAttendedAt,
+    nextRecurrenceDate: nextRecurrenceDate(h),
+    associatedQuestId: h.associatedQuestId,
+    streak,
+    bestStreak: h.bestStreak,
+    timeZone: h.timeZone,
+    _links: habitLinks(h.id, h.avatarId),
+  }
+}

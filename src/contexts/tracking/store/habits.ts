@@ -1,0 +1,117 @@
+import { and, asc, eq, gt, inArray, lte, or } from 'drizzle-orm'
+import type { Queryable, Tx } from '../../../platform/db/database.js'
+import { NotFound } from '../../../platform/errors.js'
+import type { Habit, RecurrenceType } from '../domain/habit.js'
+import type { LocalDate, Recurrence, Weekday } from '../domain/windows.js'
+import { completions, habits, missedWindows } from './tables.js'
+
+type Row = typeof habits.$inferSelect
+
+function recurrenceOf(type: string, dayOfWeek: string | null, dayOfMonth: number | null): Recurrence {
+  if ((type as RecurrenceType) === 'WEEKLY') return { type: 'WEEKLY', dayOfWeek: dayOfWeek as Weekday }
+  if ((type as RecurrenceType) === 'MONTHLY') return { type: 'MONTHLY', dayOfMonth: dayOfMonth! }
+  return { type: 'DAILY' }
+}
+
+function toHabit(row: Row): Habit {
+  const { recurrenceType, dayOfWeek, dayOfMonth, createdAt: _createdAt, ...rest } = row
+  return { ...rest, recurrence: recurrenceOf(recurrenceType, dayOfWeek, dayOfMonth) }
+}
+
+function fromHabit({ recurrence, ...h }: Habit) {
+  return {
+    ...h,
+    recurrenceType: recurrence.type,
+    dayOfWeek: recurrence.type === 'WEEKLY' ? recurrence.dayOfWeek : null,
+    dayOfMonth: recurrence.type === 'MONTHLY' ? recurrence.dayOfMonth : null,
+  }
+}
+
+export const habitRepo = {
+  async get(q: Queryable, id: string): Promise<Habit> {
+    const [row] = await q.select().from(habits).where(eq(habits.id, id))
+    if (!row) throw new NotFound('Habit', id)
+    return toHabit(row)
+  },
+
+  async getForUpdate(tx: Tx, id: string): Promise<Habit> {
+    const [row] = await tx.select().from(habits).where(eq(habits.id, id)).for('update')
+    if (!row) throw new NotFound('Habit', id)
+    return toHabit(row)
+  },
+
+  async insert(tx: Tx, h: Habit, createdAt: Date): Promise<void> {
+    await tx.insert(habits).values({ ...fromHabit(h), createdAt })
+  },
+
+  async save(tx: Tx, h: Habit): Promise<void> {
+    const { id, ...changes } = fromHabit(h)
+    await tx.update(habits).set(changes).where(eq(habits.id, id))
+  },
+
+  async delete(tx: Tx, id: string): Promise<void> {
+    await tx.delete(completions).where(eq(completions.habitId, id))
+    await tx.delete(missedWindows).where(eq(missedWindows.habitId, id))
+    await tx.delete(habits).where(eq(habits.id, id))
+  },
+
+  async idsOfAvatar(q: Queryable, avatarId: string): Promise<string[]> {
+    const rows = await q.select({ id: habits.id }).from(habits).where(eq(habits.avatarId, avatarId))
+    return rows.map((r) => r.id)
+  },
+
+  /** One page of an avatar's habits, oldest first; the cursor is the last id of the previous page. */
+  async listOfAvatar(q: Queryable, avatarId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<Habit[]> {
+    const rows = await q.select().from(habits)
+      .where(and(eq(habits.avatarId, avatarId), after
+        ? or(gt(habits.createdAt, after.createdAt), and(eq(habits.createdAt, after.createdAt), gt(habits.id, after.id)))
+        : undefined))
+      .orderBy(asc(habits.createdAt), asc(habits.id)).limit(limit)
+    return rows.map(toHabit)
+  },
+
+  async createdAt(q: Queryable, id: string): Promise<Date | undefined> {
+    const [row] = await q.select({ createdAt: habits.createdAt }).from(habits).where(eq(habits.id, id))
+    return row?.createdAt
+  },
+
+  /** Habits whose next window to judge may have ended by `horizon`, locked for this job run. */
+  async claimDueForMissCheck(tx: Tx, horizon: LocalDate, limit: number): Promise<Habit[]> {
+    const rows = await tx.select().from(habits).where(lte(habits.missCheckDue, horizon))
+      .orderBy(asc(habits.missCheckDue)).limit(limit).for('update', { skipLocked: true })
+    return rows.map(toHabit)
+  },
+}
+
+export const completionRepo = {
+  async windowStarts(q: Queryable, habitId: string): Promise<Set<LocalDate>> {
+    const rows = await q.select({ s: completions.windowStart }).from(completions).where(eq(completions.habitId, habitId))
+    return new Set(rows.map((r) => r.s))
+  },
+
+  async startsAmong(q: Queryable, habitId: string, starts: LocalDate[]): Promise<Set<LocalDate>> {
+    if (starts.length === 0) return new Set()
+    const rows = await q.select({ s: completions.windowStart }).from(completions)
+      .where(and(eq(completions.habitId, habitId), inArray(completions.windowStart, starts)))
+    return new Set(rows.map((r) => r.s))
+  },
+
+  async insert(tx: Tx, c: { habitId: string; windowStart: LocalDate; attendedAt: string; recordedAt: Date }): Promise<void> {
+    await tx.insert(completions).values(c)
+  },
+
+  async history(q: Queryable, habitId: string): Promise<string[]> {
+    const rows = await q.select({ at: completions.attendedAt }).from(completions)
+      .where(eq(completions.habitId, habitId)).orderBy(asc(completions.attendedAt))
+    return rows.map((r) => r.at)
+  },
+}
+
+export const missedRepo = {
+  /** false when this (habit, window) was already recorded: its penalty went out before. */
+  async record(tx: Tx, habitId: string, windowStart: LocalDate, recordedAt: Date): Promise<boolean> {
+    const rows = await tx.insert(missedWindows).values({ habitId, windowStart, recordedAt }).onConflictDoNothing()
+      .returning({ s: missedWindows.windowStart })
+    return rows.length === 1
+  },
+}

@@ -1,0 +1,64 @@
+import { date, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { inboxTable } from '../../../platform/events/inbox.js'
+import { outboxTable } from '../../../platform/events/outbox.js'
+
+export const trackingSchema = pgSchema('tracking')
+
+const localDate = (name: string) => date(name, { mode: 'string' })
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+export const habits = trackingSchema.table(
+  'habits',
+  {
+    id: uuid('id').primaryKey(),
+    avatarId: text('avatar_id').notNull(),
+    ownerId: uuid('owner_id').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    tags: jsonb('tags').$type<string[]>().notNull(),
+    recurrenceType: text('recurrence_type').notNull(),
+    dayOfWeek: text('day_of_week'),
+    dayOfMonth: integer('day_of_month'),
+    timeZone: text('time_zone').notNull(),
+    associatedQuestId: text('associated_quest_id'),
+    /** Start of the first window that may be attended (creation, or the last recurrence change). */
+    firstWindowStart: localDate('first_window_start').notNull(),
+    /** Latest completion's local date-time, and the window it completed. */
+    lastAttendedAt: text('last_attended_at'),
+    lastCompletedWindowStart: localDate('last_completed_window_start'),
+    /** Run of consecutive completed windows ending at lastCompletedWindowStart. */
+    streak: integer('streak').notNull(),
+    bestStreak: integer('best_streak').notNull(),
+    /** The missed-window job has judged every window before this date. */
+    missCheckFrom: localDate('miss_check_from').notNull(),
+    /** End of the window starting at missCheckFrom: the job has work for this habit from then. */
+    missCheckDue: localDate('miss_check_due').notNull(),
+    version: integer('version').notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [index('habits_avatar_idx').on(t.avatarId, t.createdAt), index('habits_miss_due_idx').on(t.missCheckDue)],
+)
+
+export const completions = trackingSchema.table(
+  'completions',
+  {
+    habitId: uuid('habit_id').notNull(),
+    windowStart: localDate('window_start').notNull(),
+    attendedAt: text('attended_at').notNull(),
+    recordedAt: instant('recorded_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.habitId, t.windowStart] })],
+)
+
+export const missedWindows = trackingSchema.table(
+  'missed_windows',
+  {
+    habitId: uuid('habit_id').notNull(),
+    windowStart: localDate('window_start').notNull(),
+    recordedAt: instant('recorded_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.habitId, t.windowStart] })],
+)
+
+export const outbox = outboxTable(trackingSchema)
+export const inbox = inboxTable(trackingSchema)

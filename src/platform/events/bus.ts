@@ -1,0 +1,26 @@
+import type { DomainEvent } from './outbox.js'
+
+/** The subject an event travels on: `questline.<context>.<EventType>` (the prefix is configurable). */
+export const subjectOf = (prefix: string, context: string, type: string) => `${prefix}.${context}.${type}`
+
+/** Events one consuming context wants, and what it does with each. */
+export interface Subscription {
+  /** The consuming context; one durable consumer per context, shared by its replicas. */
+  consumer: string
+  /** Producer context → event type → handler. */
+  handlers: Record<string, Record<string, (event: DomainEvent) => Promise<void>>>
+}
+
+/**
+ * Carries committed events from the outbox relay to consumers: at least once. Effects are
+ * applied exactly once by consumers that record handled ids (inbox.ts).
+ */
+export interface EventBus {
+  /** Resolves once the bus has taken the events (in-process: once every handler has run). */
+  publish(context: string, events: DomainEvent[]): Promise<void>
+  subscribe(subscription: Subscription): void
+  start(): Promise<void>
+  close(): Promise<void>
+  /** For /readyz. */
+  ping(): Promise<void>
+}

@@ -1,0 +1,101 @@
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient } from '@nats-io/jetstream'
+import { connect, type NatsConnection } from '@nats-io/transport-node'
+import type { Logger } from '../log.js'
+import { subjectOf, type EventBus, type Subscription } from './bus.js'
+import type { DomainEvent } from './outbox.js'
+
+export interface NatsBusOptions {
+  url: string
+  /** Stream name and subject prefix; CI gives each run its own. */
+  stream: string
+  prefix: string
+}
+
+const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000
+const ACK_WAIT_NS = 30 * 1_000_000_000
+const REDELIVERY_DELAY_MS = 500
+
+/**
+ * Events over NATS JetStream: one stream for all subjects `<prefix>.<context>.<EventType>`,
+ * published with the event id as message id (the server drops duplicates within its window).
+ * Each consuming context has one durable consumer per producing context (this server version
+ * filters a consumer on one subject only), shared by all replicas of the consuming context.
+ */
+export class NatsBus implements EventBus {
+  private nc: NatsConnection | undefined
+  private js: JetStreamClient | undefined
+  private readonly subscriptions: Subscription[] = []
+  private readonly consuming: { messages: ConsumerMessages; loop: Promise<void> }[] = []
+
+  constructor(
+    private readonly options: NatsBusOptions,
+    private readonly log: Logger | undefined,
+  ) {}
+
+  subscribe(subscription: Subscription): void {
+    this.subscriptions.push(subscription)
+  }
+
+  async start(): Promise<void> {
+    const { stream, prefix } = this.options
+    this.nc = await connect({ servers: this.options.url, maxReconnectAttempts: -1, name: `questline-${process.pid}` })
+    const jsm = await jetstreamManager(this.nc)
+    const config = { name: stream, subjects: [`${prefix}.>`], duplicate_window: DUPLICATE_WINDOW_NS }
+    await jsm.streams.info(stream).then(() => jsm.streams.update(stream, config), () => jsm.streams.add(config))
+    this.js = jetstream(this.nc)
+
+    for (const s of this.subscriptions) {
+      for (const [producer, handlers] of Object.entries(s.handlers)) {
+        const durable = `${s.consumer}--${producer}`
+        await jsm.consumers.add(stream, {
+          durable_name: durable,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.All,
+          filter_subject: `${prefix}.${producer}.>`,
+          ack_wait: ACK_WAIT_NS,
+          max_deliver: -1,
+        })
+        const consumer = await this.js.consumers.get(stream, durable)
+        const messages = await consumer.consume({ max_messages: 64 })
+        this.consuming.push({ messages, loop: this.handle(messages, producer, handlers) })
+      }
+    }
+  }
+
+  private async handle(messages: ConsumerMessages, producer: string, handlers: Subscription['handlers'][string]): Promise<void> {
+    for await (const m of messages) {
+      const type = m.subject.slice(`${this.options.prefix}.${producer}.`.length)
+      const handler = handlers[type]
+      if (!handler) {
+        m.ack()
+        continue
+      }
+      try {
+        await handler(m.json<DomainEvent>())
+        m.ack()
+      } catch (e) {
+        this.log?.warn({ err: e, subject: m.subject }, 'event handler failed; redelivering')
+        m.nak(REDELIVERY_DELAY_MS)
+      }
+    }
+  }
+
+  async publish(context: string, events: DomainEvent[]): Promise<void> {
+    if (!this.js) throw new Error('The NATS bus is not started.')
+    for (const e of events) {
+      await this.js.publish(subjectOf(this.options.prefix, context, e.type), JSON.stringify(e), { msgID: e.id })
+    }
+  }
+
+  async ping(): Promise<void> {
+    if (!this.nc || this.nc.isClosed()) throw new Error('not connected to NATS')
+    await this.nc.rtt()
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.consuming) c.messages.stop()
+    await Promise.all(this.consuming.map((c) => c.loop))
+    this.consuming.length = 0
+    await this.nc?.drain()
+  }
+}

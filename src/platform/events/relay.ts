@@ -1,0 +1,140 @@
+import { asc, inArray, isNull, lt, or, sql, and } from 'drizzle-orm'
+import type { Database } from '../db/database.js'
+import type { Logger } from '../log.js'
+import type { EventBus } from './bus.js'
+import type { DomainEvent, Outbox, OutboxTable } from './outbox.js'
+
+export interface RelayOptions {
+  /** How often to look for events committed by other processes or due for a retry. */
+  pollMs: number
+  /** How long a claimed batch is reserved for this relay before another may take it over. */
+  leaseSeconds: number
+  batchSize: number
+}
+
+const DEFAULTS: RelayOptions = { pollMs: 1000, leaseSeconds: 30, batchSize: 100 }
+/** Retry delays after a failed publish grow from 100 ms up to this. */
+const MAX_BACKOFF_MS = 30_000
+
+type Row = OutboxTable['$inferSelect']
+
+const toEvent = (r: Row): DomainEvent => ({
+  id: r.id,
+  type: r.type,
+  occurredAt: r.occurredAt.toISOString(),
+  aggregateId: r.aggregateId,
+  version: r.version,
+  payload: r.payload,
+})
+
+/**
+ * Moves committed events from the outboxes to the bus, in order per outbox. Rows are leased
+ * with SKIP LOCKED, so several replicas can relay at once without taking the same rows; a
+ * crash between publishing and marking means a redelivery, which the consumers' inboxes absorb.
+ */
+export class OutboxRelay {
+  private readonly options: RelayOptions
+  private running: Promise<void> | undefined
+  private again = false
+  private stopped = true
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly outboxes: Outbox[],
+    private readonly bus: EventBus,
+    private readonly database: Database,
+    private readonly log: Logger | undefined,
+    options: Partial<RelayOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options }
+    for (const o of outboxes) o.onCommitted(() => this.nudge())
+  }
+
+  start(): void {
+    this.stopped = false
+    this.timer = setInterval(() => this.nudge(), this.options.pollMs)
+    this.timer.unref()
+    this.nudge()
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true
+    clearInterval(this.timer)
+    await this.running
+  }
+
+  /** Publishes everything pending now; resolves when nothing more is pending (tests, shutdown). */
+  async drain(): Promise<void> {
+    while (this.running) await this.running
+    for (const o of this.outboxes) await this.drainOutbox(o)
+  }
+
+  private nudge(): void {
+    if (this.stopped) return
+    if (this.running) {
+      this.again = true
+      return
+    }
+    this.running = this.loop().finally(() => {
+      this.running = undefined
+    })
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false
+      for (const o of this.outboxes) {
+        try {
+          await this.drainOutbox(o)
+        } catch (e) {
+          this.log?.error({ err: e, context: o.context }, 'outbox relay failed; will retry')
+        }
+      }
+    } while (this.again && !this.stopped)
+  }
+
+  private async drainOutbox(o: Outbox): Promise<void> {
+    for (;;) {
+      const batch = await this.claim(o.table)
+      if (batch.length === 0) return
+      const done: number[] = []
+      try {
+        for (const row of batch) {
+          await this.bus.publish(o.context, [toEvent(row)])
+          done.push(row.seq)
+        }
+      } catch (e) {
+        const failed = batch[done.length]!
+        this.log?.warn({ err: e, context: o.context, event: failed.id, type: failed.type, attempts: failed.attempts + 1 }, 'event delivery failed; will retry')
+        await this.settle(o.table, done, failed, batch.slice(done.length + 1).map((r) => r.seq))
+        return
+      }
+      await this.settle(o.table, done)
+    }
+  }
+
+  private async claim(t: OutboxTable): Promise<Row[]> {
+    const lease = sql`now() + make_interval(secs => ${this.options.leaseSeconds})`
+    const rows = await this.database.transaction((tx) =>
+      tx.update(t).set({ claimedUntil: lease }).where(inArray(t.seq,
+        tx.select({ seq: t.seq }).from(t)
+          .where(and(isNull(t.publishedAt), or(isNull(t.claimedUntil), lt(t.claimedUntil, sql`now()`))))
+          .orderBy(asc(t.seq)).limit(this.options.batchSize).for('update', { skipLocked: true }),
+      )).returning(),
+    )
+    return rows.sort((a, b) => a.seq - b.seq)
+  }
+
+  /** Marks what was published; a failed event waits out a growing backoff; the rest is released. */
+  private async settle(t: OutboxTable, published: number[], failed?: Row, released: number[] = []): Promise<void> {
+    await this.database.transaction(async (tx) => {
+      if (published.length) await tx.update(t).set({ publishedAt: sql`now()`, claimedUntil: null }).where(inArray(t.seq, published))
+      if (released.length) await tx.update(t).set({ claimedUntil: null }).where(inArray(t.seq, released))
+      if (failed) {
+        const backoffMs = Math.min(MAX_BACKOFF_MS, 100 * 2 ** failed.attempts)
+        await tx.update(t).set({ attempts: failed.attempts + 1, claimedUntil: sql`now() + make_interval(secs => ${backoffMs / 1000})` })
+          .where(inArray(t.seq, [failed.seq]))
+      }
+    })
+  }
+}
