@@ -16,6 +16,7 @@ CREATE TABLE "tracking"."completions" (
 --> statement-breakpoint
 CREATE TABLE "tracking"."habits" (
 	"id" uuid PRIMARY KEY NOT NULL,
+	"seq" bigserial NOT NULL,
 	"avatar_id" text NOT NULL,
 	"owner_id" uuid NOT NULL,
 	"title" text NOT NULL,
@@ -68,6 +69,6 @@ ALTER TABLE "avatar"."outbox" ADD COLUMN "claimed_until" timestamp with time zon
 ALTER TABLE "avatar"."outbox" ADD COLUMN "attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "identity"."outbox" ADD COLUMN "claimed_until" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "identity"."outbox" ADD COLUMN "attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-CREATE INDEX "habits_avatar_idx" ON "tracking"."habits" USING btree ("avatar_id","created_at");--> statement-breakpoint
+CREATE INDEX "habits_avatar_idx" ON "tracking"."habits" USING btree ("avatar_id","seq");--> statement-breakpoint
 CREATE INDEX "habits_miss_due_idx" ON "tracking"."habits" USING btree ("miss_check_due");--> statement-breakpoint
 CREATE INDEX "outbox_published_at_seq_index" ON "tracking"."outbox" USING btree ("published_at","seq");

@@ -29,3 +29,11 @@ export async function newPlayer(app: TestApp, name = 'Hero'): Promise<Player> {
     auth: { authorization: `Bearer ${body.token}` },
   }
 }
+
+/** Logs the player in again (after moving a manual clock past their token's expiry). */
+export async function signIn(app: TestApp, p: Player): Promise<void> {
+  const res = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: p.email, password: p.password } })
+  expect(res.statusCode, res.body).toBe(200)
+  p.token = res.json().token
+  p.auth = { authorization: `Bearer ${p.token}` }
+}

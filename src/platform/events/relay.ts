@@ -63,10 +63,16 @@ export class OutboxRelay {
     await this.running
   }
 
-  /** Publishes everything pending now; resolves when nothing more is pending (tests, shutdown). */
+  /**
+   * Publishes until nothing is pending, including events that handlers raise on the way
+   * (tests; with the in-process bus this means every effect has been applied).
+   */
   async drain(): Promise<void> {
-    while (this.running) await this.running
-    for (const o of this.outboxes) await this.drainOutbox(o)
+    for (let published = 1; published > 0; ) {
+      while (this.running) await this.running
+      published = 0
+      for (const o of this.outboxes) published += await this.drainOutbox(o)
+    }
   }
 
   private nudge(): void {
@@ -93,10 +99,11 @@ export class OutboxRelay {
     } while (this.again && !this.stopped)
   }
 
-  private async drainOutbox(o: Outbox): Promise<void> {
-    for (;;) {
+  /** Publishes the outbox's pending events in order; answers how many it published. */
+  private async drainOutbox(o: Outbox): Promise<number> {
+    for (let published = 0; ; ) {
       const batch = await this.claim(o.table)
-      if (batch.length === 0) return
+      if (batch.length === 0) return published
       const done: number[] = []
       try {
         for (const row of batch) {
@@ -107,9 +114,10 @@ export class OutboxRelay {
         const failed = batch[done.length]!
         this.log?.warn({ err: e, context: o.context, event: failed.id, type: failed.type, attempts: failed.attempts + 1 }, 'event delivery failed; will retry')
         await this.settle(o.table, done, failed, batch.slice(done.length + 1).map((r) => r.seq))
-        return
+        throw e
       }
       await this.settle(o.table, done)
+      published += done.length
     }
   }
 

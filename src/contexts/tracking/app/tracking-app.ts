@@ -92,9 +92,9 @@ export class TrackingApp {
       throw new Forbidden(`The habits of avatar '${avatarId}' are private to its owner.`, 'not-owner')
     }
     const q = this.d.database.current()
-    const after = cursor ? await habitRepo.createdAt(q, cursor) : undefined
-    if (cursor && !after) throw new BadRequest('The cursor does not name a habit of this list.', 'invalid-cursor')
-    const page = await habitRepo.listOfAvatar(q, avatarId, limit + 1, after && cursor ? { createdAt: after, id: cursor } : undefined)
+    const after = cursor ? await habitRepo.positionOf(q, avatarId, cursor) : undefined
+    if (cursor && after === undefined) throw new BadRequest('The cursor does not name a habit of this list.', 'invalid-cursor')
+    const page = await habitRepo.listOfAvatar(q, avatarId, limit + 1, after)
     const items = page.slice(0, limit)
     return { items: items.map((h) => this.snapshot(h)), next: page.length > limit ? items[items.length - 1]!.id : null }
   }

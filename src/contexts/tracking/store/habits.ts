@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lte, or } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Habit, RecurrenceType } from '../domain/habit.js'
@@ -14,7 +14,7 @@ function recurrenceOf(type: string, dayOfWeek: string | null, dayOfMonth: number
 }
 
 function toHabit(row: Row): Habit {
-  const { recurrenceType, dayOfWeek, dayOfMonth, createdAt: _createdAt, ...rest } = row
+  const { recurrenceType, dayOfWeek, dayOfMonth, createdAt: _createdAt, seq: _seq, ...rest } = row
   return { ...rest, recurrence: recurrenceOf(recurrenceType, dayOfWeek, dayOfMonth) }
 }
 
@@ -60,19 +60,18 @@ export const habitRepo = {
     return rows.map((r) => r.id)
   },
 
-  /** One page of an avatar's habits, oldest first; the cursor is the last id of the previous page. */
-  async listOfAvatar(q: Queryable, avatarId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<Habit[]> {
+  /** One page of an avatar's habits, oldest first, after the habit at position `afterSeq`. */
+  async listOfAvatar(q: Queryable, avatarId: string, limit: number, afterSeq?: number): Promise<Habit[]> {
     const rows = await q.select().from(habits)
-      .where(and(eq(habits.avatarId, avatarId), after
-        ? or(gt(habits.createdAt, after.createdAt), and(eq(habits.createdAt, after.createdAt), gt(habits.id, after.id)))
-        : undefined))
-      .orderBy(asc(habits.createdAt), asc(habits.id)).limit(limit)
+      .where(and(eq(habits.avatarId, avatarId), afterSeq === undefined ? undefined : gt(habits.seq, afterSeq)))
+      .orderBy(asc(habits.seq)).limit(limit)
     return rows.map(toHabit)
   },
 
-  async createdAt(q: Queryable, id: string): Promise<Date | undefined> {
-    const [row] = await q.select({ createdAt: habits.createdAt }).from(habits).where(eq(habits.id, id))
-    return row?.createdAt
+  /** The paging position of a habit of this avatar (cursors name the last habit of a page). */
+  async positionOf(q: Queryable, avatarId: string, id: string): Promise<number | undefined> {
+    const [row] = await q.select({ seq: habits.seq }).from(habits).where(and(eq(habits.id, id), eq(habits.avatarId, avatarId)))
+    return row?.seq
   },
 
   /** Habits whose next window to judge may have ended by `horizon`, locked for this job run. */

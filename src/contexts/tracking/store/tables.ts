@@ -1,4 +1,4 @@
-import { date, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigserial, date, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { inboxTable } from '../../../platform/events/inbox.js'
 import { outboxTable } from '../../../platform/events/outbox.js'
 
@@ -11,6 +11,8 @@ export const habits = trackingSchema.table(
   'habits',
   {
     id: uuid('id').primaryKey(),
+    /** Creation order, for stable paging. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
     avatarId: text('avatar_id').notNull(),
     ownerId: uuid('owner_id').notNull(),
     title: text('title').notNull(),
@@ -36,7 +38,7 @@ export const habits = trackingSchema.table(
     version: integer('version').notNull(),
     createdAt: instant('created_at').notNull(),
   },
-  (t) => [index('habits_avatar_idx').on(t.avatarId, t.createdAt), index('habits_miss_due_idx').on(t.missCheckDue)],
+  (t) => [index('habits_avatar_idx').on(t.avatarId, t.seq), index('habits_miss_due_idx').on(t.missCheckDue)],
 )
 
 export const completions = trackingSchema.table(
