@@ -49,6 +49,7 @@ export interface Platform {
   http: HttpServer
   database: Database
   relay: OutboxRelay
+  bus: EventBus
   scheduler: Scheduler
 }
 
@@ -118,7 +119,7 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     if (config.jobsEnabled) scheduler.start()
     closers.push(() => scheduler.close())
     http.addHook('onClose', closeAll)
-    return { http, database, relay, scheduler }
+    return { http, database, relay, bus, scheduler }
   } catch (e) {
     await closeAll()
     throw e

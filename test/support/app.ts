@@ -2,6 +2,10 @@ import { inject } from 'vitest'
 import { loadConfig, type Config } from '../../src/config.js'
 import { ManualClock, systemClock, type Clock } from '../../src/platform/clock.js'
 import { buildPlatform } from '../../src/server.js'
+import { jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
+import type { EventBus } from '../../src/platform/events/bus.js'
+import type { OutboxRelay } from '../../src/platform/events/relay.js'
 import { openTestDatabase } from './backends.js'
 
 export interface TestApp {
@@ -19,26 +23,62 @@ export interface TestApp {
 
 /** A whole platform on its own fresh database, driven through fastify's inject. */
 export async function buildTestApp(opts: { env?: Record<string, string>; clock?: ManualClock } = {}): Promise<TestApp> {
-  const config: Config = loadConfig({ LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', ...opts.env })
+  const nats = natsSettings()
+  const config: Config = loadConfig({ LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', ...nats?.env, ...opts.env })
   const testDb = await openTestDatabase(inject('templates'))
   const clock = opts.clock ?? systemClock
   try {
-    const { http, relay, scheduler } = await buildPlatform({ config, logger: false, database: testDb.database, clock })
+    const { http, relay, bus, scheduler } = await buildPlatform({ config, logger: false, database: testDb.database, clock })
     await http.ready()
     return {
       http,
       inject: http.inject.bind(http),
       clock,
       database: testDb.database,
-      settle: () => relay.drain(),
+      settle: () => settle(relay, bus),
       runJob: (name) => scheduler.runNow(name),
       close: async () => {
         await http.close()
         await testDb.drop()
+        await nats?.cleanup()
       },
     }
   } catch (e) {
     await testDb.drop()
+    await nats?.cleanup()
     throw e
+  }
+}
+
+/** Waits until every pending event is published and, on NATS, acknowledged by its consumer. */
+async function settle(relay: OutboxRelay, bus: EventBus): Promise<void> {
+  const deadline = Date.now() + 20_000
+  for (let quietRounds = 0; quietRounds < 2; ) {
+    await relay.drain()
+    const pending = await bus.pending()
+    quietRounds = pending === 0 ? quietRounds + 1 : 0
+    if (Date.now() > deadline) throw new Error(`events still pending after 20 s: ${pending}`)
+    if (quietRounds < 2) await new Promise((r) => setTimeout(r, pending === 0 ? 5 : 20))
+  }
+}
+
+let natsApps = 0
+
+/** With the NATS bus, each test app gets a stream and subject prefix of its own, removed afterwards. */
+function natsSettings() {
+  if (process.env.QL_TEST_BUS !== 'nats') return undefined
+  const url = process.env.TEST_NATS_URL
+  if (!url) throw new Error('The NATS test project needs TEST_NATS_URL.')
+  const id = `qltest_${process.pid}_${Date.now().toString(36)}_${++natsApps}`
+  return {
+    env: { NATS_URL: url, NATS_STREAM: id, NATS_SUBJECT_PREFIX: id },
+    cleanup: async () => {
+      const nc = await connect({ servers: url })
+      try {
+        await (await jetstreamManager(nc)).streams.delete(id).catch(() => false)
+      } finally {
+        await nc.close()
+      }
+    },
   }
 }

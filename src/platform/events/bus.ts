@@ -23,4 +23,6 @@ export interface EventBus {
   close(): Promise<void>
   /** For /readyz. */
   ping(): Promise<void>
+  /** Events taken by the bus but not yet acknowledged by this process's consumers. */
+  pending(): Promise<number>
 }

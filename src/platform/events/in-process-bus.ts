@@ -25,4 +25,8 @@ export class InProcessBus implements EventBus {
   async start(): Promise<void> {}
   async close(): Promise<void> {}
   async ping(): Promise<void> {}
+  /** Publishing runs the handlers, so nothing is ever left pending. */
+  async pending(): Promise<number> {
+    return 0
+  }
 }

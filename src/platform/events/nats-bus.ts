@@ -1,4 +1,6 @@
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient } from '@nats-io/jetstream'
+import {
+  AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager,
+} from '@nats-io/jetstream'
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from '../log.js'
 import { subjectOf, type EventBus, type Subscription } from './bus.js'
@@ -25,7 +27,8 @@ export class NatsBus implements EventBus {
   private nc: NatsConnection | undefined
   private js: JetStreamClient | undefined
   private readonly subscriptions: Subscription[] = []
-  private readonly consuming: { messages: ConsumerMessages; loop: Promise<void> }[] = []
+  private readonly consuming: { durable: string; messages: ConsumerMessages; loop: Promise<void> }[] = []
+  private jsm: JetStreamManager | undefined
 
   constructor(
     private readonly options: NatsBusOptions,
@@ -40,6 +43,7 @@ export class NatsBus implements EventBus {
     const { stream, prefix } = this.options
     this.nc = await connect({ servers: this.options.url, maxReconnectAttempts: -1, name: `questline-${process.pid}` })
     const jsm = await jetstreamManager(this.nc)
+    this.jsm = jsm
     const config = { name: stream, subjects: [`${prefix}.>`], duplicate_window: DUPLICATE_WINDOW_NS }
     await jsm.streams.info(stream).then(() => jsm.streams.update(stream, config), () => jsm.streams.add(config))
     this.js = jetstream(this.nc)
@@ -57,7 +61,7 @@ export class NatsBus implements EventBus {
         })
         const consumer = await this.js.consumers.get(stream, durable)
         const messages = await consumer.consume({ max_messages: 64 })
-        this.consuming.push({ messages, loop: this.handle(messages, producer, handlers) })
+        this.consuming.push({ durable, messages, loop: this.handle(messages, producer, handlers) })
       }
     }
   }
@@ -90,6 +94,15 @@ export class NatsBus implements EventBus {
   async ping(): Promise<void> {
     if (!this.nc || this.nc.isClosed()) throw new Error('not connected to NATS')
     await this.nc.rtt()
+  }
+
+  async pending(): Promise<number> {
+    let n = 0
+    for (const c of this.consuming) {
+      const info = await this.jsm!.consumers.info(this.options.stream, c.durable)
+      n += info.num_pending + info.num_ack_pending
+    }
+    return n
   }
 
   async close(): Promise<void> {
