@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+
+export interface Started {
+  url: string
+  stop(): Promise<void>
+}
+
+const live = new Set<ChildProcess>()
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const c of live) c.kill('SIGKILL')
+    process.exit(130)
+  })
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+}
+
+/** Starts a TypeScript entry point as a child process and waits until `readyPath` answers 200 (60 s at most). */
+export async function startServer(name: string, entry: string, args: string[], env: Record<string, string>, readyPath: string): Promise<Started> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  live.add(child)
+  const url = `http://127.0.0.1:${port}`
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${name} exited with code ${code}`))))
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const ok = await Promise.race([fetch(url + readyPath).then((r) => r.ok, () => false), exited])
+    if (ok) break
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`${name} was not ready within 60 s`)
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  exited.catch(() => undefined)
+  return {
+    url,
+    stop: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve()
+      child.once('exit', () => resolve())
+      child.kill('SIGTERM')
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
+    }).finally(() => live.delete(child)),
+  }
+}
