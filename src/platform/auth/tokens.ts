@@ -17,8 +17,13 @@ export interface IssuedToken {
   expiresAt: number
 }
 
+/** Verified tokens kept to skip the signature check on the next request with the same token. */
+const VERIFIED_CACHE_SIZE = 10_000
+
 /** Signs and verifies EdDSA access tokens. Verification needs only the public key. */
 export class AccessTokens {
+  private readonly verified = new Map<string, Principal>()
+
   constructor(
     private readonly keys: SigningKeys,
     private readonly settings: TokenSettings,
@@ -46,8 +51,26 @@ export class AccessTokens {
     return { token, tokenId, expiresAt }
   }
 
-  /** The principal a token proves, or null for any token that is not a valid, live access token. */
+  /**
+   * The principal a token proves, or null for any token that is not a valid, live access token.
+   * A signature checked once is remembered (bounded); expiry and revocation are checked every time.
+   */
   async verify(token: string): Promise<Principal | null> {
+    const known = this.verified.get(token)
+    if (known) {
+      if (known.expiresAt > this.clock.now().getTime() / 1000 && !this.revocations.isRevoked(known.tokenId)) return known
+      this.verified.delete(token)
+      return null
+    }
+    const principal = await this.verifySignature(token)
+    if (principal) {
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!)
+      this.verified.set(token, principal)
+    }
+    return principal
+  }
+
+  private async verifySignature(token: string): Promise<Principal | null> {
     try {
       const { payload } = await jwtVerify(token, this.keys.publicKey, {
         algorithms: [SIGNING_ALG],

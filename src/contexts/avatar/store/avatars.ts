@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, ilike, lte, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, gte, ilike, lte, sql, type SQL } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Avatar } from '../domain/avatar.js'
@@ -18,9 +18,19 @@ export interface AvatarSearch {
 /** `%` and `_` in a searched name are letters, not wildcards. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
+/**
+ * The hottest read (every avatar GET) as a prepared statement per database handle: building
+ * the query with drizzle costs more than running it.
+ */
+const findPrepared = new WeakMap<Queryable, ReturnType<typeof prepareFind>>()
+const prepareFind = (q: Queryable) =>
+  q.select().from(avatars).where(eq(avatars.id, sql.placeholder('id'))).prepare('avatar_find_by_id')
+
 export const avatarRepo = {
   async find(q: Queryable, id: string): Promise<Avatar | undefined> {
-    const [row] = await q.select().from(avatars).where(eq(avatars.id, id))
+    let statement = findPrepared.get(q)
+    if (!statement) findPrepared.set(q, (statement = prepareFind(q)))
+    const [row] = await statement.execute({ id })
     return row && toAvatar(row)
   },
 
