@@ -32,6 +32,7 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_CTP_EMPTY_TYPE: [400, 'malformed-request', 'Malformed request'],
   FST_ERR_CTP_INVALID_TYPE: [400, 'malformed-request', 'Malformed request'],
   FST_ERR_BAD_URL: [400, 'malformed-request', 'Malformed request'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'uri-too-long', 'URI too long'],
   FST_ERR_ASYNC_CONSTRAINT: [400, 'malformed-request', 'Malformed request'],
 }
 
@@ -52,6 +53,11 @@ function toProblem(err: FastifyError | AppError | Error, req: FastifyRequest): P
     return problem(req, fe.statusCode, 'client-error', 'Client error', err.message)
   }
   return problem(req, 500, 'internal', 'Internal server error', 'The server failed to handle the request; it has been logged.')
+}
+
+/** Errors the router raises before any route runs (a bad escape, an over-long parameter). */
+export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  void sendProblem(reply, toProblem(err, req))
 }
 
 /** The only place that turns errors into response bodies. */

@@ -6,7 +6,7 @@ import { newId } from '../ids.js'
 import type { Logger } from '../log.js'
 import { BODY_LIMIT } from './get-body.js'
 import { Metrics } from './metrics.js'
-import { registerProblemHandlers, sendProblem } from './problems.js'
+import { frameworkErrorHandler, registerProblemHandlers, sendProblem } from './problems.js'
 import { RouteTable } from './route-table.js'
 import { ProblemSchema } from './schemas.js'
 import { validatorCompiler } from './validation.js'
@@ -34,6 +34,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId()
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler)
