@@ -1,0 +1,138 @@
+import type { Principal } from '../../../platform/auth/principal.js'
+import type { Clock } from '../../../platform/clock.js'
+import { type Database, pgErrorCode, type Tx, UNIQUE_VIOLATION } from '../../../platform/db/database.js'
+import type { Outbox } from '../../../platform/events/outbox.js'
+import { newId } from '../../../platform/ids.js'
+import type { AvatarClient } from '../../avatar/client.js'
+import * as fight from '../domain/battle.js'
+import type { Battle } from '../domain/battle.js'
+import { BattleInProgress, BattleOfAnotherGuild, BattleOver, UnknownBossType } from '../domain/errors.js'
+import { actingAs, LEADER_ONLY } from '../domain/guild.js'
+import { BOSS_TYPES, type BossType } from '../domain/rules.js'
+import type { GuildEvent } from '../events.js'
+import { battleRepo, type Attack } from '../store/battles.js'
+import { guildRepo } from '../store/guilds.js'
+import { requireOwnedAvatar } from './ownership.js'
+
+export interface BattleDeps {
+  database: Database
+  outbox: Outbox
+  clock: Clock
+  avatars: AvatarClient
+}
+
+type Draft = { [E in GuildEvent as E['type']]: Pick<E, 'type' | 'payload'> }[GuildEvent['type']]
+
+const isBossType = (s: string): s is BossType => (BOSS_TYPES as readonly string[]).includes(s)
+
+/** The idempotency key of the strike-back that answers one turn of one battle. */
+const strikeBackKey = (battleId: string, turn: number) => `guild.battle:${battleId}:turn:${turn}:strike-back`
+
+/** Boss battles of guilds. Attacks on one battle are serialised by its row lock. */
+export class BattleApp {
+  constructor(private readonly d: BattleDeps) {}
+
+  get(id: string): Promise<Battle> {
+    return battleRepo.get(this.d.database.current(), id)
+  }
+
+  async inProgressOf(guildId: string): Promise<Battle | undefined> {
+    const q = this.d.database.current()
+    await guildRepo.get(q, guildId)
+    return battleRepo.inProgressOf(q, guildId)
+  }
+
+  async ofGuild(guildId: string, limit: number): Promise<Battle[]> {
+    const q = this.d.database.current()
+    await guildRepo.get(q, guildId)
+    return battleRepo.ofGuild(q, guildId, limit)
+  }
+
+  async attacks(id: string): Promise<Attack[]> {
+    const q = this.d.database.current()
+    await battleRepo.get(q, id)
+    return battleRepo.attacks(q, id)
+  }
+
+  attack(id: string, turn: number): Promise<Attack> {
+    return battleRepo.attack(this.d.database.current(), id, turn)
+  }
+
+  /** Leader only. The guild's members now are the participants. */
+  async start(p: Principal, input: { guildId: string; bossType: string; requesterId: string }): Promise<Battle> {
+    if (!isBossType(input.bossType)) throw new UnknownBossType(input.bossType, BOSS_TYPES)
+    const bossType = input.bossType
+    await requireOwnedAvatar(this.d.avatars, p, input.requesterId)
+    try {
+      return await this.d.database.transaction(async (tx) => {
+        const guild = await guildRepo.getForUpdate(tx, input.guildId)
+        actingAs(guild, input.requesterId, LEADER_ONLY, 'start a battle')
+        const running = await battleRepo.inProgressOf(tx, guild.id)
+        if (running) throw new BattleInProgress(running.id)
+        const battle = fight.startBattle({ id: newId(), guildId: guild.id, bossType, memberIds: guild.members.map((m) => m.avatarId), now: this.d.clock.now() })
+        await battleRepo.insert(tx, battle)
+        await this.events(tx, battle, [{ type: 'BattleStarted', payload: { battleId: battle.id, guildId: guild.id, bossType, participants: battle.participants.map((x) => x.avatarId) } }])
+        return battle
+      })
+    } catch (e) {
+      // Two leaders' requests raced past the check; the partial unique index caught the second.
+      if (pgErrorCode(e) === UNIQUE_VIOLATION) throw new BattleInProgress('(just started)')
+      throw e
+    }
+  }
+
+  /** Leader only: cancels a battle in progress and deletes it. */
+  async cancel(p: Principal, id: string, input: { guildId: string; requesterId: string }): Promise<void> {
+    await requireOwnedAvatar(this.d.avatars, p, input.requesterId)
+    await this.d.database.transaction(async (tx) => {
+      const battle = await battleRepo.getForUpdate(tx, id)
+      if (battle.guildId !== input.guildId) throw new BattleOfAnotherGuild(id, input.guildId)
+      const guild = await guildRepo.get(tx, battle.guildId)
+      actingAs(guild, input.requesterId, LEADER_ONLY, 'cancel a battle')
+      if (battle.status !== 'IN_PROGRESS') throw new BattleOver(battle.status)
+      await battleRepo.delete(tx, id)
+    })
+  }
+
+  /**
+   * One attack, one turn. The strike-back reaches the avatar through its port in this same
+   * transaction (its idempotency key is the turn), so a fallen attacker is known before the
+   * next attack is judged. Answers the turn the attack used.
+   */
+  async attackBoss(p: Principal, id: string, input: { damage: number; attackerAvatarId: string }): Promise<number> {
+    const attacker = input.attackerAvatarId
+    await requireOwnedAvatar(this.d.avatars, p, attacker)
+    return this.d.database.transaction(async (tx) => {
+      const before = await battleRepo.getForUpdate(tx, id)
+      fight.checkAttacker(before, attacker)
+      const fighter = await this.d.avatars.profile(attacker)
+      const now = this.d.clock.now()
+      const hit = fight.strike(before, attacker, input.damage, fighter, now)
+      const turn = hit.battle.currentTurn
+      const died = hit.strikeBack > 0 && (await this.d.avatars.damage(attacker, hit.strikeBack, strikeBackKey(id, turn))).died
+      const after = fight.afterStrikeBack(hit.battle, attacker, died, now)
+      await battleRepo.save(tx, after)
+      await battleRepo.recordAttack(tx, id, {
+        turn, attackerAvatarId: attacker, requestedDamage: input.damage, dealt: hit.dealt, strikeBack: hit.strikeBack, attackerFell: died, at: now,
+      })
+      if (after.status !== 'IN_PROGRESS') await this.conclude(tx, after)
+      return turn
+    })
+  }
+
+  /** Rewards or penalties travel to every participant as one event; victory also brings the guild points. */
+  private async conclude(tx: Tx, b: Battle): Promise<void> {
+    const base = { battleId: b.id, guildId: b.guildId, bossType: b.bossType, participants: b.participants.map((x) => x.avatarId) }
+    if (b.status === 'WON') {
+      const guildPoints = fight.pointsForVictory(b.boss)
+      await guildRepo.addPoints(tx, b.guildId, guildPoints)
+      await this.events(tx, b, [{ type: 'BattleWon', payload: { ...base, reward: { experience: b.boss.experienceReward, money: b.boss.moneyReward }, guildPoints } }])
+    } else {
+      await this.events(tx, b, [{ type: 'BattleLost', payload: { ...base, penalty: b.boss.penalty } }])
+    }
+  }
+
+  private async events(tx: Tx, b: Battle, drafts: Draft[]): Promise<void> {
+    await this.d.outbox.add(tx, drafts.map((e) => ({ ...e, aggregateId: b.id, version: b.currentTurn + 1 })))
+  }
+}

@@ -1,0 +1,278 @@
+import type { Principal } from '../../../platform/auth/principal.js'
+import type { Clock } from '../../../platform/clock.js'
+import { type Database, pgConstraint, pgErrorCode, type Tx, UNIQUE_VIOLATION } from '../../../platform/db/database.js'
+import { BadRequest, Forbidden, NotFound } from '../../../platform/errors.js'
+import type { Outbox } from '../../../platform/events/outbox.js'
+import { newId } from '../../../platform/ids.js'
+import type { AvatarClient } from '../../avatar/client.js'
+import { AlreadyInGuild, AlreadyMember, GuildNameTaken, InvitePending, NicknameTaken, UnknownAvatar } from '../domain/errors.js'
+import * as rules from '../domain/guild.js'
+import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
+import { INVITE_TTL_MS, POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
+import type { GuildEvent } from '../events.js'
+import { battleRepo } from '../store/battles.js'
+import { guildRepo, inviteRepo } from '../store/guilds.js'
+import { ownsAnyOf, requireOwnedAvatar } from './ownership.js'
+
+export interface GuildDeps {
+  database: Database
+  outbox: Outbox
+  clock: Clock
+  avatars: AvatarClient
+}
+
+type Draft = { [E in GuildEvent as E['type']]: Pick<E, 'type' | 'payload'> }[GuildEvent['type']]
+
+export interface RankedGuild {
+  guild: Guild
+  globalRank: number
+}
+
+/** Which unique index a violation hit tells which rule a concurrent request broke. */
+function explainUniqueViolation(e: unknown, facts: { name?: string; avatarId?: string; nickname?: string }): unknown {
+  if (pgErrorCode(e) !== UNIQUE_VIOLATION) return e
+  const text = pgConstraint(e) ?? ''
+  if (text.includes('guilds_name_key') && facts.name) return new GuildNameTaken(facts.name)
+  if (text.includes('members_nickname_key') && facts.nickname) return new NicknameTaken(facts.nickname)
+  if (text.includes('members_pkey') && facts.avatarId) return new AlreadyInGuild(facts.avatarId)
+  if (text.includes('invites_pending_key') && facts.avatarId) return new InvitePending(facts.avatarId)
+  return e
+}
+
+/** The guild context's membership use cases. */
+export class GuildApp {
+  constructor(private readonly d: GuildDeps) {}
+
+  private async events(tx: Tx, aggregateId: string, drafts: Draft[]): Promise<void> {
+    await this.d.outbox.add(tx, drafts.map((e) => ({ ...e, aggregateId, version: 1 })))
+  }
+
+  // ---- reads ----
+
+  async get(id: string): Promise<RankedGuild> {
+    const q = this.d.database.current()
+    const guild = await guildRepo.get(q, id)
+    return { guild, globalRank: await guildRepo.rankOf(q, guild) }
+  }
+
+  async members(id: string): Promise<Member[]> {
+    return (await guildRepo.get(this.d.database.current(), id)).members
+  }
+
+  async rank(id: string): Promise<number> {
+    return (await this.get(id)).globalRank
+  }
+
+  async leaderboard(limit: number): Promise<RankedGuild[]> {
+    const top = await guildRepo.leaderboard(this.d.database.current(), limit)
+    return top.map((guild, i) => ({ guild, globalRank: i + 1 }))
+  }
+
+  async list(s: { name?: string | undefined; memberId?: string | undefined; limit: number; cursor?: string | undefined }): Promise<{ items: RankedGuild[]; next: string | null }> {
+    const q = this.d.database.current()
+    const afterSeq = s.cursor === undefined ? undefined : await guildRepo.seqOf(q, s.cursor)
+    if (s.cursor !== undefined && afterSeq === undefined) throw new BadRequest('The cursor does not name a guild.', 'invalid-cursor')
+    const page = await guildRepo.list(q, { name: s.name, memberId: s.memberId, afterSeq, limit: s.limit + 1 })
+    const items = page.slice(0, s.limit)
+    const ranked = await Promise.all(items.map(async (guild) => ({ guild, globalRank: await guildRepo.rankOf(q, guild) })))
+    return { items: ranked, next: page.length > s.limit ? items[items.length - 1]!.id : null }
+  }
+
+  guildOf(avatarId: string): Promise<string | undefined> {
+    return guildRepo.guildOf(this.d.database.current(), avatarId)
+  }
+
+  exists(guildId: string): Promise<boolean> {
+    return guildRepo.exists(this.d.database.current(), guildId)
+  }
+
+  // ---- founding and disbanding ----
+
+  async create(p: Principal, input: { name: string; creatorAvatarId: string; creatorNickname: string }): Promise<Guild> {
+    const name = rules.guildName(input.name)
+    const nickname = rules.nickname(input.creatorNickname, '/creatorNickname')
+    await requireOwnedAvatar(this.d.avatars, p, input.creatorAvatarId)
+    const guild = rules.founding({ id: newId(), name, createdAt: this.d.clock.now() }, { avatarId: input.creatorAvatarId, nickname })
+    try {
+      await this.d.database.transaction(async (tx) => {
+        if (await guildRepo.guildOf(tx, input.creatorAvatarId)) throw new AlreadyInGuild(input.creatorAvatarId)
+        await guildRepo.insert(tx, guild)
+        await inviteRepo.deleteOfTarget(tx, input.creatorAvatarId)
+        await this.events(tx, guild.id, [{ type: 'GuildCreated', payload: { guildId: guild.id, name, leaderAvatarId: input.creatorAvatarId } }])
+      })
+    } catch (e) {
+      throw explainUniqueViolation(e, { name, avatarId: input.creatorAvatarId })
+    }
+    return guild
+  }
+
+  /** Leader only. Without `requestorId` the caller must own the leader's avatar. */
+  async delete(p: Principal, id: string, requestorId?: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const guild = await guildRepo.getForUpdate(tx, id)
+      const acting = requestorId ?? rules.leaderOf(guild).avatarId
+      await requireOwnedAvatar(this.d.avatars, p, acting)
+      rules.actingAs(guild, acting, rules.LEADER_ONLY, 'delete the guild')
+      await this.disband(tx, guild)
+    })
+  }
+
+  private async disband(tx: Tx, guild: Guild): Promise<void> {
+    const battle = await battleRepo.inProgressOf(tx, guild.id)
+    if (battle) await battleRepo.delete(tx, battle.id)
+    await guildRepo.delete(tx, guild.id)
+    await this.events(tx, guild.id, [{ type: 'GuildDisbanded', payload: { guildId: guild.id } }])
+  }
+
+  // ---- invites ----
+
+  async invite(p: Principal, guildId: string, input: { requestorId: string; targetAvatarId: string }): Promise<Invite> {
+    await requireOwnedAvatar(this.d.avatars, p, input.requestorId)
+    try {
+      return await this.d.database.transaction(async (tx) => {
+        const guild = await guildRepo.getForUpdate(tx, guildId)
+        rules.actingAs(guild, input.requestorId, rules.INVITERS, 'invite')
+        if ((await this.d.avatars.ownerOf(input.targetAvatarId)) === undefined) throw new UnknownAvatar(input.targetAvatarId)
+        if (rules.memberOf(guild, input.targetAvatarId)) throw new AlreadyMember(input.targetAvatarId)
+        const now = this.d.clock.now()
+        const earlier = await inviteRepo.findFor(tx, guildId, input.targetAvatarId)
+        if (earlier && earlier.expiresAt > now) throw new InvitePending(input.targetAvatarId)
+        if (earlier) await inviteRepo.delete(tx, earlier.id)
+        const invite: Invite = {
+          id: newId(), guildId, targetAvatarId: input.targetAvatarId, invitedBy: input.requestorId,
+          createdAt: now, expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
+        }
+        await inviteRepo.insert(tx, invite)
+        return invite
+      })
+    } catch (e) {
+      throw explainUniqueViolation(e, { avatarId: input.targetAvatarId })
+    }
+  }
+
+  /** Pending invites of a guild: for its leader and officers. */
+  async invitesOfGuild(p: Principal, guildId: string): Promise<Invite[]> {
+    const q = this.d.database.current()
+    const guild = await guildRepo.get(q, guildId)
+    await this.requireInviterOwner(p, guild)
+    return inviteRepo.pendingOfGuild(q, guildId, this.d.clock.now())
+  }
+
+  /** One invite: for the guild's leader and officers and the invited avatar's owner. */
+  async getInvite(p: Principal, guildId: string, inviteId: string): Promise<Invite> {
+    const q = this.d.database.current()
+    const guild = await guildRepo.get(q, guildId)
+    const invite = await inviteRepo.find(q, guildId, inviteId)
+    if (!invite || invite.expiresAt <= this.d.clock.now()) throw new NotFound('Invite', inviteId)
+    if (!(await ownsAnyOf(this.d.avatars, p, [invite.targetAvatarId, ...inviterIds(guild)]))) {
+      throw new Forbidden('Only the invited avatar and the guild\'s leader and officers may see an invite.', 'not-owner')
+    }
+    return invite
+  }
+
+  /** Pending invites of an avatar: for its owner. */
+  async invitesOfAvatar(p: Principal, avatarId: string): Promise<Invite[]> {
+    if ((await this.d.avatars.ownerOf(avatarId)) === undefined) throw new NotFound('Avatar', avatarId)
+    await requireOwnedAvatar(this.d.avatars, p, avatarId)
+    return inviteRepo.pendingOfTarget(this.d.database.current(), avatarId, this.d.clock.now())
+  }
+
+  /** Withdrawn by the guild's leader or officers, or declined by the invited avatar's owner. */
+  async withdrawInvite(p: Principal, guildId: string, inviteId: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const guild = await guildRepo.getForUpdate(tx, guildId)
+      const invite = await inviteRepo.find(tx, guildId, inviteId)
+      if (!invite) throw new NotFound('Invite', inviteId)
+      if (!(await ownsAnyOf(this.d.avatars, p, [invite.targetAvatarId, ...inviterIds(guild)]))) {
+        throw new Forbidden('Only the invited avatar\'s owner or the guild\'s leader and officers may withdraw an invite.', 'not-owner')
+      }
+      await inviteRepo.delete(tx, invite.id)
+    })
+  }
+
+  async accept(p: Principal, guildId: string, inviteId: string, input: { avatarId: string; nickname: string }): Promise<void> {
+    const nickname = rules.nickname(input.nickname, '/nickname')
+    await requireOwnedAvatar(this.d.avatars, p, input.avatarId)
+    try {
+      await this.d.database.transaction(async (tx) => {
+        const guild = await guildRepo.getForUpdate(tx, guildId)
+        const invite = await inviteRepo.find(tx, guildId, inviteId)
+        if (!invite) throw new NotFound('Invite', inviteId)
+        const after = rules.admit(guild, invite, input.avatarId, nickname, this.d.clock.now())
+        const elsewhere = await guildRepo.guildOf(tx, input.avatarId)
+        if (elsewhere) throw new AlreadyInGuild(input.avatarId)
+        await guildRepo.saveMembers(tx, guildId, guild.members, after)
+        await inviteRepo.deleteOfTarget(tx, input.avatarId)
+        await this.events(tx, guildId, [{ type: 'MemberJoined', payload: { guildId, avatarId: input.avatarId } }])
+      })
+    } catch (e) {
+      throw explainUniqueViolation(e, { avatarId: input.avatarId, nickname })
+    }
+  }
+
+  // ---- members and roles ----
+
+  async removeMember(p: Principal, guildId: string, memberId: string, requestorId: string): Promise<void> {
+    await requireOwnedAvatar(this.d.avatars, p, requestorId)
+    await this.changeMembers(guildId, (g) => rules.remove(g, requestorId, memberId),
+      [{ type: 'MemberLeft', payload: { guildId, avatarId: memberId, reason: 'REMOVED' } }])
+  }
+
+  async leave(p: Principal, guildId: string, memberId: string): Promise<void> {
+    await requireOwnedAvatar(this.d.avatars, p, memberId)
+    await this.changeMembers(guildId, (g) => rules.leave(g, memberId),
+      [{ type: 'MemberLeft', payload: { guildId, avatarId: memberId, reason: 'LEFT' } }])
+  }
+
+  async changeRole(p: Principal, guildId: string, memberId: string, input: { roleName: AssignableRole; requestorId: string }): Promise<void> {
+    await requireOwnedAvatar(this.d.avatars, p, input.requestorId)
+    await this.changeMembers(guildId, (g) => rules.changeRole(g, input.requestorId, memberId, input.roleName))
+  }
+
+  async transferLeadership(p: Principal, guildId: string, input: { avatarId: string; requestorId: string }): Promise<void> {
+    await requireOwnedAvatar(this.d.avatars, p, input.requestorId)
+    await this.changeMembers(guildId, (g) => rules.transferLeadership(g, input.requestorId, input.avatarId))
+  }
+
+  private async changeMembers(guildId: string, decide: (g: Guild) => Member[], drafts: Draft[] = []): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const guild = await guildRepo.getForUpdate(tx, guildId)
+      const after = decide(guild)
+      await this.events(tx, guildId, drafts)
+      if (after.length === 0) return this.disband(tx, guild)
+      await guildRepo.saveMembers(tx, guildId, guild.members, after)
+    })
+  }
+
+  // ---- reactions and jobs ----
+
+  /** A member completed a habit: their guild gains a point. */
+  async awardHabitCompletion(avatarId: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const guildId = await guildRepo.guildOf(tx, avatarId)
+      if (guildId) await guildRepo.addPoints(tx, guildId, POINTS_PER_HABIT_COMPLETION)
+    })
+  }
+
+  /** An avatar was deleted: it leaves its guild (with succession) and its invites go. */
+  async avatarDeleted(avatarId: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      await inviteRepo.deleteOfTarget(tx, avatarId)
+      const guildId = await guildRepo.guildOf(tx, avatarId)
+      if (!guildId) return
+      await this.changeMembers(guildId, (g) => rules.leave(g, avatarId),
+        [{ type: 'MemberLeft', payload: { guildId, avatarId, reason: 'AVATAR_DELETED' } }])
+    })
+  }
+
+  async expireInvites(): Promise<number> {
+    return this.d.database.transaction((tx) => inviteRepo.deleteExpired(tx, this.d.clock.now()))
+  }
+
+  private async requireInviterOwner(p: Principal, guild: Guild): Promise<void> {
+    if (await ownsAnyOf(this.d.avatars, p, inviterIds(guild))) return
+    throw new Forbidden("Only the guild's leader and officers may see its invites.", 'guild-role-required')
+  }
+}
+
+const inviterIds = (g: Guild) => g.members.filter((m) => rules.INVITERS.includes(m.role)).map((m) => m.avatarId)

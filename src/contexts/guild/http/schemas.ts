@@ -1,0 +1,128 @@
+import { Type } from 'typebox'
+import { LinksSchema } from '../../../platform/http/links.js'
+import { AvatarIdString, Nullable, StringEnum } from '../../../platform/http/schemas.js'
+import {
+  ASSIGNABLE_ROLES, ATTACK_DAMAGE_MAX, ATTACK_DAMAGE_MIN, BOSS_TYPES, GUILD_NAME_MAX, LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT,
+  LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NICKNAME_MAX, ROLES,
+} from '../domain/rules.js'
+
+const AvatarId = AvatarIdString()
+const Id = Type.String({ format: 'uuid' })
+
+export const GuildIdParams = Type.Object({ id: Id })
+export const MemberParams = Type.Object({ id: Id, memberId: AvatarId })
+export const InviteParams = Type.Object({ id: Id, inviteId: Id })
+export const AvatarIdParams = Type.Object({ id: AvatarId })
+export const BattleIdParams = Type.Object({ id: Id })
+export const GuildOfBattleParams = Type.Object({ guildId: Id })
+export const AttackParams = Type.Object({ id: Id, turn: Type.Integer({ minimum: 1 }) })
+
+export const CreateGuildBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: GUILD_NAME_MAX + 20, description: '3–40 characters after trimming; unique ignoring case' }),
+  creatorAvatarId: AvatarId,
+  creatorNickname: Type.String({ minLength: 1, maxLength: NICKNAME_MAX + 20, description: '1–32 characters after trimming' }),
+})
+export const DeleteGuildBody = Type.Object({
+  requestorId: Type.Optional(AvatarId),
+}, { description: 'Optional: without it, the caller must own the leader\'s avatar' })
+export const InviteBody = Type.Object({ requestorId: AvatarId, targetAvatarId: AvatarId })
+export const AcceptBody = Type.Object({
+  avatarId: AvatarId,
+  nickname: Type.String({ minLength: 1, maxLength: NICKNAME_MAX + 20, description: '1–32 characters after trimming; unique in the guild ignoring case' }),
+})
+export const RequestorBody = Type.Object({ requestorId: AvatarId })
+export const RoleBody = Type.Object({ roleName: StringEnum(ASSIGNABLE_ROLES), requestorId: AvatarId })
+export const LeaderBody = Type.Object({ avatarId: AvatarId, requestorId: AvatarId })
+
+export const LeaderboardQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: LEADERBOARD_MAX_LIMIT, default: LEADERBOARD_DEFAULT_LIMIT }),
+})
+export const GuildListQuery = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: GUILD_NAME_MAX, description: 'Case-insensitive substring of the name' })),
+  memberId: Type.Optional(AvatarIdString({ description: 'Only the guild this avatar belongs to (none or one)' })),
+  limit: Type.Integer({ minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT }),
+  cursor: Type.Optional(Id),
+})
+
+export const MemberView = Type.Object({
+  avatarId: Type.String(),
+  nickname: Type.String(),
+  role: StringEnum(ROLES),
+  joinedAt: Type.String({ format: 'date-time' }),
+})
+export const GuildView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  globalRank: Type.Integer(),
+  points: Type.Integer(),
+  createdAt: Type.String({ format: 'date-time' }),
+  members: Type.Array(MemberView),
+  _links: LinksSchema,
+})
+export const CreatedView = Type.Object({ id: Type.String(), _links: LinksSchema })
+export const GuildListView = Type.Object({ items: Type.Array(GuildView), next: Nullable(Type.String()) })
+export const LeaderboardView = Type.Object({
+  _embedded: Type.Object({ guilds: Type.Array(GuildView) }),
+  _links: LinksSchema,
+})
+export const RankView = Type.Object({ globalRank: Type.Integer(), _links: Type.Optional(LinksSchema) })
+export const InviteView = Type.Object({
+  id: Type.String(),
+  guildId: Type.String(),
+  targetAvatarId: Type.String(),
+  invitedBy: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+  _links: LinksSchema,
+})
+export const InviteListView = Type.Object({ items: Type.Array(InviteView) })
+
+// ---- battles ----
+
+export const StartBattleBody = Type.Object({ guildId: Id, bossType: StringEnum(BOSS_TYPES), requesterId: AvatarId })
+export const CancelBattleBody = Type.Object({ guildId: Id, requesterId: AvatarId })
+export const DamageBody = Type.Object({
+  damage: Type.Integer({ minimum: ATTACK_DAMAGE_MIN, maximum: ATTACK_DAMAGE_MAX, description: 'The damage asked for; what is dealt is capped by the attacker\'s effective attack' }),
+  attackerAvatarId: AvatarId,
+})
+
+export const BossView = Type.Object({
+  type: StringEnum(BOSS_TYPES),
+  name: Type.String(),
+  health: Type.Integer(),
+  strength: Type.Integer(),
+  defense: Type.Integer(),
+  experienceReward: Type.Integer(),
+  moneyReward: Type.Integer(),
+  penalty: Type.Integer(),
+  turnsPerMember: Type.Integer(),
+})
+export const BossCatalogView = Type.Object({ bosses: Type.Array(BossView) })
+export const ParticipantView = Type.Object({
+  avatarId: Type.String(), fallen: Type.Boolean(), damageDealt: Type.Integer(), attacks: Type.Integer(),
+})
+export const BattleView = Type.Object({
+  id: Type.String(),
+  guildId: Type.String(),
+  status: StringEnum(['IN_PROGRESS', 'WON', 'LOST'] as const),
+  currentTurn: Type.Integer(),
+  numOfTurns: Type.Integer(),
+  boss: BossView,
+  bossRemainingHealth: Type.Integer(),
+  participants: Type.Array(ParticipantView),
+  startedAt: Type.String({ format: 'date-time' }),
+  endedAt: Nullable(Type.String({ format: 'date-time' })),
+  _links: LinksSchema,
+})
+export const BattleListView = Type.Object({ items: Type.Array(BattleView) })
+export const AttackView = Type.Object({
+  turn: Type.Integer(),
+  attackerAvatarId: Type.String(),
+  requestedDamage: Type.Integer(),
+  dealt: Type.Integer(),
+  strikeBack: Type.Integer(),
+  attackerFell: Type.Boolean(),
+  at: Type.String({ format: 'date-time' }),
+  _links: LinksSchema,
+})
+export const AttackListView = Type.Object({ items: Type.Array(AttackView) })

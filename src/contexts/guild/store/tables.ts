@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm'
+import { bigint, bigserial, boolean, index, integer, jsonb, pgSchema, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { inboxTable } from '../../../platform/events/inbox.js'
+import { outboxTable } from '../../../platform/events/outbox.js'
+
+export const guildSchema = pgSchema('guild')
+
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+export const guilds = guildSchema.table(
+  'guilds',
+  {
+    id: uuid('id').primaryKey(),
+    /** Creation order, for stable paging and rank ties. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    name: text('name').notNull(),
+    points: bigint('points', { mode: 'number' }).notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('guilds_name_key').on(sql`lower(${t.name})`),
+    // Rank order: most points first, older guild first on a tie. NULLS FIRST is what a plain
+    // ORDER BY points DESC means; an index that differs would not serve the leaderboard.
+    index('guilds_rank_idx').on(t.points.desc().nullsFirst(), t.seq),
+  ],
+)
+
+export const members = guildSchema.table(
+  'members',
+  {
+    /** An avatar belongs to at most one guild. */
+    avatarId: text('avatar_id').primaryKey(),
+    guildId: uuid('guild_id').notNull(),
+    /** Joining order, which decides succession (timestamps can tie). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    nickname: text('nickname').notNull(),
+    role: text('role').notNull(),
+    joinedAt: instant('joined_at').notNull(),
+  },
+  (t) => [index('members_guild_idx').on(t.guildId), uniqueIndex('members_nickname_key').on(t.guildId, sql`lower(${t.nickname})`)],
+)
+
+export const invites = guildSchema.table(
+  'invites',
+  {
+    id: uuid('id').primaryKey(),
+    guildId: uuid('guild_id').notNull(),
+    targetAvatarId: text('target_avatar_id').notNull(),
+    invitedBy: text('invited_by').notNull(),
+    createdAt: instant('created_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('invites_pending_key').on(t.guildId, t.targetAvatarId), index('invites_target_idx').on(t.targetAvatarId), index('invites_expiry_idx').on(t.expiresAt)],
+)
+
+export const battles = guildSchema.table(
+  'battles',
+  {
+    id: uuid('id').primaryKey(),
+    guildId: uuid('guild_id').notNull(),
+    bossType: text('boss_type').notNull(),
+    status: text('status').notNull(),
+    currentTurn: integer('current_turn').notNull(),
+    numOfTurns: integer('num_of_turns').notNull(),
+    bossRemainingHealth: integer('boss_remaining_health').notNull(),
+    participants: jsonb('participants').$type<{ avatarId: string; fallen: boolean; damageDealt: number; attacks: number }[]>().notNull(),
+    startedAt: instant('started_at').notNull(),
+    endedAt: instant('ended_at'),
+  },
+  (t) => [
+    index('battles_guild_idx').on(t.guildId, t.startedAt),
+    // One battle in progress per guild, held by the database as well as the rules.
+    uniqueIndex('battles_one_in_progress_key').on(t.guildId).where(sql`${t.status} = 'IN_PROGRESS'`),
+  ],
+)
+
+/** One row per accepted attack: the turn it used and what it did. */
+export const attacks = guildSchema.table(
+  'attacks',
+  {
+    battleId: uuid('battle_id').notNull(),
+    turn: integer('turn').notNull(),
+    attackerAvatarId: text('attacker_avatar_id').notNull(),
+    requestedDamage: integer('requested_damage').notNull(),
+    dealt: integer('dealt').notNull(),
+    strikeBack: integer('strike_back').notNull(),
+    attackerFell: boolean('attacker_fell').notNull(),
+    at: instant('at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.battleId, t.turn] })],
+)
+
+/**
+ * Counts of guilds by points, kept with every points change so a guild's rank is a few short
+ * sums instead of counting every guild ahead of it (see guildRepo.rankOf). Level 1 rows count
+ * guilds per points bucket (`key` = points / RANK_BUCKET_POINTS, `block` = -1); level 0 rows
+ * count guilds per exact points value and creation block (`key` = points, `block` =
+ * seq / RANK_BLOCK_GUILDS), which orders ties by age without counting them one by one.
+ */
+export const rankTallies = guildSchema.table(
+  'rank_tallies',
+  {
+    level: smallint('level').notNull(),
+    key: bigint('key', { mode: 'number' }).notNull(),
+    block: bigint('block', { mode: 'number' }).notNull(),
+    guilds: integer('guilds').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.level, t.key, t.block] })],
+)
+
+export const outbox = outboxTable(guildSchema)
+export const inbox = inboxTable(guildSchema)
