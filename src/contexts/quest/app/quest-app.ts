@@ -1,0 +1,314 @@
+import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
+import type { Clock } from '../../../platform/clock.js'
+import type { Database } from '../../../platform/db/database.js'
+import { BadRequest } from '../../../platform/errors.js'
+import type { Outbox } from '../../../platform/events/outbox.js'
+import { newId } from '../../../platform/ids.js'
+import type { AvatarClient } from '../../avatar/client.js'
+import type { GuildClient } from '../../guild/client.js'
+import type { HabitAttended } from '../../tracking/events.js'
+import { habitTemplate, localDateTimeIn, windowsOverlapping, type TrackingClient } from '../../tracking/client.js'
+import { NotGuildMember, NotOwner, UnknownAvatar, UnknownGuild } from '../domain/errors.js'
+import * as participations from '../domain/participation.js'
+import type { Participation } from '../domain/participation.js'
+import * as quests from '../domain/quest.js'
+import type { Quest, QuestHabit, Reward } from '../domain/quest.js'
+import {
+  DEFAULT_DURATION, DEFAULT_REWARD, EXPIRE_JOB_BATCH, EXPIRY_GRACE_MS, JOIN_RECOVERY_AFTER_MS, JOIN_RECOVERY_BATCH,
+  MAX_ZONE_AHEAD_MS, PARTICIPANT_TIME_ZONE, UNLINK_BATCH,
+} from '../domain/rules.js'
+import type { QuestEvent } from '../events.js'
+import { participationRepo, questRepo, unlinkRepo } from '../store/repositories.js'
+
+export interface QuestDeps {
+  database: Database
+  outbox: Outbox
+  clock: Clock
+  avatars: AvatarClient
+  tracking: TrackingClient
+  guilds: GuildClient
+}
+
+type Draft = { [E in QuestEvent as E['type']]: Pick<E, 'type' | 'payload'> }[QuestEvent['type']]
+
+/** A quest habit entry as a client sends it. */
+export interface QuestHabitInput {
+  habitId: string
+  title: string
+  description?: string | undefined
+  tags?: string[] | undefined
+  recurrence: Parameters<typeof habitTemplate>[0]['recurrence']
+}
+
+export interface NewQuest {
+  name: string
+  description?: string | undefined
+  duration?: string | undefined
+  reward?: Reward | undefined
+  guildId?: string | null | undefined
+  habits?: QuestHabitInput[] | undefined
+  ownerAvatarId?: string | undefined
+}
+
+export interface Page<T> {
+  items: T[]
+  next: string | null
+}
+
+/** The quest context's use cases. Anyone signed in reads quests; only the owner changes one. */
+export class QuestApp {
+  constructor(private readonly d: QuestDeps) {}
+
+  // ---- quests ----
+
+  async create(p: Principal, input: NewQuest): Promise<Quest> {
+    const ownerAvatarId = input.ownerAvatarId ?? p.userId
+    const ownerId = await this.ownedAvatar(p, ownerAvatarId)
+    const guildId = input.guildId ?? null
+    if (guildId !== null) {
+      if (!(await this.d.guilds.exists(guildId))) throw new UnknownGuild(guildId)
+      if ((await this.d.guilds.guildOf(ownerAvatarId)) !== guildId) throw new NotGuildMember(ownerAvatarId, guildId)
+    }
+    const quest = quests.newQuest({
+      id: newId(),
+      name: input.name,
+      description: input.description ?? '',
+      duration: input.duration ?? DEFAULT_DURATION,
+      reward: input.reward ?? { ...DEFAULT_REWARD },
+      guildId,
+      ownerAvatarId,
+      ownerId,
+      habits: (input.habits ?? []).map(toQuestHabit),
+    })
+    await this.d.database.transaction((tx) => questRepo.insert(tx, quest, this.d.clock.now()))
+    return quest
+  }
+
+  get(id: string): Promise<Quest> {
+    return questRepo.get(this.d.database.current(), id)
+  }
+
+  /** The quests a player sees: their own, their guild's (the guild of `avatarId`, by default their registration avatar) and public ones. */
+  async list(p: Principal, q: { avatarId?: string | undefined; limit: number; cursor?: string | undefined }): Promise<Page<Quest>> {
+    const avatarId = q.avatarId ?? p.userId
+    if (q.avatarId !== undefined) await this.ownedAvatar(p, q.avatarId)
+    const guildId = await this.d.guilds.guildOf(avatarId)
+    const db = this.d.database.current()
+    const after = q.cursor ? await questRepo.positionOf(db, q.cursor) : undefined
+    if (q.cursor && after === undefined) throw new BadRequest('The cursor does not name a quest.', 'invalid-cursor')
+    const page = await questRepo.listVisible(db, { userId: p.userId, guildId }, q.limit + 1, after)
+    return pageOf(page, q.limit, (quest) => quest.id)
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    const copies = await this.d.database.transaction(async (tx) => {
+      const quest = await questRepo.getForUpdate(tx, id)
+      this.authorizeChange(p, quest)
+      await questRepo.delete(tx, id)
+      const ids = (await participationRepo.deleteOfQuest(tx, id)).flatMap(copiesOf)
+      await unlinkRepo.queue(tx, id, ids, this.d.clock.now())
+      return ids
+    })
+    await this.unlink(id, copies)
+  }
+
+  rename(p: Principal, id: string, name: string) {
+    return this.change(p, id, (q) => ({ ...q, name: name.trim() }))
+  }
+
+  setDuration(p: Principal, id: string, duration: string) {
+    return this.change(p, id, (q) => quests.changeDuration(q, duration))
+  }
+
+  setReward(p: Principal, id: string, reward: Reward) {
+    return this.change(p, id, (q) => ({ ...q, reward }))
+  }
+
+  addHabit(p: Principal, id: string, habit: QuestHabitInput) {
+    const entry = toQuestHabit(habit)
+    return this.change(p, id, (q) => quests.addHabit(q, entry))
+  }
+
+  removeHabit(p: Principal, id: string, habitId: string, title: string) {
+    return this.change(p, id, (q) => quests.removeHabit(q, habitId, title))
+  }
+
+  // ---- participation ----
+
+  /**
+   * Joins the avatar to the quest and copies each quest habit into its habits. Idempotent: a
+   * second join answers the same participation, and one cut short by a crash makes the missing
+   * copies; the copies' ids are fixed at the first attempt, so none is made twice.
+   */
+  async join(p: Principal, questId: string, avatarId: string): Promise<Participation> {
+    const quest = await this.get(questId)
+    await this.ownedAvatar(p, avatarId)
+    if (quest.guildId !== null && (await this.d.guilds.guildOf(avatarId)) !== quest.guildId) throw new NotGuildMember(avatarId, quest.guildId)
+    const existing = await participationRepo.find(this.d.database.current(), questId, avatarId)
+    return this.makeCopies(existing ?? (await this.start(quest, avatarId)))
+  }
+
+  /** Leaves the quest: the participation ends and the copies stay as personal habits, unlinked. */
+  async leave(p: Principal, questId: string, avatarId: string): Promise<void> {
+    await this.get(questId)
+    await this.ownedAvatar(p, avatarId)
+    const copies = await this.d.database.transaction(async (tx) => {
+      const participation = await participationRepo.getForUpdate(tx, questId, avatarId)
+      await participationRepo.delete(tx, questId, avatarId)
+      const ids = copiesOf(participation)
+      await unlinkRepo.queue(tx, questId, ids, this.d.clock.now())
+      return ids
+    })
+    await this.unlink(questId, copies)
+  }
+
+  async progress(questId: string, avatarId: string): Promise<Participation> {
+    await this.get(questId)
+    return participationRepo.get(this.d.database.current(), questId, avatarId)
+  }
+
+  async participants(questId: string, limit: number, cursor?: string): Promise<Page<Participation>> {
+    await this.get(questId)
+    const db = this.d.database.current()
+    const after = cursor ? await participationRepo.positionOf(db, questId, cursor) : undefined
+    if (cursor && after === undefined) throw new BadRequest('The cursor does not name a participant of this quest.', 'invalid-cursor')
+    return pageOf(await participationRepo.listOfQuest(db, questId, limit + 1, after), limit, (x) => x.avatarId)
+  }
+
+  // ---- reactions and jobs ----
+
+  /** A copy was completed (HabitAttended): counts toward its participation; the last one completes it. */
+  async recordCompletion(e: HabitAttended): Promise<void> {
+    const { questId, avatarId, habitId, windowStart } = e.payload
+    if (questId === null) return
+    await this.d.database.transaction(async (tx) => {
+      const before = await participationRepo.findForUpdate(tx, questId, avatarId)
+      if (!before) return
+      const recordedAt = localDateTimeIn(new Date(e.occurredAt), before.timeZone)
+      const r = participations.recordCompletion(before, { copyHabitId: habitId, windowStart, recordedAt })
+      if (r.participation === before) return
+      const after = { ...r.participation, version: before.version + 1 }
+      await participationRepo.save(tx, after)
+      if (!r.completed) return
+      await this.d.outbox.add(tx, [{
+        type: 'QuestCompleted', aggregateId: after.id, version: after.version,
+        payload: { questId, avatarId, reward: after.payout },
+      } satisfies Draft & { aggregateId: string; version: number }])
+    })
+  }
+
+  /**
+   * The expiry job: participations whose window closed (a grace period ago) without every
+   * completion become EXPIRED; their copies are unlinked but kept. Rows are claimed with SKIP
+   * LOCKED, so replicas share the work.
+   */
+  async expireParticipations(): Promise<number> {
+    const now = this.d.clock.now()
+    const judgedAt = new Date(now.getTime() - EXPIRY_GRACE_MS)
+    const horizon = localDateTimeIn(new Date(judgedAt.getTime() + MAX_ZONE_AHEAD_MS), 'UTC')
+    let expired = 0
+    for (;;) {
+      const ended = await this.d.database.transaction(async (tx) => {
+        let n = 0
+        for (const p of await participationRepo.claimEndingBy(tx, horizon, EXPIRE_JOB_BATCH)) {
+          if (!participations.hasEndedBy(p, localDateTimeIn(judgedAt, p.timeZone))) continue
+          n++
+          await participationRepo.save(tx, { ...participations.expire(p), version: p.version + 1 })
+          await unlinkRepo.queue(tx, p.questId, copiesOf(p), now)
+        }
+        return n
+      })
+      expired += ended
+      if (ended < EXPIRE_JOB_BATCH) break
+    }
+    await this.unlinkPending()
+    return expired
+  }
+
+  /** The recovery job: joins cut short by a crash and not retried get their missing copies. */
+  async finishJoins(): Promise<void> {
+    const before = new Date(this.d.clock.now().getTime() - JOIN_RECOVERY_AFTER_MS)
+    for (const p of await participationRepo.unfinishedJoins(this.d.database.current(), before, JOIN_RECOVERY_BATCH)) await this.makeCopies(p)
+  }
+
+  /** An avatar was deleted: its participations go (tracking deletes its habits). */
+  async forgetAvatar(avatarId: string): Promise<void> {
+    await this.d.database.transaction((tx) => participationRepo.deleteOfAvatar(tx, avatarId))
+  }
+
+  // ---- internals ----
+
+  private async start(quest: Quest, avatarId: string): Promise<Participation> {
+    const now = this.d.clock.now()
+    const planned = participations.join(
+      quest, { avatarId, timeZone: PARTICIPANT_TIME_ZONE, joinedAt: localDateTimeIn(now, PARTICIPANT_TIME_ZONE) }, newId, windowsOverlapping,
+    )
+    return this.d.database.transaction(async (tx) =>
+      (await participationRepo.insert(tx, planned, now)) ? planned : participationRepo.get(tx, quest.id, avatarId))
+  }
+
+  /**
+   * Asks tracking for every copy (each idempotent by its id), then records that they exist. A
+   * participation that has ended gets no more copies (its expiry has unlinked what there was).
+   */
+  private async makeCopies(p: Participation): Promise<Participation> {
+    if (p.copiesMade || p.status !== 'IN_PROGRESS') return p
+    for (const { habit: { habitId: _entry, ...template }, copyHabitId } of p.habits) {
+      await this.d.tracking.copyQuestHabit(copyHabitId, { ...template, avatarId: p.avatarId, questId: p.questId, timeZone: p.timeZone })
+    }
+    return this.d.database.transaction(async (tx) => {
+      const current = await participationRepo.findForUpdate(tx, p.questId, p.avatarId)
+      if (!current || current.id !== p.id) return p
+      const after = { ...current, copiesMade: true, version: current.version + 1 }
+      await participationRepo.save(tx, after)
+      return after
+    })
+  }
+
+  private async unlink(questId: string, habitIds: string[]): Promise<void> {
+    await this.d.tracking.unlinkFromQuest(questId, habitIds)
+    await unlinkRepo.done(this.d.database.current(), habitIds)
+  }
+
+  /** Clears the quest links still queued (after a crash, or queued by the expiry job). */
+  private async unlinkPending(): Promise<void> {
+    for (;;) {
+      const batch = await unlinkRepo.pending(this.d.database.current(), UNLINK_BATCH)
+      for (const questId of new Set(batch.map((b) => b.questId))) {
+        await this.unlink(questId, batch.filter((b) => b.questId === questId).map((b) => b.habitId))
+      }
+      if (batch.length < UNLINK_BATCH) return
+    }
+  }
+
+  private async change(p: Principal, id: string, decide: (q: Quest) => Quest): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const before = await questRepo.getForUpdate(tx, id)
+      this.authorizeChange(p, before)
+      await questRepo.save(tx, decide(before))
+    })
+  }
+
+  private authorizeChange(p: Principal, q: Quest): void {
+    if (isTrusted(p) || q.ownerId === p.userId) return
+    throw new NotOwner(`Only the owner of quest '${q.id}' may change or delete it.`)
+  }
+
+  /** The owner of an avatar the caller acts as: 400 when there is no such avatar, 403 when it is someone else's. */
+  private async ownedAvatar(p: Principal, avatarId: string): Promise<string> {
+    const owner = await this.d.avatars.ownerOf(avatarId)
+    if (owner === undefined) throw new UnknownAvatar(avatarId)
+    if (owner !== p.userId && !isTrusted(p)) throw new NotOwner(`Avatar '${avatarId}' belongs to another player.`)
+    return owner
+  }
+}
+
+const toQuestHabit = ({ habitId, ...fields }: QuestHabitInput): QuestHabit => ({ habitId, ...habitTemplate(fields) })
+
+const copiesOf = (p: Participation): string[] => p.habits.map((h) => h.copyHabitId)
+
+/** A page from `limit + 1` rows: the extra row only says there is a next page. */
+function pageOf<T>(rows: T[], limit: number, key: (t: T) => string): Page<T> {
+  const items = rows.slice(0, limit)
+  return { items, next: rows.length > limit ? key(items[items.length - 1]!) : null }
+}

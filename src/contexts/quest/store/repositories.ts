@@ -1,0 +1,173 @@
+import { and, asc, eq, gt, inArray, isNull, lt, lte, or } from 'drizzle-orm'
+import type { Queryable, Tx } from '../../../platform/db/database.js'
+import { NotFound } from '../../../platform/errors.js'
+import type { Participation, ParticipationStatus } from '../domain/participation.js'
+import type { Quest } from '../domain/quest.js'
+import { participations, pendingUnlinks, quests } from './tables.js'
+
+type QuestRow = typeof quests.$inferSelect
+type ParticipationRow = typeof participations.$inferSelect
+
+function toQuest({ rewardExperience, rewardMoney, seq: _seq, createdAt: _createdAt, ...rest }: QuestRow): Quest {
+  return { ...rest, reward: { experience: rewardExperience, money: rewardMoney } }
+}
+
+function fromQuest({ reward, ...q }: Quest) {
+  return { ...q, rewardExperience: reward.experience, rewardMoney: reward.money }
+}
+
+function toParticipation(r: ParticipationRow): Participation {
+  return {
+    id: r.id, questId: r.questId, avatarId: r.avatarId, status: r.status as ParticipationStatus, timeZone: r.timeZone,
+    from: r.windowFrom, to: r.windowTo, payout: { experience: r.payoutExperience, money: r.payoutMoney }, habits: r.habits,
+    copiesMade: r.copiesMade, version: r.version,
+  }
+}
+
+function fromParticipation(p: Participation) {
+  return {
+    id: p.id, questId: p.questId, avatarId: p.avatarId, status: p.status, timeZone: p.timeZone, windowFrom: p.from, windowTo: p.to,
+    payoutExperience: p.payout.experience, payoutMoney: p.payout.money, habits: p.habits, copiesMade: p.copiesMade, version: p.version,
+  }
+}
+
+export const questRepo = {
+  async get(q: Queryable, id: string): Promise<Quest> {
+    const [row] = await q.select().from(quests).where(eq(quests.id, id))
+    if (!row) throw new NotFound('Quest', id)
+    return toQuest(row)
+  },
+
+  async getForUpdate(tx: Tx, id: string): Promise<Quest> {
+    const [row] = await tx.select().from(quests).where(eq(quests.id, id)).for('update')
+    if (!row) throw new NotFound('Quest', id)
+    return toQuest(row)
+  },
+
+  async insert(tx: Tx, quest: Quest, createdAt: Date): Promise<void> {
+    await tx.insert(quests).values({ ...fromQuest(quest), createdAt })
+  },
+
+  async save(tx: Tx, quest: Quest): Promise<void> {
+    const { id, ...changes } = fromQuest(quest)
+    await tx.update(quests).set(changes).where(eq(quests.id, id))
+  },
+
+  async delete(tx: Tx, id: string): Promise<void> {
+    await tx.delete(quests).where(eq(quests.id, id))
+  },
+
+  /** A page of the quests a player sees in the list: their own, their guild's and public ones, oldest first. */
+  async listVisible(q: Queryable, to: { userId: string; guildId: string | null }, limit: number, afterSeq?: number): Promise<Quest[]> {
+    const visible = or(eq(quests.ownerId, to.userId), isNull(quests.guildId), to.guildId === null ? undefined : eq(quests.guildId, to.guildId))
+    const rows = await q.select().from(quests)
+      .where(and(visible, afterSeq === undefined ? undefined : gt(quests.seq, afterSeq)))
+      .orderBy(asc(quests.seq)).limit(limit)
+    return rows.map(toQuest)
+  },
+
+  /** The paging position of a quest (cursors name the last quest of a page). */
+  async positionOf(q: Queryable, id: string): Promise<number | undefined> {
+    const [row] = await q.select({ seq: quests.seq }).from(quests).where(eq(quests.id, id))
+    return row?.seq
+  },
+}
+
+function found(p: Participation | undefined, questId: string, avatarId: string): Participation {
+  if (!p) throw new NotFound(`Participant '${avatarId}' of quest '${questId}'`)
+  return p
+}
+
+const participationKey = (questId: string, avatarId: string) => and(eq(participations.questId, questId), eq(participations.avatarId, avatarId))
+
+export const participationRepo = {
+  async find(q: Queryable, questId: string, avatarId: string): Promise<Participation | undefined> {
+    const [row] = await q.select().from(participations).where(participationKey(questId, avatarId))
+    return row && toParticipation(row)
+  },
+
+  async get(q: Queryable, questId: string, avatarId: string): Promise<Participation> {
+    return found(await this.find(q, questId, avatarId), questId, avatarId)
+  },
+
+  async findForUpdate(tx: Tx, questId: string, avatarId: string): Promise<Participation | undefined> {
+    const [row] = await tx.select().from(participations).where(participationKey(questId, avatarId)).for('update')
+    return row && toParticipation(row)
+  },
+
+  async getForUpdate(tx: Tx, questId: string, avatarId: string): Promise<Participation> {
+    return found(await this.findForUpdate(tx, questId, avatarId), questId, avatarId)
+  },
+
+  /** false when the avatar already takes part (a join asked again). */
+  async insert(tx: Tx, p: Participation, joinedAt: Date): Promise<boolean> {
+    const rows = await tx.insert(participations).values({ ...fromParticipation(p), joinedAt }).onConflictDoNothing()
+      .returning({ questId: participations.questId })
+    return rows.length === 1
+  },
+
+  async save(tx: Tx, p: Participation): Promise<void> {
+    await tx.update(participations).set(fromParticipation(p)).where(participationKey(p.questId, p.avatarId))
+  },
+
+  async delete(tx: Tx, questId: string, avatarId: string): Promise<void> {
+    await tx.delete(participations).where(participationKey(questId, avatarId))
+  },
+
+  /** Removes every participation of a quest and answers them. */
+  async deleteOfQuest(tx: Tx, questId: string): Promise<Participation[]> {
+    return (await tx.delete(participations).where(eq(participations.questId, questId)).returning()).map(toParticipation)
+  },
+
+  async deleteOfAvatar(tx: Tx, avatarId: string): Promise<void> {
+    await tx.delete(participations).where(eq(participations.avatarId, avatarId))
+  },
+
+  /** A page of a quest's participants in join order, after the one at position `afterSeq`. */
+  async listOfQuest(q: Queryable, questId: string, limit: number, afterSeq?: number): Promise<Participation[]> {
+    const rows = await q.select().from(participations)
+      .where(and(eq(participations.questId, questId), afterSeq === undefined ? undefined : gt(participations.seq, afterSeq)))
+      .orderBy(asc(participations.seq)).limit(limit)
+    return rows.map(toParticipation)
+  },
+
+  async positionOf(q: Queryable, questId: string, avatarId: string): Promise<number | undefined> {
+    const [row] = await q.select({ seq: participations.seq }).from(participations).where(participationKey(questId, avatarId))
+    return row?.seq
+  },
+
+  /** Running participations whose copies are not all known to exist, joined before `before`. */
+  async unfinishedJoins(q: Queryable, before: Date, limit: number): Promise<Participation[]> {
+    const running: ParticipationStatus = 'IN_PROGRESS'
+    const rows = await q.select().from(participations)
+      .where(and(eq(participations.copiesMade, false), eq(participations.status, running), lt(participations.joinedAt, before)))
+      .orderBy(asc(participations.joinedAt)).limit(limit)
+    return rows.map(toParticipation)
+  },
+
+  /** Running participations whose window may have closed by the local time `horizon`, locked for this job run. */
+  async claimEndingBy(tx: Tx, horizon: string, limit: number): Promise<Participation[]> {
+    const running: ParticipationStatus = 'IN_PROGRESS'
+    const rows = await tx.select().from(participations)
+      .where(and(eq(participations.status, running), lte(participations.windowTo, horizon)))
+      .orderBy(asc(participations.windowTo)).limit(limit).for('update', { skipLocked: true })
+    return rows.map(toParticipation)
+  },
+}
+
+export const unlinkRepo = {
+  async queue(tx: Tx, questId: string, habitIds: string[], queuedAt: Date): Promise<void> {
+    if (habitIds.length === 0) return
+    await tx.insert(pendingUnlinks).values(habitIds.map((habitId) => ({ habitId, questId, queuedAt }))).onConflictDoNothing()
+  },
+
+  async pending(q: Queryable, limit: number): Promise<{ habitId: string; questId: string }[]> {
+    return q.select({ habitId: pendingUnlinks.habitId, questId: pendingUnlinks.questId }).from(pendingUnlinks)
+      .orderBy(asc(pendingUnlinks.queuedAt)).limit(limit)
+  },
+
+  async done(q: Queryable, habitIds: string[]): Promise<void> {
+    if (habitIds.length === 0) return
+    await q.delete(pendingUnlinks).where(inArray(pendingUnlinks.habitId, habitIds))
+  },
+}

@@ -1,0 +1,63 @@
+/**
+ * The port other contexts use to ask the tracking context for something, and the calendar
+ * rules they may reuse. The adapter is picked at start-up: in-process here; an HTTP adapter
+ * joins it when contexts run as separate services. The pure functions below are tracking's own
+ * rules, exported so no other context copies the window arithmetic.
+ */
+import type { TokenSource } from '../../platform/auth/service-token.js'
+import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
+import type { TrackingApp } from './app/tracking-app.js'
+import * as habits from './domain/habit.js'
+import * as windows from './domain/windows.js'
+
+export type { HabitTemplate } from './domain/habit.js'
+export type { LocalDateTime, Recurrence, Window } from './domain/windows.js'
+export const RECURRENCE_TYPES = habits.RECURRENCE_TYPES
+export const WEEKDAYS = windows.WEEKDAYS
+
+export interface QuestHabitCopy extends habits.HabitTemplate {
+  avatarId: string
+  questId: string
+  /** IANA zone the copy's windows are counted in. */
+  timeZone: string
+}
+
+export interface TrackingClient {
+  /**
+   * Copies a quest habit into an avatar's habits under the id the caller chose. The id is the
+   * idempotency key: the same id again makes nothing new.
+   */
+  copyQuestHabit(habitId: string, copy: QuestHabitCopy): Promise<void>
+  /** Sets `associatedQuestId` to null on those habits still linked to the quest; they are kept. Idempotent. */
+  unlinkFromQuest(questId: string, habitIds: string[]): Promise<void>
+}
+
+/** The same port over the tracking service's API (split services), with a service token. */
+export function httpTrackingClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): TrackingClient {
+  const http = new ServiceClient(baseUrl, token, opts)
+  return {
+    copyQuestHabit: (habitId, { recurrence, ...copy }) => http.call({
+      method: 'PUT', path: `/api/v1/habits/${habitId}`,
+      body: { ...copy, recurrence: { type: recurrence.type, dayOfWeek: recurrence.type === 'WEEKLY' ? recurrence.dayOfWeek : null, dayOfMonth: recurrence.type === 'MONTHLY' ? recurrence.dayOfMonth : null } },
+    }),
+    unlinkFromQuest: (questId, habitIds) => http.call({ method: 'POST', path: '/api/v1/habits/quest-unlinks', body: { questId, habitIds } }),
+  }
+}
+
+export const inProcessTrackingClient = (app: TrackingApp): TrackingClient => ({
+  copyQuestHabit: (habitId, { questId, ...copy }) => app.copyForQuest(habitId, { ...copy, associatedQuestId: questId }),
+  unlinkFromQuest: (questId, habitIds) => app.unlinkFromQuest(questId, habitIds),
+})
+
+/**
+ * Checks a habit described elsewhere (a quest's entry) by the rules a habit follows and
+ * normalises it, so that copying it later cannot be refused. Throws a 400 error.
+ */
+export const habitTemplate = (t: Parameters<typeof habits.habitTemplate>[0]): habits.HabitTemplate => habits.habitTemplate(t)
+
+/** The occurrence windows of a recurrence that overlap the local span [from, to), in order. */
+export const windowsOverlapping = (r: windows.Recurrence, from: windows.LocalDateTime, to: windows.LocalDateTime): windows.Window[] =>
+  windows.windowsOverlapping(r, from, to)
+
+/** The wall-clock date-time of an instant in an IANA time zone, as 'YYYY-MM-DDTHH:mm:ss'. */
+export const localDateTimeIn = (instant: Date, timeZone: string): windows.LocalDateTime => windows.localDateTimeIn(instant, timeZone)
