@@ -1,0 +1,109 @@
+import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
+import type { Clock } from '../../../platform/clock.js'
+import type { Database } from '../../../platform/db/database.js'
+import { AppError, BadRequest, Forbidden } from '../../../platform/errors.js'
+import { newId } from '../../../platform/ids.js'
+import type { AvatarClient } from '../../avatar/client.js'
+import { catalogOfType, checkLevel, findInCatalog, type CatalogItem, type ItemFilter } from '../domain/catalog.js'
+import { ItemNotSold, MarketplaceNotFound, NoMarketplaceForAvatar, UnknownAvatar, UnknownItem } from '../domain/errors.js'
+import { marketplaceRepo, soldItemRepo, type Marketplace, type SoldItem } from '../store/repositories.js'
+import type { SagaRunner } from './saga-runner.js'
+
+export interface MarketplaceDeps {
+  database: Database
+  clock: Clock
+  avatars: AvatarClient
+  sagas: SagaRunner
+}
+
+/** The marketplace's use cases. A marketplace, with its sold items, is private to its avatar's owner. */
+export class MarketplaceApp {
+  constructor(private readonly d: MarketplaceDeps) {}
+
+  /** Idempotent: an avatar that has a marketplace gets that one. */
+  async open(p: Principal, avatarId: string): Promise<Marketplace> {
+    const owner = await this.d.avatars.ownerOf(avatarId)
+    if (owner === undefined) throw new UnknownAvatar(avatarId)
+    if (owner !== p.userId && !isTrusted(p)) throw new Forbidden(`Avatar '${avatarId}' belongs to another player.`, 'not-owner')
+    return this.openFor(avatarId, owner)
+  }
+
+  /** Every avatar gets its marketplace when it is made (AvatarCreated). */
+  openFor(avatarId: string, ownerId: string): Promise<Marketplace> {
+    return this.d.database.transaction((tx) => marketplaceRepo.open(tx, { id: newId(), avatarId, ownerId }, this.d.clock.now()))
+  }
+
+  /** An avatar deleted takes its marketplace and sold items with it (AvatarDeleted). */
+  closeFor(avatarId: string): Promise<void> {
+    return this.d.database.transaction((tx) => marketplaceRepo.deleteOfAvatar(tx, avatarId))
+  }
+
+  async ofAvatar(p: Principal, avatarId: string): Promise<Marketplace> {
+    const m = await marketplaceRepo.findOfAvatar(this.d.database.current(), avatarId)
+    if (!m) throw new NoMarketplaceForAvatar(avatarId)
+    return this.authorize(p, m)
+  }
+
+  async get(p: Principal, id: string): Promise<Marketplace> {
+    const m = await marketplaceRepo.find(this.d.database.current(), id)
+    if (!m) throw new MarketplaceNotFound(id)
+    return this.authorize(p, m)
+  }
+
+  async items(p: Principal, id: string, filter: ItemFilter): Promise<readonly CatalogItem[]> {
+    await this.get(p, id)
+    return catalogOfType(filter)
+  }
+
+  async item(p: Principal, id: string, name: string): Promise<CatalogItem> {
+    await this.get(p, id)
+    return catalogItem(name)
+  }
+
+  async soldItems(p: Principal, id: string, limit: number, cursor?: string): Promise<{ items: SoldItem[]; next: string | null }> {
+    await this.get(p, id)
+    const q = this.d.database.current()
+    const before = cursor ? await soldItemRepo.positionOf(q, id, cursor) : undefined
+    if (cursor && before === undefined) throw new BadRequest('The cursor does not name a sale of this marketplace.', 'invalid-cursor')
+    const page = await soldItemRepo.page(q, id, limit + 1, before)
+    const items = page.slice(0, limit)
+    return { items, next: page.length > limit ? items[items.length - 1]!.sagaId : null }
+  }
+
+  async soldItem(p: Principal, id: string, name: string): Promise<SoldItem> {
+    await this.get(p, id)
+    const sold = await soldItemRepo.latestNamed(this.d.database.current(), id, name)
+    if (!sold) throw new ItemNotSold(name)
+    return sold
+  }
+
+  /** Price and item come from the catalog; a stated `currentLevel` below the item's level is refused too. */
+  async buy(p: Principal, id: string, name: string, currentLevel?: number): Promise<void> {
+    const m = await this.get(p, id)
+    const item = catalogItem(name)
+    if (currentLevel !== undefined) checkLevel(item, currentLevel, 'stated')
+    await this.d.sagas.buy(m, item)
+  }
+
+  /** Sells one inventory item of that name; a name that is neither owned nor in the catalog is unknown (404). */
+  async sell(p: Principal, id: string, name: string): Promise<void> {
+    const m = await this.get(p, id)
+    try {
+      await this.d.sagas.sell(m, name)
+    } catch (e) {
+      if (e instanceof AppError && e.slug === 'item-not-in-inventory' && !findInCatalog(name)) throw new UnknownItem(name)
+      throw e
+    }
+  }
+
+  private authorize(p: Principal, m: Marketplace): Marketplace {
+    if (isTrusted(p) || m.ownerId === p.userId) return m
+    throw new Forbidden(`The marketplace of avatar '${m.avatarId}' is private to its owner.`, 'not-owner')
+  }
+}
+
+function catalogItem(name: string): CatalogItem {
+  const item = findInCatalog(name)
+  if (!item) throw new UnknownItem(name)
+  return item
+}

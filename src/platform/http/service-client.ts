@@ -1,0 +1,115 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { TokenSource } from '../auth/service-token.js'
+import { AppError, BadGateway, type FieldError } from '../errors.js'
+import { IDEMPOTENCY_HEADER } from './idempotency.js'
+
+export interface ServiceClientOptions {
+  /** Each attempt is abandoned after this long. */
+  timeoutMs: number
+  /** Further attempts after a network failure, a timeout or a 5xx answer; never after a 4xx. */
+  retries: number
+  /** The first retry waits this long; each later one twice as long as the one before. */
+  retryDelayMs: number
+}
+
+export const DEFAULT_SERVICE_CLIENT_OPTIONS: ServiceClientOptions = { timeoutMs: 2000, retries: 2, retryDelayMs: 50 }
+
+export interface ServiceRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  path: string
+  body?: unknown
+  /** Sent as `Idempotency-Key`, so a retried change is applied once. */
+  idempotencyKey?: string
+}
+
+/**
+ * Calls another Questline service's public API with a service token. Answers the JSON body (or
+ * undefined for 204). A problem+json answer becomes a platform AppError with the same status and
+ * slug, so a caller handles a remote refusal as it would a local one. A service that cannot be
+ * reached or keeps failing (network error, timeout, 5xx after the retries) is an AppError of
+ * status 5xx: whether a change it was asked for was applied is then unknown, and only a retry
+ * with the same idempotency key can tell.
+ */
+export class ServiceClient {
+  private readonly options: ServiceClientOptions
+
+  private readonly baseUrl: () => string
+
+  constructor(
+    /** A base URL, or a chooser asked before every attempt (several replicas behind a pool). */
+    baseUrl: string | (() => string),
+    private readonly token: TokenSource,
+    options: Partial<ServiceClientOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_SERVICE_CLIENT_OPTIONS, ...options }
+    const choose = typeof baseUrl === 'string' ? () => baseUrl : baseUrl
+    this.baseUrl = () => choose().replace(/\/+$/, '')
+  }
+
+  async call<T>(req: ServiceRequest): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= this.options.retries
+      let res: Response
+      let text: string
+      try {
+        res = await fetch(this.baseUrl() + req.path, {
+          method: req.method,
+          headers: await this.headers(req),
+          ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+        })
+        text = await res.text()
+      } catch (e) {
+        if (last) throw new BadGateway(`${req.method} ${req.path} failed: ${describe(e)}`, 'upstream-unreachable')
+        await sleep(this.options.retryDelayMs * 2 ** attempt)
+        continue
+      }
+      if (res.status >= 500 && !last) {
+        await sleep(this.options.retryDelayMs * 2 ** attempt)
+        continue
+      }
+      if (res.status >= 400) throw toAppError(res, text, req)
+      return (text === '' ? undefined : JSON.parse(text)) as T
+    }
+  }
+
+  private async headers(req: ServiceRequest): Promise<Record<string, string>> {
+    return {
+      authorization: `Bearer ${await this.token()}`,
+      accept: 'application/json, application/problem+json',
+      ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(req.idempotencyKey !== undefined ? { [IDEMPOTENCY_HEADER]: req.idempotencyKey } : {}),
+    }
+  }
+}
+
+interface ProblemBody {
+  type?: unknown
+  title?: unknown
+  detail?: unknown
+  errors?: unknown
+}
+
+/** The remote problem as the same platform error; an answer that is no problem keeps its status. */
+function toAppError(res: Response, text: string, req: ServiceRequest): AppError {
+  let body: ProblemBody | undefined
+  try {
+    body = JSON.parse(text) as ProblemBody
+  } catch {
+    body = undefined
+  }
+  const slug = typeof body?.type === 'string' && body.type.startsWith('/problems/') ? body.type.slice('/problems/'.length) : undefined
+  const detail = typeof body?.detail === 'string' ? body.detail : `${req.method} ${req.path} answered ${res.status}.`
+  const title = typeof body?.title === 'string' ? body.title : res.statusText || 'Upstream error'
+  const errors = Array.isArray(body?.errors) ? (body.errors as FieldError[]) : undefined
+  return new AppError(res.status, slug ?? (res.status >= 500 ? 'upstream-error' : 'upstream-refused'), title, detail, errors)
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause
+    if (e.name === 'TimeoutError') return 'timed out'
+    return cause?.code ?? cause?.message ?? e.message
+  }
+  return String(e)
+}

@@ -1,0 +1,124 @@
+/**
+ * What other services call on the avatar API: the Idempotency-Key header, taking an item by
+ * name, and the service-only routes (owner, provisioning).
+ */
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { buildTestApp, type TestApp } from './support/app.js'
+import { booksOf, giveItem } from './support/marketplaces.js'
+import { newPlayer, type Player } from './support/players.js'
+
+let app: TestApp
+let service: { authorization: string }
+beforeAll(async () => {
+  app = await buildTestApp()
+  service = { authorization: `Bearer ${await app.issueToken('00000000-0000-0000-0000-000000000000', 'service')}` }
+})
+afterAll(() => app.close())
+
+const url = (id: string, rest = '') => `/api/v1/avatars/${id}${rest}`
+const keyed = (p: Player | { auth: { authorization: string } }, avatarId: string, rest: string, payload: object, key: string) =>
+  app.inject({ method: 'POST', url: url(avatarId, rest), headers: { ...p.auth, 'idempotency-key': key }, payload })
+
+describe('Idempotency-Key', () => {
+  test('a spend, earn, damage or item add retried with the same key is applied once', async () => {
+    const p = await newPlayer(app)
+    for (let i = 0; i < 3; i++) {
+      expect((await keyed(p, p.avatarId, '/money/spend', { amount: 30 }, 'spend-1')).statusCode).toBe(204)
+      expect((await keyed(p, p.avatarId, '/money/earn', { amount: 5 }, 'earn-1')).statusCode).toBe(204)
+      expect((await keyed(p, p.avatarId, '/inventory/items', { type: 'WEAPON', name: 'Twig', power: 1 }, 'add-1')).statusCode).toBe(204)
+      const hit = await keyed(p, p.avatarId, '/health/damage', { amount: 15 }, 'hit-1')
+      expect(hit.json()).toEqual({ died: false, health: 85 })
+    }
+    expect(await booksOf(app, p)).toEqual({ money: 75, items: ['Twig'] })
+    // Without a key every call counts.
+    await app.inject({ method: 'POST', url: url(p.avatarId, '/money/spend'), headers: p.auth, payload: { amount: 5 } })
+    await app.inject({ method: 'POST', url: url(p.avatarId, '/money/spend'), headers: p.auth, payload: { amount: 5 } })
+    expect((await booksOf(app, p)).money).toBe(65)
+  })
+
+  test('a key is the caller’s own: two players may use the same one; reusing one for another call is 409', async () => {
+    const a = await newPlayer(app)
+    const b = await newPlayer(app)
+    expect((await keyed(a, a.avatarId, '/money/spend', { amount: 10 }, 'shared')).statusCode).toBe(204)
+    expect((await keyed(b, b.avatarId, '/money/spend', { amount: 20 }, 'shared')).statusCode).toBe(204)
+    expect((await booksOf(app, a)).money).toBe(90)
+    expect((await booksOf(app, b)).money).toBe(80)
+    const reused = await keyed(a, a.avatarId, '/money/earn', { amount: 10 }, 'shared')
+    expect(reused.statusCode).toBe(409)
+    expect(reused.json().type).toBe('/problems/idempotency-key-reused')
+    expect((await booksOf(app, a)).money).toBe(90)
+  })
+
+  test('a refused keyed call changes nothing and may be sent again once it can succeed', async () => {
+    const p = await newPlayer(app)
+    const refused = await keyed(p, p.avatarId, '/money/spend', { amount: 150 }, 'big')
+    expect(refused.statusCode).toBe(400)
+    expect(refused.json().type).toBe('/problems/insufficient-funds')
+    await keyed(p, p.avatarId, '/money/earn', { amount: 50 }, 'top-up')
+    expect((await keyed(p, p.avatarId, '/money/spend', { amount: 150 }, 'big')).statusCode).toBe(204)
+    expect((await booksOf(app, p)).money).toBe(0)
+  })
+
+  test('a malformed key is 400', async () => {
+    const p = await newPlayer(app)
+    const res = await keyed(p, p.avatarId, '/money/earn', { amount: 1 }, 'has space')
+    expect(res.statusCode).toBe(400)
+    expect(res.json().errors[0].path).toBe('headers/idempotency-key')
+  })
+})
+
+describe('taking an item by name', () => {
+  test('answers the item taken; a retry with the same key takes nothing more', async () => {
+    const p = await newPlayer(app)
+    await giveItem(app, p, { type: 'CONSUMABLE', name: 'Blue Potion', description: 'Fizzy.', power: 25, effect: 'MANA' })
+    await giveItem(app, p, { type: 'CONSUMABLE', name: 'Blue Potion', description: 'Fizzy.', power: 25, effect: 'MANA' })
+    for (let i = 0; i < 2; i++) {
+      const res = await keyed(p, p.avatarId, '/inventory/items/take', { name: 'Blue Potion' }, 'take-1')
+      expect(res.statusCode).toBe(200)
+      expect(res.json()).toEqual({ type: 'CONSUMABLE', name: 'Blue Potion', description: 'Fizzy.', power: 25, effect: 'MANA' })
+    }
+    expect((await booksOf(app, p)).items).toEqual(['Blue Potion'])
+  })
+
+  test('an item that is only equipped is refused (item-equipped); a missing one too (item-not-in-inventory)', async () => {
+    const p = await newPlayer(app)
+    await giveItem(app, p, { type: 'WEAPON', name: 'Oak Club', power: 3 })
+    await app.inject({ method: 'POST', url: url(p.avatarId, '/inventory/items/equip'), headers: p.auth, payload: { type: 'WEAPON', name: 'Oak Club' } })
+    const equipped = await app.inject({ method: 'POST', url: url(p.avatarId, '/inventory/items/take'), headers: p.auth, payload: { name: 'Oak Club' } })
+    expect(equipped.statusCode).toBe(400)
+    expect(equipped.json().type).toBe('/problems/item-equipped')
+    const missing = await app.inject({ method: 'POST', url: url(p.avatarId, '/inventory/items/take'), headers: p.auth, payload: { name: 'Ghost' } })
+    expect(missing.statusCode).toBe(400)
+    expect(missing.json().type).toBe('/problems/item-not-in-inventory')
+    const other = await newPlayer(app)
+    expect((await app.inject({ method: 'POST', url: url(p.avatarId, '/inventory/items/take'), headers: other.auth, payload: { name: 'Oak Club' } })).statusCode).toBe(403)
+  })
+})
+
+describe('service-only routes', () => {
+  test('GET …/owner answers the owning user to a service token; players get 403', async () => {
+    const p = await newPlayer(app)
+    const res = await app.inject({ url: url(p.avatarId, '/owner'), headers: service })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ userId: p.userId })
+    const asPlayer = await app.inject({ url: url(p.avatarId, '/owner'), headers: p.auth })
+    expect(asPlayer.statusCode).toBe(403)
+    expect(asPlayer.json().type).toBe('/problems/service-only')
+    expect((await app.inject({ url: url('nobody-here', '/owner'), headers: service })).statusCode).toBe(404)
+  })
+
+  test('PUT provisions an avatar for a user, idempotently; another owner is 409; players get 403', async () => {
+    const p = await newPlayer(app)
+    const id = `prov-${randomUUID()}`
+    const put = (headers: Record<string, string>, ownerId: string) => app.inject({ method: 'PUT', url: url(id), headers, payload: { ownerId, name: ' Squire ' } })
+    expect((await put(p.auth, p.userId)).statusCode).toBe(403)
+    expect((await put(service, p.userId)).statusCode).toBe(204)
+    expect((await put(service, p.userId)).statusCode).toBe(204)
+    expect((await put(service, randomUUID())).statusCode).toBe(409)
+    const made = await app.inject({ url: url(id), headers: p.auth })
+    expect(made.json()).toMatchObject({ id, name: 'Squire', money: { amount: 100 } })
+    // The owner may change it like any avatar of theirs.
+    expect((await app.inject({ method: 'POST', url: url(id, '/money/spend'), headers: p.auth, payload: { amount: 1 } })).statusCode).toBe(204)
+  })
+})
