@@ -1,0 +1,75 @@
+/**
+ * The marketplace API (contract: /api/v1/marketplaces). Collections are read by readItems alone,
+ * so a change of the collection's shape is one function to adjust.
+ */
+import { ApiError, get, post, request } from './client'
+import type { ItemType, MarketItem } from './types'
+
+const e = encodeURIComponent
+
+export interface Marketplace {
+  id: string
+  items: MarketItem[]
+}
+
+/** A collection of items: a plain array, `{items}` or HAL `{_embedded: {items}}` (any one embedded list). */
+export function readItems(body: unknown): MarketItem[] {
+  if (Array.isArray(body)) return body as MarketItem[]
+  if (body && typeof body === 'object') {
+    const b = body as { items?: unknown; _embedded?: Record<string, unknown> }
+    if (Array.isArray(b.items)) return b.items as MarketItem[]
+    const embedded = b._embedded && Object.values(b._embedded).find(Array.isArray)
+    if (embedded) return embedded as MarketItem[]
+  }
+  return []
+}
+
+/** The avatar's marketplace: found by the listing extension, else provisioned (idempotent). */
+export async function marketplaceOf(avatarId: string): Promise<Marketplace> {
+  try {
+    const found = await get<unknown>(`/api/v1/marketplaces?avatarId=${e(avatarId)}`)
+    const first = Array.isArray(found) ? found[0] : readAny(found)
+    if (first && typeof first === 'object' && 'id' in first) return toMarketplace(first)
+  } catch (err) {
+    if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) throw err
+  }
+  return toMarketplace(await post<unknown>('/api/v1/marketplaces', { avatarId }))
+}
+
+/** A lookup may answer the marketplace itself or a collection holding it. */
+function readAny(body: unknown): unknown {
+  if (body && typeof body === 'object' && 'id' in body) return body
+  const b = body as { items?: unknown[]; _embedded?: Record<string, unknown> } | null
+  if (Array.isArray(b?.items)) return b.items[0]
+  const embedded = b?._embedded && Object.values(b._embedded).find(Array.isArray)
+  return embedded?.[0]
+}
+
+function toMarketplace(body: unknown): Marketplace {
+  const m = body as { id: string; items?: unknown }
+  return { id: m.id, items: readItems(m.items ?? []) }
+}
+
+export const catalog = (marketplaceId: string, type: ItemType | 'ALL') =>
+  get<unknown>(`/api/v1/marketplaces/${e(marketplaceId)}/items?type=${type}`).then(readItems)
+
+export const soldItems = (marketplaceId: string) => get<unknown>(`/api/v1/marketplaces/${e(marketplaceId)}/sold-items`).then(readItems)
+
+export const buy = (marketplaceId: string, itemName: string, currentLevel: number) =>
+  request('POST', `/api/v1/marketplaces/${e(marketplaceId)}/items/${e(itemName)}/buy?currentLevel=${currentLevel}`).then(() => undefined)
+
+export const sell = (marketplaceId: string, itemName: string) =>
+  request('POST', `/api/v1/marketplaces/${e(marketplaceId)}/sold-items/${e(itemName)}/sell`).then(() => undefined)
+
+/** What a refused buy or sell means to the player. */
+export function tradeProblem(err: unknown, itemName: string): string {
+  if (!(err instanceof ApiError)) return `Could not reach the marketplace: ${String((err as Error).message ?? err)}`
+  switch (err.slug) {
+    case 'insufficient-funds': return `Not enough money for ${itemName}. ${err.message}`
+    case 'level-too-low': return `Your level is too low for ${itemName}. ${err.message}`
+    case 'item-not-in-inventory': return `${itemName} is not in your inventory.`
+    case 'item-equipped': return `${itemName} is equipped: unequip it first to sell it.`
+  }
+  if (err.status === 502) return 'The avatar service failed during the trade; nothing was lost. Try again in a moment.'
+  return err.message
+}

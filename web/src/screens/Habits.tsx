@@ -1,0 +1,110 @@
+import { useState } from 'react'
+import { createHabit, deleteHabit, getHabit, habitHistory, listHabits, updateHabit } from '../api/game'
+import type { Habit } from '../api/types'
+import { useGame } from '../game'
+import { browserTimeZone, formatDate } from '../time'
+import { useLoad } from '../ui/hooks'
+import { Action, Empty, ErrorNotice, Loading, Section, messageOf } from '../ui/parts'
+import { emptyHabit, HabitForm, Heatmap, recurrenceLabel } from './habit-parts'
+import { Streak } from './Today'
+
+export function HabitsScreen() {
+  const game = useGame()
+  const habits = useLoad(() => listHabits(game.avatarId), [game.avatarId])
+  const [creating, setCreating] = useState(false)
+  const showForm = creating || habits.data?.length === 0
+
+  return (
+    <div className="screen">
+      <h1>Habits</h1>
+      <Section title="New habit" actions={!showForm && <button type="button" className="primary small" onClick={() => setCreating(true)}>New habit</button>}>
+        {showForm ? (
+          <HabitForm
+            initial={emptyHabit()}
+            submitLabel="Create habit"
+            onCancel={habits.data?.length ? () => setCreating(false) : undefined}
+            onSubmit={async (h) => {
+              await createHabit(game.avatarId, h, browserTimeZone())
+              game.announce('info', `Habit created: ${h.title}`)
+              setCreating(false)
+              await habits.reload()
+            }}
+          />
+        ) : <p className="muted">Track something you want to do daily, weekly or monthly. Every completion grows your hero.</p>}
+      </Section>
+      <Section title="Your habits">
+        {habits.error && <ErrorNotice error={habits.error} />}
+        {!habits.data && !habits.error && <Loading what="habits" />}
+        {habits.data?.length === 0 && <Empty>No habits yet.</Empty>}
+        <ul className="stack" aria-label="Your habits">
+          {habits.data?.map((h) => (
+            <HabitItem key={h.id} habit={h}
+              onChanged={async () => {
+                const fresh = await getHabit(h.id)
+                habits.set((l) => l?.map((x) => (x.id === h.id ? fresh : x)))
+              }}
+              onDeleted={() => habits.set((l) => l?.filter((x) => x.id !== h.id))} />
+          ))}
+        </ul>
+      </Section>
+    </div>
+  )
+}
+
+function HabitItem({ habit: h, onChanged, onDeleted }: { habit: Habit; onChanged: () => Promise<void>; onDeleted: () => void }) {
+  const game = useGame()
+  const [mode, setMode] = useState<'view' | 'edit' | 'history'>('view')
+  const history = useLoad(() => (mode === 'history' ? habitHistory(h.id) : Promise.resolve(undefined)), [h.id, mode, h.lastAttendedDate])
+
+  const remove = async () => {
+    if (!window.confirm(`Delete "${h.title}" and its history? This cannot be undone.`)) return
+    try {
+      await deleteHabit(h.id)
+      game.announce('info', `Deleted ${h.title}.`)
+      onDeleted()
+    } catch (e) {
+      game.announce('error', messageOf(e))
+    }
+  }
+
+  return (
+    <li className="habit-item">
+      <div className="habit-item-head">
+        <div className="habit-main">
+          <span className="habit-title ellipsis" title={h.title}>{h.title}</span>
+          <span className="habit-meta">
+            <span>{recurrenceLabel(h.recurrence)}</span>
+            {h.associatedQuestId && <span className="pill">Quest</span>}
+            {h.lastAttendedDate && <span>Last: {formatDate(h.lastAttendedDate)}</span>}
+          </span>
+          {h.tags.length > 0 && <span className="tags">{h.tags.map((t) => <span key={t} className="tag ellipsis">#{t}</span>)}</span>}
+        </div>
+        <Streak streak={h.streak} best={h.bestStreak} />
+      </div>
+      {h.description && mode === 'view' && <p className="muted wrap">{h.description}</p>}
+      <div className="row">
+        <button type="button" className="small" aria-expanded={mode === 'history'} onClick={() => setMode(mode === 'history' ? 'view' : 'history')}>
+          History<span className="visually-hidden"> of {h.title}</span>
+        </button>
+        <button type="button" className="small" aria-expanded={mode === 'edit'} onClick={() => setMode(mode === 'edit' ? 'view' : 'edit')}>
+          Edit<span className="visually-hidden"> {h.title}</span>
+        </button>
+        <Action className="small danger" onAction={remove}>Delete<span className="visually-hidden"> {h.title}</span></Action>
+      </div>
+      {mode === 'history' && (history.data ? <Heatmap history={history.data} timeZone={h.timeZone} /> : history.error ? <ErrorNotice error={history.error} /> : <Loading what="history" />)}
+      {mode === 'edit' && (
+        <HabitForm
+          initial={{ title: h.title, description: h.description, tags: h.tags, recurrence: h.recurrence }}
+          submitLabel="Save"
+          editing
+          onCancel={() => setMode('view')}
+          onSubmit={async (input) => {
+            await updateHabit(h, input)
+            await onChanged()
+            setMode('view')
+          }}
+        />
+      )}
+    </li>
+  )
+}

@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'react'
+import { ApiError } from '../api/client'
+import { attendHabit, getHabit, listHabits } from '../api/game'
+import type { Habit } from '../api/types'
+import { changeBetween, DEATH_EXPLAINED, lastSeen, useGame } from '../game'
+import { Link } from '../router'
+import { isDue, localDateTime } from '../time'
+import { AvatarCard } from '../ui/AvatarCard'
+import { useLoad } from '../ui/hooks'
+import { Action, Empty, ErrorNotice, Loading, Notice, Section, messageOf } from '../ui/parts'
+import { recurrenceLabel } from './habit-parts'
+import { Icon } from '../ui/icons'
+
+export function TodayScreen() {
+  const game = useGame()
+  const habits = useLoad(() => listHabits(game.avatarId), [game.avatarId])
+  const sinceLastVisit = useSinceLastVisit()
+
+  const complete = async (h: Habit) => {
+    const before = game.avatar
+    try {
+      await attendHabit(h.id, localDateTime(h.timeZone))
+    } catch (e) {
+      game.announce('error', e instanceof ApiError && e.slug === 'window-already-completed' ? `${h.title} is already done for this window.` : messageOf(e))
+      await habits.reload()
+      return
+    }
+    const fresh = await getHabit(h.id)
+    habits.set((l) => l?.map((x) => (x.id === h.id ? fresh : x)))
+    await game.awaitRewards(before, `${h.title} done`)
+  }
+
+  const due = habits.data?.filter(isDue) ?? []
+  const done = habits.data?.filter((h) => !isDue(h)) ?? []
+
+  return (
+    <div className="screen today">
+      <h1 className="visually-hidden">Today</h1>
+      {game.avatar ? <AvatarCard avatar={game.avatar} /> : game.avatarError ? <ErrorNotice error={game.avatarError} /> : <Loading what="your hero" />}
+      {sinceLastVisit}
+      <Section title="Due now" actions={<Link to="/habits" className="button small">New habit</Link>}>
+        {habits.error && <ErrorNotice error={habits.error} />}
+        {!habits.data && !habits.error && <Loading what="habits" />}
+        {habits.data && habits.data.length === 0 && <Empty>No habits yet. <Link to="/habits">Create your first habit</Link> and come back to complete it.</Empty>}
+        {habits.data && habits.data.length > 0 && due.length === 0 && <Empty>All done for now. Well played!</Empty>}
+        <ul className="habit-list" aria-label="Due habits">
+          {due.map((h) => (
+            <li key={h.id} className="habit-row">
+              <Action className="check" onAction={() => complete(h)} aria-label={`Complete ${h.title}`}>
+                <Icon name="check" size={24} />
+              </Action>
+              <HabitSummary h={h} />
+            </li>
+          ))}
+        </ul>
+      </Section>
+      {done.length > 0 && (
+        <Section title="Done">
+          <ul className="habit-list" aria-label="Done habits">
+            {done.map((h) => (
+              <li key={h.id} className="habit-row done">
+                <span className="check checked"><Icon name="check" size={24} /></span>
+                <HabitSummary h={h} />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+    </div>
+  )
+}
+
+function HabitSummary({ h }: { h: Habit }) {
+  return (
+    <div className="habit-main">
+      <span className="habit-title ellipsis" title={h.title}>{h.title}</span>
+      <span className="habit-meta">
+        <span>{recurrenceLabel(h.recurrence)}</span>
+        {h.associatedQuestId && <span className="pill">Quest</span>}
+        {h.tags.slice(0, 3).map((t) => <span key={t} className="tag ellipsis">#{t}</span>)}
+      </span>
+      <Streak streak={h.streak} best={h.bestStreak} />
+    </div>
+  )
+}
+
+export function Streak({ streak, best }: { streak: number; best: number }) {
+  if (streak === 0 && best === 0) return null
+  return (
+    <span className="streak" title={`Streak ${streak}, best ${best}`} aria-label={`Streak ${streak}, best ${best}`}>
+      {Array.from({ length: Math.max(1, Math.min(streak, 5)) }, (_, i) => <Icon key={i} name="flame" size={16} className={streak === 0 ? 'cold' : undefined} />)}
+      <span className="num">{streak}</span>
+    </span>
+  )
+}
+
+/**
+ * What happened to the hero while the player was away (missed habits' damage, a death): the
+ * avatar as this device last saw it, against the first reading made after Today opened.
+ */
+function useSinceLastVisit() {
+  const { avatarId, avatar, avatarReads } = useGame()
+  const [previous] = useState(() => lastSeen(avatarId))
+  const [readsAtOpening] = useState(avatarReads)
+  const [note, setNote] = useState<{ kind: 'warn' | 'error'; text: string } | null>(null)
+  const [compared, setCompared] = useState(false)
+  useEffect(() => {
+    if (compared || !avatar || avatarReads <= readsAtOpening) return
+    setCompared(true)
+    if (!previous) return
+    const c = changeBetween(previous, avatar)
+    if (c.died) setNote({ kind: 'error', text: `You died since your last visit. ${DEATH_EXPLAINED} Missed habits cost health; so do a boss's strikes.` })
+    else if (c.healthLost > 0) setNote({ kind: 'warn', text: `You lost ${c.healthLost} health since your last visit: each missed habit window costs 5.` })
+  }, [avatar, avatarReads, readsAtOpening, previous, compared])
+  return note && <Notice kind={note.kind}>{note.text}</Notice>
+}
