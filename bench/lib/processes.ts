@@ -7,10 +7,19 @@ export interface Started {
 }
 
 const live = new Set<ChildProcess>()
+const cleanups = new Set<() => Promise<void>>()
+
+/** Runs `cleanup` if the bench is interrupted (after the children are killed); returns a function that unregisters it. */
+export function onInterrupt(cleanup: () => Promise<void>): () => void {
+  cleanups.add(cleanup)
+  return () => cleanups.delete(cleanup)
+}
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     for (const c of live) c.kill('SIGKILL')
-    process.exit(130)
+    const bounded = [...cleanups].map((c) => Promise.race([c(), new Promise((r) => setTimeout(r, 10_000))]))
+    void Promise.allSettled(bounded).then(() => process.exit(130))
   })
 }
 
@@ -37,7 +46,7 @@ export async function startServer(name: string, entry: string, args: string[], e
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${name} exited with code ${code}`))))
   const deadline = Date.now() + 60_000
   for (;;) {
-    const ok = await Promise.race([fetch(url + readyPath).then((r) => r.ok, () => false), exited])
+    const ok = await Promise.race([fetch(url + readyPath, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false), exited])
     if (ok) break
     if (Date.now() > deadline) {
       child.kill('SIGKILL')

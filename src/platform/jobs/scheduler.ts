@@ -1,8 +1,9 @@
 import type { Logger } from '../log.js'
 
 /**
- * Periodic work. A job must be safe to run in several replicas at once: it claims its rows
- * (FOR UPDATE SKIP LOCKED) or relies on unique keys, so each piece of work is done once.
+ * Periodic work. With several replicas, each period's run is claimed by one of them (see
+ * JobSlots); a job must still be safe to run twice at once (a run outlasting its period, a
+ * manual run): it claims its rows (FOR UPDATE SKIP LOCKED) or relies on unique keys.
  */
 export interface Job {
   name: string
@@ -18,11 +19,17 @@ export class Scheduler {
   constructor(
     private readonly jobs: Job[],
     private readonly log: Logger | undefined,
+    /** Decides whether this replica runs a timed run; every run is this replica's by default. */
+    private readonly claim: (job: Job) => Promise<boolean> = async () => true,
   ) {}
 
   start(): void {
     this.stopped = false
     for (const job of this.jobs) this.schedule(job)
+  }
+
+  has(name: string): boolean {
+    return this.jobs.some((j) => j.name === name)
   }
 
   /** Runs one job now and waits for it (tests drive time with a manual clock and call this). */
@@ -42,7 +49,11 @@ export class Scheduler {
   private schedule(job: Job): void {
     if (this.stopped) return
     const timer = setTimeout(async () => {
-      await this.runGuarded(job).catch((e: unknown) => this.log?.error({ err: e, job: job.name }, 'job failed'))
+      try {
+        if (await this.claim(job)) await this.runGuarded(job)
+      } catch (e) {
+        this.log?.error({ err: e, job: job.name }, 'job failed')
+      }
       this.schedule(job)
     }, job.everyMs)
     timer.unref()

@@ -1,0 +1,112 @@
+/**
+ * npm run bench:split — the cost of split services: the same figures through the gateway
+ * (every context its own process, on PostgreSQL and NATS) with one and with two avatar replicas,
+ * and for all-in-one on the same PostgreSQL and NATS, in one run.
+ *
+ * Figures: GET /api/v1/avatars/{id} req/s and p50/p99 (autocannon, BENCH_CONNECTIONS=50 for
+ * BENCH_DURATION=10 s), attend throughput over BENCH_ATTENDS=300 distinct habits, and attend →
+ * experience visible p50/p99 over BENCH_PROBES=50 sequential probes. Each target gets a fresh
+ * database and NATS stream, removed afterwards.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
+import { generateSigningJwk } from '../src/platform/auth/keys.js'
+import { Cluster } from '../src/split/cluster.js'
+import { withBenchDatabase } from './lib/database.js'
+import { call } from './lib/http.js'
+import { onInterrupt, startServer } from './lib/processes.js'
+import { measureAttends, measureAvatarReads, measureRewardDelay } from './lib/scenarios.js'
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const ATTENDS = Number(process.env.BENCH_ATTENDS ?? 300)
+const PROBES = Number(process.env.BENCH_PROBES ?? 50)
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
+
+interface Row { target: string; scenario: string; rps?: number; p50?: number; p99?: number }
+const rows: Row[] = []
+
+/** A NATS stream and subject prefix for one target, deleted afterwards. */
+async function withStream(run: (env: Record<string, string>) => Promise<void>): Promise<void> {
+  const id = `qlbench_${Date.now().toString(36)}`
+  const remove = async () => {
+    const nc = await connect({ servers: NATS_URL })
+    try {
+      await (await jetstreamManager(nc)).streams.delete(id).catch(() => false)
+    } finally {
+      await nc.close()
+    }
+  }
+  const unregister = onInterrupt(remove)
+  try {
+    await run({ NATS_URL, NATS_STREAM: id, NATS_SUBJECT_PREFIX: id })
+  } finally {
+    await remove()
+    unregister()
+  }
+}
+
+async function measure(target: string, base: string): Promise<void> {
+  const session = await call(base, undefined, 'POST', '/auth/register', { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'bench password' })
+  const { token, userId } = session as { token: string; userId: string }
+  const reads = await measureAvatarReads(base, token, userId, CONNECTIONS, DURATION)
+  rows.push({ target, scenario: 'GET /api/v1/avatars/{id}', rps: Math.round(reads.rps), p50: reads.p50, p99: reads.p99 })
+  const attends = await measureAttends(base, token, userId, ATTENDS, CONNECTIONS)
+  rows.push({ target, scenario: `attend (${ATTENDS} distinct habits)`, rps: Math.round(attends.rps), p50: attends.p50, p99: attends.p99 })
+  rows.push({ target, scenario: `attend → experience visible (${PROBES} sequential)`, ...(await measureRewardDelay(base, token, userId, PROBES)) })
+}
+
+async function allInOne(): Promise<void> {
+  await withBenchDatabase(ADMIN_URL, (url) => withStream(async (nats) => {
+    const server = await startServer('all-in-one', 'src/main.ts', ['serve'], { DATABASE_URL: url, ...nats, LOG_LEVEL: 'warn' }, '/readyz')
+    try {
+      await measure('all-in-one (PostgreSQL + NATS)', server.url)
+    } finally {
+      await server.stop()
+    }
+  }))
+}
+
+async function split(avatarReplicas: number): Promise<void> {
+  await withBenchDatabase(ADMIN_URL, (url) => withStream(async (nats) => {
+    const cluster = await Cluster.start({
+      port: 0, host: '127.0.0.1',
+      contexts: [{ context: 'avatar', replicas: avatarReplicas }, { context: 'tracking', replicas: 1 }, { context: 'guild', replicas: 1 }, { context: 'quest', replicas: 1 }],
+      env: { DATABASE_URL: url, ...nats, LOG_LEVEL: 'warn', JWT_PRIVATE_KEY: JSON.stringify(await generateSigningJwk()) },
+      output: (line) => console.log(line),
+    })
+    const unregister = onInterrupt(() => cluster.stop())
+    try {
+      await measure(`split, ${avatarReplicas} avatar replica${avatarReplicas > 1 ? 's' : ''}`, cluster.gateway.url)
+    } finally {
+      await cluster.stop()
+      unregister()
+    }
+  }))
+}
+
+async function main(): Promise<void> {
+  await allInOne()
+  await split(1)
+  await split(2)
+  const base = (scenario: string) => rows.find((r) => r.target.startsWith('all-in-one') && r.scenario === scenario)
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per read run; 2 cores shared by load generator and every process\n`)
+  console.log('target | scenario | req/s | p50 ms | p99 ms | vs all-in-one')
+  console.log('---|---|---|---|---|---')
+  for (const r of rows) {
+    const b = base(r.scenario)
+    const ratio = r.target.startsWith('all-in-one') || !b ? '' : b.rps && r.rps ? `${(r.rps / b.rps).toFixed(2)} × req/s` : b.p50 && r.p50 ? `${(r.p50 / b.p50).toFixed(2)} × p50` : ''
+    console.log([r.target, r.scenario, r.rps ?? '', r.p50 ?? '', r.p99 ?? '', ratio].join(' | '))
+  }
+  await mkdir('bench/results', { recursive: true })
+  const file = `bench/results/split-${new Date().toISOString().replace(/[:.]/g, '-')}.json`
+  await writeFile(file, JSON.stringify({ connections: CONNECTIONS, duration: DURATION, attends: ATTENDS, probes: PROBES, rows }, null, 2))
+  console.log(`results: ${file}`)
+}
+
+main().catch((e: unknown) => {
+  console.error(e)
+  process.exit(1)
+})

@@ -1,0 +1,49 @@
+/**
+ * npm run start:split — every context as its own process on PostgreSQL and NATS, behind a
+ * gateway on PORT. REPLICAS_<CONTEXT>=N runs N of one. Every process gets the same JWT key
+ * (JWT_PRIVATE_KEY, or one made for this run) so any of them can verify any token. Logs are
+ * prefixed with the process name. SIGINT/SIGTERM stops them all; a process that dies before it
+ * is ready stops the launch with a non-zero exit.
+ */
+import { ConfigError, loadConfigFromEnvironment, UPSTREAM_CONTEXTS } from './config.js'
+import { generateSigningJwk } from './platform/auth/keys.js'
+import { CONTEXTS } from './server.js'
+import { Cluster } from './split/cluster.js'
+
+function fail(message: string): never {
+  console.error(message)
+  process.exit(1)
+}
+
+async function main(): Promise<void> {
+  let config
+  try {
+    config = loadConfigFromEnvironment()
+  } catch (e) {
+    if (e instanceof ConfigError) fail(e.message)
+    throw e
+  }
+  const missing = [['DATABASE_URL', config.databaseUrl], ['NATS_URL', config.natsUrl]].filter(([, v]) => !v).map(([k]) => k)
+  if (missing.length > 0) {
+    fail(`start:split needs ${missing.join(' and ')}: every process shares one PostgreSQL database and one NATS JetStream.\n` +
+      'e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/questline NATS_URL=nats://127.0.0.1:4222 npm run start:split')
+  }
+  const jwtPrivateKey = config.jwtPrivateKey ?? JSON.stringify(await generateSigningJwk())
+  if (!config.jwtPrivateKey) console.log('[launcher] JWT_PRIVATE_KEY is not set: a key was made for this run (tokens end when it stops)')
+  const contexts = UPSTREAM_CONTEXTS.filter((c) => (CONTEXTS as readonly string[]).includes(c)).map((context) => ({ context, replicas: config.replicas[context] }))
+  let cluster: Cluster
+  try {
+    cluster = await Cluster.start({
+      port: config.port, host: config.host, contexts, env: { JWT_PRIVATE_KEY: jwtPrivateKey }, output: (line) => console.log(line),
+    })
+  } catch (e) {
+    fail(`[launcher] ${(e as Error).message}; stopped`)
+  }
+  const stop = () => void cluster.stop().then(() => process.exit(0))
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  const names = cluster.processes.filter((p) => p.context !== 'edge').map((p) => p.name)
+  console.log(`[launcher] Questline (split) is up on ${cluster.gateway.url}: gateway + ${names.join(', ')}`)
+}
+
+void main()

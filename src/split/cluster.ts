@@ -1,0 +1,149 @@
+/**
+ * Starts Questline as separate processes: every context on a port of its own (with replicas),
+ * then the gateway in front of them. Used by `npm run start:split` and by the split-services
+ * tests, which also stop and restart single processes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { createInterface } from 'node:readline'
+
+const READY_TIMEOUT_MS = 60_000
+const STOP_GRACE_MS = 10_000
+
+export interface ClusterProcess {
+  name: string
+  context: string
+  url: string
+  port: number
+  child: ChildProcess
+  /** How it was started, so it can be started again. */
+  args: string[]
+  env: Record<string, string>
+}
+
+export interface ClusterOptions {
+  /** The gateway's port; 0 picks a free one. */
+  port: number
+  host: string
+  /** Contexts to run besides the gateway, with their replica counts. */
+  contexts: { context: string; replicas: number }[]
+  /** Settings for every process (on top of the launcher's own environment). */
+  env: Record<string, string>
+  /** Where each output line goes, prefixed with the process name; undefined drops them. */
+  output?: (line: string) => void
+  /** How node starts Questline: from source by default; tests pass a prebuilt bundle. */
+  entry?: string[]
+}
+
+const FROM_SOURCE = ['--import', 'tsx', 'src/main.ts']
+
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.listen(0, host, () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+}
+
+export class Cluster {
+  readonly processes: ClusterProcess[] = []
+  private stopping = false
+
+  private constructor(private readonly opts: ClusterOptions) {}
+
+  static async start(opts: ClusterOptions): Promise<Cluster> {
+    const cluster = new Cluster(opts)
+    try {
+      // Ports first: every process learns where every context lives (it forwards or calls there).
+      const planned: { name: string; context: string; port: number }[] = []
+      const upstreams: Record<string, string> = {}
+      for (const { context, replicas } of opts.contexts) {
+        const urls: string[] = []
+        for (let i = 1; i <= replicas; i++) {
+          const port = await freePort(opts.host)
+          planned.push({ name: replicas > 1 ? `${context}#${i}` : context, context, port })
+          urls.push(`http://${opts.host}:${port}`)
+        }
+        upstreams[`UPSTREAM_${context.toUpperCase()}`] = urls.join(',')
+      }
+      const contexts = planned.map((p) => cluster.spawn(p.name, p.context, ['--only', p.context], p.port, upstreams))
+      await Promise.all(contexts.map((p) => cluster.ready(p)))
+      const gateway = cluster.spawn('gateway', 'edge', ['--only', 'edge'], opts.port || (await freePort(opts.host)), upstreams)
+      await cluster.ready(gateway)
+      return cluster
+    } catch (e) {
+      await cluster.stop()
+      throw e
+    }
+  }
+
+  get gateway(): ClusterProcess {
+    return this.processes.find((p) => p.name === 'gateway')!
+  }
+
+  /** The live processes serving a context. */
+  of(context: string): ClusterProcess[] {
+    return this.processes.filter((p) => p.context === context && isAlive(p.child))
+  }
+
+  /** Kills one process at once (SIGKILL: no clean shutdown), as a crash would. */
+  async kill(p: ClusterProcess): Promise<void> {
+    if (!isAlive(p.child)) return
+    const exited = new Promise((r) => p.child.once('exit', r))
+    p.child.kill('SIGKILL')
+    await exited
+  }
+
+  /** Starts a stopped process again on its port, with its settings, and waits until it is ready. */
+  async restart(p: ClusterProcess): Promise<ClusterProcess> {
+    const again = this.spawn(p.name, p.context, p.args, p.port, p.env)
+    this.processes.splice(this.processes.indexOf(p), 1)
+    await this.ready(again)
+    return again
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true
+    await Promise.all(this.processes.filter((p) => isAlive(p.child)).map((p) => new Promise<void>((resolve) => {
+      p.child.once('exit', () => resolve())
+      p.child.kill('SIGTERM')
+      setTimeout(() => p.child.kill('SIGKILL'), STOP_GRACE_MS).unref()
+    })))
+  }
+
+  private spawn(name: string, context: string, args: string[], port: number, env: Record<string, string>): ClusterProcess {
+    const child = spawn(process.execPath, [...(this.opts.entry ?? FROM_SOURCE), 'serve', ...args, '--port', String(port)], {
+      // eslint-disable-next-line no-restricted-syntax -- a child inherits the launcher's environment, then the cluster's settings
+      env: { ...process.env, ...this.opts.env, ...env, HOST: this.opts.host },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const output = this.opts.output
+    for (const stream of [child.stdout!, child.stderr!]) {
+      if (output) createInterface({ input: stream }).on('line', (line) => output(`[${name}] ${line}`))
+      else stream.resume()
+    }
+    child.on('exit', (code, signal) => {
+      if (!this.stopping) output?.(`[cluster] ${name} exited (${signal ?? `code ${code}`})`)
+    })
+    const p = { name, context, port, url: `http://${this.opts.host}:${port}`, child, args, env }
+    this.processes.push(p)
+    return p
+  }
+
+  private async ready(p: ClusterProcess): Promise<void> {
+    const deadline = Date.now() + READY_TIMEOUT_MS
+    const exited = new Promise<never>((_, reject) => p.child.once('exit', (code) => reject(new Error(`${p.name} exited with code ${code} before it was ready`))))
+    exited.catch(() => undefined)
+    while (Date.now() < deadline) {
+      const ok = await Promise.race([fetch(`${p.url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false), exited])
+      if (ok) return
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    throw new Error(`${p.name} was not ready within ${READY_TIMEOUT_MS / 1000} s`)
+  }
+}
+
+const isAlive = (c: ChildProcess) => c.exitCode === null && c.signalCode === null
