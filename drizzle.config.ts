@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit'
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/contexts/*/store/tables.ts',
+  schema: ['./src/contexts/*/store/tables.ts', './src/platform/*/tables.ts'],
   out: './drizzle',
 })

@@ -8,12 +8,31 @@ const apiProject = (backend: 'embedded' | 'postgres', bus: 'in-process' | 'nats'
   test: {
     name: bus === 'nats' ? 'api-postgres-nats' : `api-${backend}`,
     include,
+    exclude: ['test/web/**', '**/node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: backend, QL_TEST_BUS: bus },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 })
+
+/**
+ * The same black-box suites against split services: every context its own process (avatar and
+ * tracking twice) behind the gateway, on PostgreSQL and NATS. One file at a time: each starts a
+ * cluster of its own. Suites that reach under the API (storage, rank tallies, job slots) stay out.
+ */
+const splitProject = {
+  test: {
+    name: 'api-split',
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/storage.test.ts', 'test/guild-rank.test.ts', 'test/job-slots.test.ts', 'test/web/**'],
+    globalSetup: ['test/support/global-setup.ts'],
+    env: { QL_TEST_BACKEND: 'postgres', QL_TEST_BUS: 'nats', QL_TEST_TARGET: 'split' },
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+}
 
 export default defineConfig({
   test: {
@@ -22,7 +41,21 @@ export default defineConfig({
       apiProject('embedded'),
       ...(process.env.TEST_DATABASE_URL ? [apiProject('postgres')] : []),
       // The suites whose flows cross contexts by events, again over NATS JetStream.
-      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [apiProject('postgres', 'nats', ['test/habits.test.ts'])] : []),
+      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [apiProject('postgres', 'nats', ['test/habits.test.ts', 'test/battles.test.ts', 'test/quests.test.ts'])] : []),
+      // Opt-in until a cluster starts in a few seconds (today ~20 s per test app on 2 cores).
+      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL && process.env.TEST_SPLIT === 'true' ? [splitProject] : []),
+      // The web app in Debian's Chromium against the platform on a real port; one file at a time.
+      {
+        test: {
+          name: 'web',
+          include: ['test/web/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts', 'test/web/support/global-setup.ts'],
+          env: { QL_TEST_BACKEND: 'embedded', QL_TEST_BUS: 'in-process' },
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 })

@@ -3,6 +3,7 @@
  * Nothing else reads process.env.
  */
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 export type EconomyMode = 'open' | 'authoritative'
 
@@ -33,7 +34,53 @@ export interface Config {
   loginFailureWindowSeconds: number
   /** Size of the PostgreSQL connection pool. */
   databasePoolSize: number
+  /**
+   * Where the contexts this process does not serve run (split services): context → base URLs
+   * (`UPSTREAM_<CONTEXT>`, comma-separated). The process forwards their routes there.
+   */
+  upstreams: Partial<Record<UpstreamContext, string[]>>
+  /** Test-only routes under /_test (clock, settle, jobs) for black-box tests of split services. */
+  testControl: boolean
+  /** Replicas per context that `npm run start:split` starts (`REPLICAS_<CONTEXT>`, default 1). */
+  replicas: Record<UpstreamContext, number>
+  /**
+   * The avatar service's base URL (`http://avatar:8080`); set, the marketplace calls the avatar
+   * over HTTP with service tokens instead of in-process.
+   */
+  avatarUrl: string | undefined
+  /** Each HTTP call to the avatar service is abandoned after this long. */
+  avatarTimeoutMs: number
+  /** Further attempts after a network failure, timeout or 5xx from the avatar service. */
+  avatarRetries: number
+  /** The built player web app the edge serves at `/` (`npm run build:web` writes it). */
+  webDir: string
 }
+
+/** Contexts whose API a gateway can forward (the edge serves /auth itself). */
+export const UPSTREAM_CONTEXTS = ['avatar', 'tracking', 'guild', 'quest', 'marketplace'] as const
+export type UpstreamContext = (typeof UPSTREAM_CONTEXTS)[number]
+
+function urlList(env: Env, name: string): string[] | undefined {
+  const raw = optional(env, name)
+  if (raw === undefined) return undefined
+  const urls = raw.split(',').map((u) => u.trim().replace(/\/+$/, '')).filter((u) => u !== '')
+  for (const u of urls) {
+    if (!/^https?:\/\/[^/\s]+$/.test(u)) throw new ConfigError(`${name} must list base URLs like http://127.0.0.1:4001, got '${u}'.`)
+  }
+  return urls.length > 0 ? urls : undefined
+}
+
+function upstreams(env: Env): Config['upstreams'] {
+  const out: Config['upstreams'] = {}
+  for (const c of UPSTREAM_CONTEXTS) {
+    const urls = urlList(env, `UPSTREAM_${c.toUpperCase()}`)
+    if (urls) out[c] = urls
+  }
+  return out
+}
+
+/** Where `npm run build:web` writes the player web app. */
+export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../web/dist', import.meta.url))
 
 export class ConfigError extends Error {}
 
@@ -68,6 +115,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`)
   }
+  const avatarUrl = optional(env, 'AVATAR_URL')
+  if (avatarUrl && !/^https?:\/\/[^/]/.test(avatarUrl)) {
+    throw new ConfigError(`AVATAR_URL must be an http:// or https:// URL, got '${avatarUrl}'.`)
+  }
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: optional(env, 'HOST') ?? '127.0.0.1',
@@ -88,6 +139,13 @@ export function loadConfig(env: Env = process.env): Config {
     loginMaxFailuresPerAddress: integer(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 30, 1, 100_000),
     loginFailureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    upstreams: upstreams(env),
+    testControl: oneOf(env, 'TEST_CONTROL', ['true', 'false'] as const, 'false') === 'true',
+    replicas: Object.fromEntries(UPSTREAM_CONTEXTS.map((c) => [c, integer(env, `REPLICAS_${c.toUpperCase()}`, 1, 1, 16)])) as Config['replicas'],
+    avatarUrl,
+    avatarTimeoutMs: integer(env, 'AVATAR_TIMEOUT_MS', 2000, 10, 60_000),
+    avatarRetries: integer(env, 'AVATAR_RETRIES', 2, 0, 10),
+    webDir: path.resolve(optional(env, 'WEB_DIR') ?? DEFAULT_WEB_DIR),
   }
 }
 

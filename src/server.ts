@@ -7,8 +7,9 @@ import type { FastifyPluginAsync } from 'fastify'
 import type { Config } from './config.js'
 import { loadSigningKeys } from './platform/auth/keys.js'
 import { RevocationList } from './platform/auth/revocations.js'
+import { serviceTokenSource } from './platform/auth/service-token.js'
 import { AccessTokens } from './platform/auth/tokens.js'
-import { type Clock, systemClock } from './platform/clock.js'
+import { type Clock, SettableClock, systemClock } from './platform/clock.js'
 import { Database } from './platform/db/database.js'
 import { migrateDatabase } from './platform/db/migrate.js'
 import type { EventBus, Subscription } from './platform/events/bus.js'
@@ -17,14 +18,23 @@ import { NatsBus } from './platform/events/nats-bus.js'
 import type { Outbox } from './platform/events/outbox.js'
 import { OutboxRelay } from './platform/events/relay.js'
 import { requireToken } from './platform/http/auth-guard.js'
+import type { MetricsSource } from './platform/http/metrics.js'
 import { createHttpServer, type HttpServer } from './platform/http/server.js'
+import { registerTestControls } from './platform/http/test-control.js'
+import { enableForwarding, forwardTo, UpstreamPool } from './platform/http/upstreams.js'
+import { JobSlots } from './platform/jobs/job-slots.js'
 import { type Job, Scheduler } from './platform/jobs/scheduler.js'
 import type { Logger } from './platform/log.js'
+import { httpAvatarClient } from './contexts/avatar/client.js'
 import { avatarContext } from './contexts/avatar/index.js'
 import { identityContext } from './contexts/identity/index.js'
+import { guildContext } from './contexts/guild/index.js'
+import { marketplaceContext } from './contexts/marketplace/index.js'
+import { questContext } from './contexts/quest/index.js'
+import { httpTrackingClient } from './contexts/tracking/client.js'
 import { trackingContext } from './contexts/tracking/index.js'
 
-export const CONTEXTS = ['edge', 'avatar', 'tracking'] as const
+export const CONTEXTS = ['edge', 'avatar', 'tracking', 'guild', 'quest', 'marketplace'] as const
 export type ContextName = (typeof CONTEXTS)[number]
 
 export interface PlatformOptions {
@@ -51,6 +61,8 @@ export interface Platform {
   relay: OutboxRelay
   bus: EventBus
   scheduler: Scheduler
+  /** Signs access tokens with the process's key (tests mint service tokens with it). */
+  tokens: AccessTokens
 }
 
 interface ServedContext {
@@ -59,6 +71,7 @@ interface ServedContext {
   outbox: Outbox
   subscription?: Subscription
   jobs?: Job[]
+  metrics?: MetricsSource
 }
 
 function createBus(config: Config, logger: Logger | false): EventBus {
@@ -69,7 +82,8 @@ function createBus(config: Config, logger: Logger | false): EventBus {
 
 export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
   const { config } = opts
-  const clock = opts.clock ?? systemClock
+  const settable = config.testControl && !opts.clock ? new SettableClock() : undefined
+  const clock = opts.clock ?? settable ?? systemClock
   const log = opts.logger || undefined
   const database = opts.database ?? (await openDatabase(config))
   const closers: (() => Promise<void>)[] = []
@@ -84,13 +98,45 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     const revocations = new RevocationList()
     const tokens = new AccessTokens(keys, { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, clock, revocations)
 
+    // A context served elsewhere (UPSTREAM_<CONTEXT>) is reached over HTTP: its routes are
+    // forwarded there, and the other contexts' calls go through its port's HTTP adapter.
+    const isServed = (name: ContextName) => !opts.only || opts.only.includes(name)
+    const pools = new Map<ContextName, UpstreamPool>()
+    for (const name of CONTEXTS) {
+      const urls = name === 'edge' || isServed(name) ? undefined : config.upstreams[name]
+      if (urls) pools.set(name, new UpstreamPool(name, urls, log))
+    }
+    const serviceTokens = serviceTokenSource(tokens, clock)
+    const callOptions = { timeoutMs: config.avatarTimeoutMs, retries: config.avatarRetries }
+    const remote = (name: ContextName) => {
+      const pool = pools.get(name)
+      return pool && (() => pool.pick())
+    }
+
     const avatar = avatarContext({ database, clock, economyMode: config.economyMode })
-    const tracking = trackingContext({ database, clock, avatars: avatar.client })
-    const identity = identityContext({ database, clock, tokens, revocations, avatars: avatar.client, config })
+    const avatarBase = remote('avatar')
+    const avatars = avatarBase ? httpAvatarClient(avatarBase, serviceTokens, callOptions) : avatar.client
+    const tracking = trackingContext({ database, clock, avatars })
+    const trackingBase = remote('tracking')
+    const guild = guildContext({ database, clock, avatars })
+    const quest = questContext({
+      database, clock, avatars, guilds: guild.client,
+      tracking: trackingBase ? httpTrackingClient(trackingBase, serviceTokens, callOptions) : tracking.client,
+    })
+    const identity = identityContext({ database, clock, tokens, revocations, avatars, config })
+    // AVATAR_URL sends only the marketplace's saga calls over HTTP (fault tests point it at a stand-in).
+    const marketplaceAvatars = config.avatarUrl ? httpAvatarClient(config.avatarUrl, serviceTokens, callOptions) : avatars
+    const marketplace = marketplaceContext({ database, clock, avatars: marketplaceAvatars })
     const all: ServedContext[] = [
       { name: 'edge', outbox: identity.outbox },
       { name: 'avatar', apiRoutes: avatar.routes, outbox: avatar.outbox, subscription: avatar.subscription },
       { name: 'tracking', apiRoutes: tracking.routes, outbox: tracking.outbox, subscription: tracking.subscription, jobs: tracking.jobs },
+      { name: 'guild', apiRoutes: guild.routes, outbox: guild.outbox, subscription: guild.subscription, jobs: guild.jobs },
+      { name: 'quest', apiRoutes: quest.routes, outbox: quest.outbox, subscription: quest.subscription, jobs: quest.jobs },
+      {
+        name: 'marketplace', apiRoutes: marketplace.routes, outbox: marketplace.outbox, subscription: marketplace.subscription,
+        jobs: marketplace.jobs, metrics: marketplace.metrics,
+      },
     ]
     const served = all.filter((c) => !opts.only || opts.only.includes(c.name))
 
@@ -99,27 +145,48 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     await bus.start()
     closers.push(() => bus.close())
     const relay = new OutboxRelay(served.map((c) => c.outbox), bus, database, log)
-    const scheduler = new Scheduler(served.flatMap((c) => c.jobs ?? []), log)
+    const slots = new JobSlots(database)
+    const scheduler = new Scheduler(served.flatMap((c) => c.jobs ?? []), log, (job) => slots.claim(job))
 
     const http = await createHttpServer({
       logger: opts.logger,
       title: 'Questline API',
       readiness: { database: () => database.ping(), events: () => bus.ping() },
       processMetrics: !!opts.logger,
+      metrics: served.flatMap((c) => (c.metrics ? [c.metrics] : [])),
+      webDir: served.some((c) => c.name === 'edge') ? config.webDir : undefined,
     })
     if (served.some((c) => c.name === 'edge')) await http.register(identity.routes)
+    // Contexts served elsewhere (split services): their routes are declared here too, so this
+    // process validates, documents and answers 404/405 alike, but a hook forwards each request.
+    const forwarded = all.flatMap((c) => {
+      const pool = pools.get(c.name)
+      return pool && c.apiRoutes ? [{ routes: c.apiRoutes, pool }] : []
+    })
+    if (forwarded.length > 0) await enableForwarding(http)
     await http.register(async (api) => {
       api.addHook('onRequest', requireToken(tokens))
       for (const c of served) if (c.apiRoutes) await api.register(c.apiRoutes)
+      for (const f of forwarded) {
+        await api.register(async (scope) => {
+          scope.addHook('onRequest', forwardTo(f.pool))
+          await scope.register(f.routes)
+        })
+      }
     }, { prefix: '/api/v1' })
+    for (const pool of pools.values()) {
+      pool.startHealthChecks()
+      closers.push(async () => pool.stop())
+    }
 
+    if (settable) registerTestControls(http, { clock: settable, relay, bus, scheduler })
     if (served.some((c) => c.name === 'edge')) await identity.start()
     relay.start()
     closers.push(() => relay.close())
     if (config.jobsEnabled) scheduler.start()
     closers.push(() => scheduler.close())
     http.addHook('onClose', closeAll)
-    return { http, database, relay, bus, scheduler }
+    return { http, database, relay, bus, scheduler, tokens }
   } catch (e) {
     await closeAll()
     throw e

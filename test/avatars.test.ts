@@ -179,11 +179,11 @@ describe('health and mana', () => {
     await post(p, '/money/earn', { amount: 55 })
     await post(p, '/mana/spend', { amount: 20 })
     const hit = await post(p, '/health/damage', { amount: 30 })
-    expect(hit.json()).toEqual({ died: false })
+    expect(hit.json()).toEqual({ died: false, health: 70 })
     expect((await get(p, '/health')).json()).toMatchObject({ current: 70, max: 100 })
     const fatal = await post(p, '/health/damage', { amount: 70 })
     expect(fatal.statusCode).toBe(200)
-    expect(fatal.json()).toEqual({ died: true })
+    expect(fatal.json()).toEqual({ died: true, health: 100 })
     const a = (await get(p)).json()
     // 155 money - floor(155 / 10) = 140
     expect(a.money.amount).toBe(140)

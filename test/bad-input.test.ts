@@ -13,12 +13,14 @@ interface Operation { method: string; path: string; body?: Schema; bodyRequired:
 let app: TestApp
 let player: Player
 let habitId: string
+let marketplaceId: string
 let operations: Operation[] = []
 
 beforeAll(async () => {
   app = await buildTestApp()
   player = await newPlayer(app)
   habitId = await newHabit(app, player)
+  marketplaceId = (await app.inject({ method: 'POST', url: '/api/v1/marketplaces', headers: player.auth, payload: { avatarId: player.avatarId } })).json().id
   const doc = (await app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema: Schema }> } }>> }
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
@@ -30,17 +32,22 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 /** Fills path parameters with real ids so requests reach validation and rules, not just the router. */
-const urlOf = (op: Operation, id?: string) =>
+const urlOf = (op: Operation, id?: string, itemName?: string) =>
   op.path.replace('{id}', id ?? (op.path.startsWith('/api/v1/habits') ? habitId : player.avatarId))
+    .replace('{marketplaceId}', id ?? marketplaceId)
+    .replace('{itemName}', itemName ?? 'Rusty%20Shortsword')
+
+/** The path parameter naming the resource, swept with bad ids. */
+const ID_PARAM = /\{(id|marketplaceId)\}/
 
 type Payload = string | object
-interface Case { name: string; payload?: Payload; contentType?: string; headers?: Record<string, string>; id?: string; expect?: number }
+interface Case { name: string; payload?: Payload; contentType?: string; headers?: Record<string, string>; id?: string; itemName?: string; expect?: number }
 
 function wrongValues(s: Schema): [string, unknown][] {
   const type = s.type ?? s.anyOf?.find((a) => a.type !== 'null')?.type
   const out: [string, unknown][] = [['true', true], ['an array', [1]], ['an object', { a: 1 }]]
   if (type === 'integer' || type === 'number') out.push(['a numeric string', '5'], ['a fraction', 1.5], ['1e300', 1e300], ['2^53', 2 ** 53], ['-1', -1])
-  if (type === 'string') out.push(['a number', 5], ['10,000 characters', 'x'.repeat(10_000)])
+  if (type === 'string') out.push(['a number', 5], ['10,000 characters', 'x'.repeat(10_000)], ['a NUL character', 'a\u0000b'])
   if (s.enum || s.anyOf?.some((a) => a.enum)) out.push(['an unknown enum value', 'SPACESHIP'])
   return out
 }
@@ -50,9 +57,14 @@ function casesFor(op: Operation): Case[] {
   if (op.path.startsWith('/api/v1')) {
     cases.push({ name: 'no token', headers: {}, expect: 401 }, { name: 'a garbage token', headers: { authorization: 'Bearer x.y.z' }, expect: 401 })
   }
-  if (op.path.includes('{id}')) {
+  if (ID_PARAM.test(op.path)) {
     for (const [name, id] of [['a NUL id', '%00'], ['a 500-character id', 'a'.repeat(500)], ['a traversal id', '..%2F..'], ['a bad-escape id', '%E0%A4%A']] as const) {
       cases.push({ name, id, ...(op.body ? { payload: {} } : {}) })
+    }
+  }
+  if (op.path.includes('{itemName}')) {
+    for (const [name, itemName] of [['a NUL item name', '%00'], ['a 500-character item name', 'a'.repeat(500)], ['a blank item name', '%20'], ['a bad-escape item name', '%E0%A4%A']] as const) {
+      cases.push({ name, itemName })
     }
   }
   // Validation answers 200 {valid} for anything by contract.
@@ -101,7 +113,7 @@ describe('every operation refuses bad input with a 4xx problem', () => {
         const headers: Record<string, string> = { ...(c.headers ?? player.auth) }
         if (c.contentType) headers['content-type'] = c.contentType
         const res = await app.inject({
-          method: op.method as 'GET', url: urlOf(op, c.id), headers,
+          method: op.method as 'GET', url: urlOf(op, c.id, c.itemName), headers,
           ...(c.payload !== undefined ? { payload: c.payload } : {}),
         })
         const label = `${op.method} ${op.path} with ${c.name}: ${res.statusCode}`

@@ -62,8 +62,8 @@ export class TooManyRequests extends AppError {
 }
 
 export class BadGateway extends AppError {
-  constructor(detail: string) {
-    super(502, 'bad-gateway', 'Bad gateway', detail)
+  constructor(detail: string, slug = 'bad-gateway') {
+    super(502, slug, 'Bad gateway', detail)
   }
 }
 

@@ -7,6 +7,12 @@ import { connect } from '@nats-io/transport-node'
 import type { EventBus } from '../../src/platform/events/bus.js'
 import type { OutboxRelay } from '../../src/platform/events/relay.js'
 import { openTestDatabase } from './backends.js'
+import { buildSplitApp } from './split-app.js'
+
+/** Whether the suite drives separate processes through the gateway (project api-split). */
+export const splitTarget = process.env.QL_TEST_TARGET === 'split'
+/** Retries a cross-service call makes after a 5xx: 0 in one process, AVATAR_RETRIES' default over HTTP. */
+export const callRetries = splitTarget ? 2 : 0
 
 export interface TestApp {
   inject: import('fastify').FastifyInstance['inject']
@@ -16,19 +22,27 @@ export interface TestApp {
   database: import('../../src/platform/db/database.js').Database
   /** Publishes every pending event and lets the consumers apply them. */
   settle(): Promise<void>
+  /** The Prometheus text of the process serving `context`. */
+  metricsOf(context: string): Promise<string>
   /** Runs a periodic job now (jobs do not run on timers in tests). */
   runJob(name: string): Promise<void>
+  /** A token signed with the app's key, e.g. a service token (role `service`). */
+  issueToken(userId: string, role: 'player' | 'admin' | 'service'): Promise<string>
   close(): Promise<void>
 }
 
 /** A whole platform on its own fresh database, driven through fastify's inject. */
 export async function buildTestApp(opts: { env?: Record<string, string>; clock?: ManualClock } = {}): Promise<TestApp> {
   const nats = natsSettings()
+  if (process.env.QL_TEST_TARGET === 'split') {
+    if (!nats) throw new Error('The split-services project needs the NATS bus (QL_TEST_BUS=nats).')
+    return buildSplitApp(opts, nats)
+  }
   const config: Config = loadConfig({ LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', ...nats?.env, ...opts.env })
   const testDb = await openTestDatabase(inject('templates'))
   const clock = opts.clock ?? systemClock
   try {
-    const { http, relay, bus, scheduler } = await buildPlatform({ config, logger: false, database: testDb.database, clock })
+    const { http, relay, bus, scheduler, tokens } = await buildPlatform({ config, logger: false, database: testDb.database, clock })
     await http.ready()
     return {
       http,
@@ -37,6 +51,8 @@ export async function buildTestApp(opts: { env?: Record<string, string>; clock?:
       database: testDb.database,
       settle: () => settle(relay, bus),
       runJob: (name) => scheduler.runNow(name),
+      metricsOf: async () => (await http.inject({ url: '/metrics' })).body,
+      issueToken: async (userId, role) => (await tokens.issue(userId, role)).token,
       close: async () => {
         await http.close()
         await testDb.drop()

@@ -15,6 +15,8 @@ export interface TemplateInfo {
   embeddedDumpFile?: string
   postgresAdminUrl?: string
   postgresTemplate?: string
+  /** Questline as one prebuilt module, for the split-services project. */
+  bundle?: string
   runId: string
 }
 

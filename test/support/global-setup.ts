@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node'
 import { Database } from '../../src/platform/db/database.js'
 import { migrateDatabase } from '../../src/platform/db/migrate.js'
 import { databaseUrl, dropDatabase, type TemplateInfo } from './backends.js'
+import { bundleQuestline } from './bundle.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,6 +24,12 @@ export default async function setup(project: TestProject) {
   const backend = project.config.env?.QL_TEST_BACKEND ?? 'embedded'
   if (backend === 'embedded') await prepareEmbedded(info, dir)
   if (backend === 'postgres') cleanups.push(await preparePostgres(info, runId))
+  if (project.config.env?.QL_TEST_TARGET === 'split') {
+    // Inside the project, so the bundle finds node_modules and drizzle/ above it.
+    const bundleDir = path.resolve('node_modules/.cache/questline-test', runId)
+    info.bundle = await bundleQuestline(bundleDir)
+    cleanups.push(() => rm(bundleDir, { recursive: true, force: true }))
+  }
 
   project.provide('templates', info)
   return async () => {

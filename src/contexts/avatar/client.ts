@@ -1,19 +1,112 @@
 /**
  * The port other contexts use to ask the avatar context for something. The adapter is picked
- * at start-up: in-process here; an HTTP adapter joins it when contexts run as separate services.
+ * at start-up: in-process (a direct call), or HTTP to the avatar service's public API when
+ * contexts run as separate services.
+ *
+ * Every call that changes an avatar takes an idempotency key: a retried call with the same key
+ * answers as the first did and changes nothing again. Business refusals arrive as the avatar
+ * context's problems (platform AppErrors with their slugs), e.g. `insufficient-funds`.
  */
+import type { TokenSource } from '../../platform/auth/service-token.js'
+import { SYSTEM } from '../../platform/auth/principal.js'
+import { AppError, NotFound } from '../../platform/errors.js'
+import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import type { AvatarApp } from './app/avatar-app.js'
+
+/** The format of avatar ids, for other contexts' schemas: 1–64 of [A-Za-z0-9_-]. */
+
+export interface AvatarItem {
+  type: 'WEAPON' | 'ARMOR' | 'CONSUMABLE'
+  name: string
+  description: string
+  power: number
+  effect?: 'HEALTH' | 'MANA'
+}
+
+/** What another context may read about an avatar to judge a purchase or a fight. */
+export interface AvatarProfile {
+  level: number
+  /** Strength plus the equipped weapon. */
+  attack: number
+  /** Defense plus the equipped armor. */
+  defense: number
+  health: number
+  maxHealth: number
+}
 
 export interface AvatarClient {
   /** Makes the avatar a new user starts with; idempotent. */
   provision(input: { avatarId: string; ownerId: string; name: string }): Promise<void>
+  /** Undoes a provision (a registration that failed after it): deletes the avatar if it exists. */
+  discard(avatarId: string): Promise<void>
   isOwner(avatarId: string, userId: string): Promise<boolean>
   /** The user owning the avatar, or undefined when there is no such avatar. */
   ownerOf(avatarId: string): Promise<string | undefined>
+  /** Throws NotFound for an unknown avatar. */
+  profile(avatarId: string): Promise<AvatarProfile>
+  spend(avatarId: string, amount: number, idempotencyKey: string): Promise<void>
+  earn(avatarId: string, amount: number, idempotencyKey: string): Promise<void>
+  addItem(avatarId: string, item: AvatarItem, idempotencyKey: string): Promise<void>
+  /** Takes one item of that name out of the inventory and answers it (`item-equipped` if only equipped). */
+  takeItem(avatarId: string, name: string, idempotencyKey: string): Promise<AvatarItem>
+  damage(avatarId: string, amount: number, idempotencyKey: string): Promise<{ died: boolean; health: number }>
 }
 
 export const inProcessAvatarClient = (app: AvatarApp): AvatarClient => ({
   provision: (input) => app.provision(input),
+  discard: (avatarId) => app.delete(SYSTEM, avatarId).catch((e: unknown) => { if (!(e instanceof NotFound)) throw e }),
   isOwner: (avatarId, userId) => app.isOwner(avatarId, userId),
   ownerOf: (avatarId) => app.ownerOf(avatarId),
+  profile: (avatarId) => app.profile(avatarId),
+  spend: (avatarId, amount, key) => app.spendByCall(key, avatarId, amount),
+  earn: (avatarId, amount, key) => app.earnByCall(key, avatarId, amount),
+  addItem: (avatarId, item, key) => app.addItemByCall(key, avatarId, item),
+  takeItem: (avatarId, name, key) => app.takeItemByCall(key, avatarId, name),
+  damage: (avatarId, amount, key) => app.damageByCall(key, avatarId, amount),
 })
+
+/**
+ * The same port over HTTP, for a context running apart from the avatar service: each call goes
+ * to the avatar's public API (`/api/v1/avatars/…`) with a short-lived service token, the
+ * idempotency key as the `Idempotency-Key` header, a timeout per attempt, and retries only after
+ * network failures and 5xx answers. The avatar's refusals come back as the same platform errors.
+ */
+export function httpAvatarClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): AvatarClient {
+  const http = new ServiceClient(baseUrl, token, opts)
+  const path = (avatarId: string, rest = '') => `/api/v1/avatars/${encodeURIComponent(avatarId)}${rest}`
+  const ownerOf = async (avatarId: string) => {
+    try {
+      return (await http.call<{ userId: string }>({ method: 'GET', path: path(avatarId, '/owner') })).userId
+    } catch (e) {
+      if (e instanceof AppError && e.status === 404) return undefined
+      throw e
+    }
+  }
+  return {
+    discard: async (avatarId) => {
+      try {
+        await http.call({ method: 'DELETE', path: path(avatarId) })
+      } catch (e) {
+        if (!(e instanceof AppError && e.status === 404)) throw e
+      }
+    },
+    provision: (input) =>
+      http.call({ method: 'PUT', path: path(input.avatarId), body: { ownerId: input.ownerId, name: input.name } }),
+    ownerOf,
+    isOwner: async (avatarId, userId) => (await ownerOf(avatarId)) === userId,
+    profile: async (avatarId) => {
+      const [avatar, stats] = await Promise.all([
+        http.call<{ level: { levelNumber: number }; health: { current: number; max: number } }>({ method: 'GET', path: path(avatarId) }),
+        http.call<{ attack: number; armor: number }>({ method: 'GET', path: path(avatarId, '/stats') }),
+      ])
+      return { level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor, health: avatar.health.current, maxHealth: avatar.health.max }
+    },
+    spend: (avatarId, amount, key) => http.call({ method: 'POST', path: path(avatarId, '/money/spend'), body: { amount }, idempotencyKey: key }),
+    earn: (avatarId, amount, key) => http.call({ method: 'POST', path: path(avatarId, '/money/earn'), body: { amount }, idempotencyKey: key }),
+    addItem: (avatarId, item, key) => http.call({ method: 'POST', path: path(avatarId, '/inventory/items'), body: item, idempotencyKey: key }),
+    takeItem: (avatarId, name, key) =>
+      http.call<AvatarItem>({ method: 'POST', path: path(avatarId, '/inventory/items/take'), body: { name }, idempotencyKey: key }),
+    damage: (avatarId, amount, key) =>
+      http.call<{ died: boolean; health: number }>({ method: 'POST', path: path(avatarId, '/health/damage'), body: { amount }, idempotencyKey: key }),
+  }
+}

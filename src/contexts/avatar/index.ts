@@ -12,6 +12,8 @@ import { SYSTEM } from '../../platform/auth/principal.js'
 import { NotFound } from '../../platform/errors.js'
 import type { Subscription } from '../../platform/events/bus.js'
 import { exactlyOnce } from '../../platform/events/inbox.js'
+import type { BattleLost, BattleWon } from '../guild/events.js'
+import type { QuestCompleted } from '../quest/events.js'
 import type { HabitAttended, HabitMissed } from '../tracking/events.js'
 
 /** The avatar context as a module: its use cases, its API routes and its port for others. */
@@ -32,6 +34,19 @@ export function avatarContext(deps: { database: Database; clock: Clock; economyM
       tracking: {
         HabitAttended: once((e) => unlessGone(app.rewardFromPlay((e as HabitAttended).payload.avatarId, (e as HabitAttended).payload.reward))),
         HabitMissed: once((e) => unlessGone(app.damage(SYSTEM, (e as HabitMissed).payload.avatarId, (e as HabitMissed).payload.damage))),
+      },
+      guild: {
+        BattleWon: once(async (e) => {
+          const { participants, reward } = (e as BattleWon).payload
+          for (const id of participants) await unlessGone(app.rewardFromPlay(id, reward))
+        }),
+        BattleLost: once(async (e) => {
+          const { participants, penalty } = (e as BattleLost).payload
+          for (const id of participants) await unlessGone(app.damage(SYSTEM, id, penalty))
+        }),
+      },
+      quest: {
+        QuestCompleted: once((e) => unlessGone(app.rewardFromPlay((e as QuestCompleted).payload.avatarId, (e as QuestCompleted).payload.reward))),
       },
     },
   }

@@ -8,8 +8,10 @@ import type { Job } from '../../platform/jobs/scheduler.js'
 import type { AvatarClient } from '../avatar/client.js'
 import type { AvatarDeleted } from '../avatar/events.js'
 import { TrackingApp } from './app/tracking-app.js'
+import { inProcessTrackingClient, type TrackingClient } from './client.js'
 import { MISSED_JOB_EVERY_MS } from './domain/rules.js'
 import { habitRoutes } from './http/routes.js'
+import { trackingServiceRoutes } from './http/service-routes.js'
 import { inbox, outbox as outboxTable } from './store/tables.js'
 
 export const MISSED_WINDOWS_JOB = 'tracking.missed-windows'
@@ -20,6 +22,7 @@ export function trackingContext(deps: { database: Database; clock: Clock; avatar
   const app = new TrackingApp({ ...deps, outbox })
   const routes: FastifyPluginAsync = async (f) => {
     await f.register(habitRoutes, { app })
+    await f.register(trackingServiceRoutes, { app })
   }
   const once = (handle: Parameters<typeof exactlyOnce>[3]) => exactlyOnce(deps.database, inbox, deps.clock, handle)
   const subscription: Subscription = {
@@ -31,5 +34,6 @@ export function trackingContext(deps: { database: Database; clock: Clock; avatar
     },
   }
   const jobs: Job[] = [{ name: MISSED_WINDOWS_JOB, everyMs: MISSED_JOB_EVERY_MS, run: async () => void (await app.judgeMissedWindows()) }]
-  return { name: 'tracking' as const, routes, outbox, subscription, jobs }
+  const client: TrackingClient = inProcessTrackingClient(app)
+  return { name: 'tracking' as const, routes, client, outbox, subscription, jobs }
 }

@@ -1,3 +1,5 @@
+import { Forbidden } from '../errors.js'
+
 export const ROLES = ['player', 'admin', 'service'] as const
 export type Role = (typeof ROLES)[number]
 
@@ -16,3 +18,8 @@ export const isTrusted = (p: Principal): boolean => p.role === 'service' || p.ro
 
 /** The platform acting on its own behalf: event consumers and jobs. Never issued as a token. */
 export const SYSTEM: Principal = { userId: '00000000-0000-0000-0000-000000000000', role: 'service', tokenId: 'system', expiresAt: Number.MAX_SAFE_INTEGER }
+
+/** Routes only other services call (split services) refuse players. */
+export function requireTrusted(p: Principal, detail: string): void {
+  if (!isTrusted(p)) throw new Forbidden(detail, 'service-only')
+}

@@ -35,9 +35,10 @@ export class AccessTokens {
     return { keys: [this.keys.publicJwk] }
   }
 
-  async issue(userId: string, role: Role): Promise<IssuedToken> {
+  /** A token for the user and role; `ttlSeconds` shortens it (service tokens), else the configured lifetime. */
+  async issue(userId: string, role: Role, ttlSeconds = this.settings.ttlSeconds): Promise<IssuedToken> {
     const iat = Math.floor(this.clock.now().getTime() / 1000)
-    const expiresAt = iat + this.settings.ttlSeconds
+    const expiresAt = iat + ttlSeconds
     const tokenId = newId()
     const token = await new SignJWT({ role })
       .setProtectedHeader({ alg: SIGNING_ALG, kid: this.keys.kid, typ: 'JWT' })

@@ -109,3 +109,12 @@ export function pgErrorCode(e: unknown): string | undefined {
 }
 
 export const UNIQUE_VIOLATION = '23505'
+
+/** The constraint (or unique index) a database error names, looking through drizzle's wrapping. */
+export function pgConstraint(e: unknown): string | undefined {
+  for (let cur = e as { constraint?: unknown; cause?: unknown } | undefined, depth = 0; cur && depth < 4; depth++) {
+    if (typeof cur.constraint === 'string') return cur.constraint
+    cur = cur.cause as typeof cur
+  }
+  return undefined
+}

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'drizzle-orm'
@@ -8,7 +9,15 @@ import type { PgliteDatabase } from 'drizzle-orm/pglite'
 import pg from 'pg'
 import type { Database } from './database.js'
 
-export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle')
+/** The project's `drizzle/` folder: the nearest one up from this module (run from source or bundled). */
+export const MIGRATIONS_FOLDER = findMigrations(path.dirname(fileURLToPath(import.meta.url)))
+
+function findMigrations(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'drizzle', 'meta', '_journal.json'))) return path.join(dir, 'drizzle')
+    if (path.dirname(dir) === dir) throw new Error(`No drizzle/ migrations folder above ${from}`)
+  }
+}
 
 /** Any constant will do; every Questline process agrees on it. */
 const MIGRATION_LOCK_KEY = 7_411_902_113

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
+/** Adds a context's own metrics (saga states, …) to the process's registry. */
+export type MetricsSource = (registry: Registry) => void
+
 /** Prometheus metrics of one process: per-route request counts and latency histograms. */
 export class Metrics {
   readonly registry = new Registry()
@@ -18,8 +21,9 @@ export class Metrics {
     registers: [this.registry],
   })
 
-  constructor(withProcessMetrics: boolean) {
+  constructor(withProcessMetrics: boolean, sources: MetricsSource[] = []) {
     if (withProcessMetrics) collectDefaultMetrics({ register: this.registry })
+    for (const add of sources) add(this.registry)
   }
 
   register(app: FastifyInstance): void {

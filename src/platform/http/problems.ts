@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, type FieldError } from '../errors.js'
 import { toFieldErrors } from './validation.js'
 import type { RouteTable } from './route-table.js'
+import type { PageFallback } from './web-app.js'
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 
@@ -60,8 +61,11 @@ export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, re
   void sendProblem(reply, toProblem(err, req))
 }
 
-/** The only place that turns errors into response bodies. */
-export function registerProblemHandlers(app: FastifyInstance, routes: RouteTable): void {
+/**
+ * The only place that turns errors into response bodies. An unmatched browser navigation gets the
+ * web app's page from `pageFallback`, when the app is served.
+ */
+export function registerProblemHandlers(app: FastifyInstance, routes: RouteTable, pageFallback?: PageFallback): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const p = toProblem(err, req)
     if (p.status >= 500) req.log.error({ err }, 'request failed')
@@ -74,11 +78,13 @@ export function registerProblemHandlers(app: FastifyInstance, routes: RouteTable
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? req.url
     const allowed = routes.methodsFor(path)
-    if (allowed.length > 0) {
+    // A route of this method that found nothing (a static file gone) is a 404, not a 405.
+    if (allowed.length > 0 && !allowed.includes(req.method)) {
       reply.header('allow', allowed.join(', '))
       return sendProblem(reply, problem(req, 405, 'method-not-allowed', 'Method not allowed',
         `${req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`))
     }
+    if (pageFallback?.(req, reply)) return reply
     return sendProblem(reply, problem(req, 404, 'not-found', 'Not found', `No route ${req.method} ${path}.`))
   })
 }

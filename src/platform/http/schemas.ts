@@ -33,3 +33,7 @@ export function noContent(reply: { code(status: number): unknown }): null {
   reply.code(204)
   return null
 }
+
+/** An avatar id as clients send it (DESIGN §4): the one shape every context accepts. */
+export const AvatarIdString = (options: Record<string, unknown> = {}) =>
+  Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: '1–64 characters of A–Z, a–z, 0–9, _ and -', ...options })

@@ -5,11 +5,12 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { newId } from '../ids.js'
 import type { Logger } from '../log.js'
 import { BODY_LIMIT } from './get-body.js'
-import { Metrics } from './metrics.js'
+import { Metrics, type MetricsSource } from './metrics.js'
 import { frameworkErrorHandler, registerProblemHandlers, sendProblem } from './problems.js'
 import { RouteTable } from './route-table.js'
 import { ProblemSchema } from './schemas.js'
-import { validatorCompiler } from './validation.js'
+import { rejectNulCharacters, validatorCompiler } from './validation.js'
+import { serveWebApp } from './web-app.js'
 
 export type HttpServer = FastifyInstance
 
@@ -19,6 +20,10 @@ export interface HttpServerOptions {
   /** Named readiness checks (database, bus); /readyz answers 503 while one fails. */
   readiness: Record<string, () => Promise<void>>
   processMetrics: boolean
+  /** Metrics the served contexts add to /metrics. */
+  metrics?: MetricsSource[]
+  /** The built web app to serve at `/` (the edge does); nothing is served when it is not built. */
+  webDir?: string | undefined
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
@@ -38,9 +43,12 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler)
+  app.addHook('preValidation', rejectNulCharacters)
   const routes = new RouteTable()
   routes.track(app)
-  registerProblemHandlers(app, routes)
+  const webApp = opts.webDir ? await serveWebApp(app, opts.webDir) : undefined
+  if (opts.webDir && !webApp && opts.logger) opts.logger.warn(`The web app is not built (${opts.webDir}): run npm run build:web; serving the API only.`)
+  registerProblemHandlers(app, routes, webApp?.fallback)
   app.addSchema(ProblemSchema)
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id)
@@ -62,7 +70,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   await app.register(swaggerUi, { routePrefix: '/docs' })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
-  new Metrics(opts.processMetrics).register(app)
+  new Metrics(opts.processMetrics, opts.metrics).register(app)
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import type { FastifySchemaCompiler } from 'fastify'
-import type { FieldError } from '../errors.js'
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
+import { BadRequest, type FieldError } from '../errors.js'
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
@@ -46,4 +46,24 @@ export function toFieldErrors(part: string, errors: ErrorObject[]): FieldError[]
     out.push({ path, message })
   }
   return out
+}
+
+/** Where in a request the first NUL character sits (`body/name`), if any. */
+function nulPath(value: unknown, at: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? at : undefined
+  if (value === null || typeof value !== 'object' || depth > 32) return undefined
+  for (const [k, v] of Object.entries(value)) {
+    const found = nulPath(v, `${at}/${k}`, depth + 1)
+    if (found) return found
+  }
+  return undefined
+}
+
+/**
+ * PostgreSQL text cannot hold NUL, so a NUL anywhere in a request's text is refused up front
+ * with a 400 naming the field, for every route at once.
+ */
+export async function rejectNulCharacters(req: FastifyRequest): Promise<void> {
+  const path = nulPath(req.body, 'body') ?? nulPath(req.query, 'query') ?? nulPath(req.params, 'path')
+  if (path) throw new BadRequest(`${path} contains a NUL character, which text may not hold.`, 'validation', [{ path, message: 'must not contain NUL characters' }])
 }

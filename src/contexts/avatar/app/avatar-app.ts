@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { EconomyMode } from '../../../config.js'
-import { isTrusted, SYSTEM, type Principal } from '../../../platform/auth/principal.js'
+import { isTrusted, requireTrusted, SYSTEM, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { BadRequest, Forbidden } from '../../../platform/errors.js'
@@ -8,10 +8,10 @@ import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import * as rules from '../domain/avatar.js'
 import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
-import { AvatarIdTaken, TooManyAvatars } from '../domain/errors.js'
+import { AvatarIdTaken, IdempotencyKeyReused, TooManyAvatars } from '../domain/errors.js'
 import { MAX_AVATARS_PER_USER, RESERVED_AVATAR_IDS } from '../domain/rules.js'
 import type { AvatarEvent } from '../events.js'
-import { avatarRepo, type AvatarSearch } from '../store/avatars.js'
+import { appliedCallRepo, avatarRepo, type AvatarSearch } from '../store/avatars.js'
 
 export interface AvatarDeps {
   database: Database
@@ -22,6 +22,12 @@ export interface AvatarDeps {
 
 type Draft = { [E in AvatarEvent as E['type']]: Pick<E, 'type' | 'payload'> }[AvatarEvent['type']]
 
+/** A call from another context, applied at most once per key. */
+export interface KeyedCall {
+  key: string
+  operation: string
+}
+
 /** What a use case decided: the changed avatar, the events it caused, and its answer. */
 interface Decision<R> {
   avatar: Avatar
@@ -30,6 +36,8 @@ interface Decision<R> {
 }
 
 const changed = (avatar: Avatar): Decision<void> => ({ avatar, result: undefined })
+
+const keyed = (key: string | undefined, operation: string): KeyedCall | undefined => (key === undefined ? undefined : { key, operation })
 
 function grown(g: rules.Growth): Decision<void> {
   const events: Draft[] = g.levelsGained === 0 ? [] : [{
@@ -117,19 +125,21 @@ export class AvatarApp {
   }
 
   // ---- wallet ----
+  // A change given an idempotency key (a header, or a call from another context) is applied at
+  // most once per key: a retry answers as the first call did.
 
-  earnMoney(p: Principal, id: string, amount: number): Promise<void> {
-    return this.change(p, id, (a) => changed(rules.earnMoney(a, amount)), { mints: true })
+  earnMoney(p: Principal, id: string, amount: number, key?: string): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.earnMoney(a, amount)), { mints: true, call: keyed(key, 'earn') })
   }
 
-  spendMoney(p: Principal, id: string, amount: number): Promise<void> {
-    return this.change(p, id, (a) => changed(rules.spendMoney(a, amount)))
+  spendMoney(p: Principal, id: string, amount: number, key?: string): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.spendMoney(a, amount)), { call: keyed(key, 'spend') })
   }
 
   // ---- experience, health, mana, stats ----
 
-  grantExperience(p: Principal, id: string, amount: number): Promise<void> {
-    return this.change(p, id, (a) => grown(rules.grantExperience(a, amount)), { mints: true })
+  grantExperience(p: Principal, id: string, amount: number, key?: string): Promise<void> {
+    return this.change(p, id, (a) => grown(rules.grantExperience(a, amount)), { mints: true, call: keyed(key, 'grant-experience') })
   }
 
   /** A reward earned by play (events from other contexts); never refused. */
@@ -137,28 +147,28 @@ export class AvatarApp {
     return this.change(SYSTEM, id, (a) => grown(rules.receiveReward(a, reward)))
   }
 
-  damage(p: Principal, id: string, amount: number): Promise<{ died: boolean }> {
+  damage(p: Principal, id: string, amount: number, key?: string): Promise<{ died: boolean; health: number }> {
     return this.change(p, id, (a) => {
       const hurt = rules.takeDamage(a, amount)
       const events: Draft[] = hurt.died ? [{ type: 'AvatarDied', payload: { avatarId: id, moneyLost: hurt.moneyLost } }] : []
-      return { avatar: hurt.avatar, events, result: { died: hurt.died } }
-    })
+      return { avatar: hurt.avatar, events, result: { died: hurt.died, health: hurt.avatar.health } }
+    }, { call: keyed(key, 'damage') })
   }
 
   async ownerOf(avatarId: string): Promise<string | undefined> {
     return (await avatarRepo.find(this.d.database.current(), avatarId))?.ownerId
   }
 
-  heal(p: Principal, id: string, amount: number): Promise<void> {
-    return this.change(p, id, (a) => changed(rules.heal(a, amount)), { mints: true })
+  heal(p: Principal, id: string, amount: number, key?: string): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.heal(a, amount)), { mints: true, call: keyed(key, 'heal') })
   }
 
-  spendMana(p: Principal, id: string, amount: number): Promise<void> {
-    return this.change(p, id, (a) => changed(rules.spendMana(a, amount)))
+  spendMana(p: Principal, id: string, amount: number, key?: string): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.spendMana(a, amount)), { call: keyed(key, 'spend-mana') })
   }
 
-  restoreMana(p: Principal, id: string, amount: number): Promise<void> {
-    return this.change(p, id, (a) => changed(rules.restoreMana(a, amount)), { mints: true })
+  restoreMana(p: Principal, id: string, amount: number, key?: string): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.restoreMana(a, amount)), { mints: true, call: keyed(key, 'restore-mana') })
   }
 
   increaseStat(p: Principal, id: string, stat: Stat): Promise<void> {
@@ -167,12 +177,20 @@ export class AvatarApp {
 
   // ---- inventory and equipment ----
 
-  addItem(p: Principal, id: string, item: Item): Promise<void> {
-    return this.change(p, id, (a) => changed(rules.addItem(a, item)), { mints: true })
+  addItem(p: Principal, id: string, item: Item, key?: string): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.addItem(a, item)), { mints: true, call: keyed(key, 'add-item') })
   }
 
-  removeItem(p: Principal, id: string, ref: ItemRef): Promise<void> {
-    return this.change(p, id, (a) => changed(rules.removeItem(a, ref).avatar))
+  removeItem(p: Principal, id: string, ref: ItemRef, key?: string): Promise<void> {
+    return this.change(p, id, (a) => changed(rules.removeItem(a, ref).avatar), { call: keyed(key, 'remove-item') })
+  }
+
+  /** Takes an item out of the inventory by name and answers what was taken (an equipped one is refused). */
+  takeItem(p: Principal, id: string, name: string, key?: string): Promise<Item> {
+    return this.change(p, id, (a) => {
+      const { avatar, item } = rules.takeItem(a, name)
+      return { avatar, result: item }
+    }, { call: keyed(key, 'take-item') })
   }
 
   equip(p: Principal, id: string, ref: ItemRef): Promise<void> {
@@ -190,19 +208,71 @@ export class AvatarApp {
     })
   }
 
+  // ---- for services (service and admin tokens) ----
+
+  /** The registration avatar, made by a service over HTTP; idempotent like `provision`. */
+  provisionFor(p: Principal, input: { avatarId: string; ownerId: string; name: string }): Promise<void> {
+    requireTrusted(p, 'Only services provision avatars for other users.')
+    return this.provision(input)
+  }
+
+  /** The user owning an avatar; services only, since owners are not part of the public avatar. */
+  async ownerFor(p: Principal, id: string): Promise<string> {
+    requireTrusted(p, 'Only services may ask who owns an avatar.')
+    return (await this.get(id)).ownerId
+  }
+
+  // ---- calls from other contexts (client.ts): trusted, each under an idempotency key ----
+
+  /** What other contexts may read to judge a purchase or a fight. */
+  async profile(id: string): Promise<{ level: number; attack: number; defense: number; health: number; maxHealth: number }> {
+    const a = await this.get(id)
+    return { level: a.level, attack: rules.effectiveAttack(a), defense: rules.effectiveDefense(a), health: a.health, maxHealth: a.maxHealth }
+  }
+
+  spendByCall(key: string, id: string, amount: number): Promise<void> {
+    return this.spendMoney(SYSTEM, id, amount, key)
+  }
+
+  earnByCall(key: string, id: string, amount: number): Promise<void> {
+    return this.earnMoney(SYSTEM, id, amount, key)
+  }
+
+  addItemByCall(key: string, id: string, item: Item): Promise<void> {
+    return this.addItem(SYSTEM, id, item, key)
+  }
+
+  takeItemByCall(key: string, id: string, name: string): Promise<Item> {
+    return this.takeItem(SYSTEM, id, name, key)
+  }
+
+  damageByCall(key: string, id: string, amount: number): Promise<{ died: boolean; health: number }> {
+    return this.damage(SYSTEM, id, amount, key)
+  }
+
   // ---- the one way an avatar changes ----
 
-  private async change<R>(p: Principal, id: string, decide: (a: Avatar) => Decision<R>, opts: { mints?: boolean } = {}): Promise<R> {
+  private async change<R>(
+    p: Principal, id: string, decide: (a: Avatar) => Decision<R>, opts: { mints?: boolean; call?: KeyedCall | undefined } = {},
+  ): Promise<R> {
     if (opts.mints && this.d.economyMode === 'authoritative' && !isTrusted(p)) {
       throw new Forbidden('This server runs an authoritative economy: value comes only from play.', 'economy-authoritative')
     }
+    const { call } = opts
     return this.d.database.transaction(async (tx) => {
       const before = await avatarRepo.getForUpdate(tx, id)
       this.authorizeChange(p, before)
+      // Looked up under the avatar's row lock, so two deliveries of one call cannot both apply.
+      const applied = call && (await appliedCallRepo.find(tx, call.key))
+      if (applied) {
+        if (applied.avatarId !== id || applied.operation !== call.operation) throw new IdempotencyKeyReused(call.key)
+        return applied.result as R
+      }
       const { avatar, events = [], result } = decide(before)
       const version = before.version + 1
       await avatarRepo.save(tx, { ...avatar, version })
       await this.d.outbox.add(tx, events.map((e) => ({ ...e, aggregateId: id, version })))
+      if (call) await appliedCallRepo.record(tx, call.key, { avatarId: id, operation: call.operation, result }, this.d.clock.now())
       return result
     })
   }

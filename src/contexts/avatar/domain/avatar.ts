@@ -1,5 +1,5 @@
 import {
-  InsufficientFunds, InsufficientMana, InventoryFull, ItemNotEquipped, ItemNotInInventory, NoStatPoints,
+  InsufficientFunds, InsufficientMana, InventoryFull, ItemEquipped, ItemNotEquipped, ItemNotInInventory, NoStatPoints,
   NotEquippable, NotUsable, WalletFull,
 } from './errors.js'
 import {
@@ -192,6 +192,13 @@ export function removeItem(a: Avatar, ref: ItemRef): { avatar: Avatar; item: Ite
   const item = a.inventory[index]
   if (!item) throw new ItemNotInInventory(ref.type, ref.name)
   return { avatar: { ...a, inventory: without(a.inventory, index) }, item }
+}
+
+/** Takes an item out of the inventory by name (to sell it); an equipped one must be unequipped first. */
+export function takeItem(a: Avatar, name: string): { avatar: Avatar; item: Item } {
+  const inInventory = a.inventory.some((i) => i.name === name)
+  if (!inInventory && a.equipped.some((i) => i.name === name)) throw new ItemEquipped(name)
+  return removeItem(a, { name })
 }
 
 /** Moves the item to its slot; whatever held the slot goes back to the inventory. */

@@ -36,6 +36,12 @@ export class ItemNotInInventory extends RuleViolation {
   }
 }
 
+export class ItemEquipped extends RuleViolation {
+  constructor(name: string) {
+    super('item-equipped', `'${name}' is equipped; unequip it first.`)
+  }
+}
+
 export class ItemNotEquipped extends RuleViolation {
   constructor(type: string, name: string) {
     super('item-not-equipped', `No ${type} named '${name}' is equipped.`)
@@ -63,5 +69,11 @@ export class TooManyAvatars extends RuleViolation {
 export class AvatarIdTaken extends Conflict {
   constructor(id: string) {
     super(`An avatar with id '${id}' already exists.`, 'avatar-exists')
+  }
+}
+
+export class IdempotencyKeyReused extends Conflict {
+  constructor(key: string) {
+    super(`Idempotency key '${key}' was already used for another call.`, 'idempotency-key-reused')
   }
 }

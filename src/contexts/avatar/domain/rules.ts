@@ -46,8 +46,6 @@ export const ITEM_DESCRIPTION_MAX = 500
 export const ITEM_POWER_MAX = 10_000
 
 export const AVATAR_NAME_MAX = 64
-/** Avatar ids a client may choose: 1–64 of [A-Za-z0-9_-]. */
-export const AVATAR_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$'
 /** Ids that would shadow a route under /api/v1/avatars. */
 export const RESERVED_AVATAR_IDS = ['search'] as const
 /** Extra avatars one user may create besides the registration one. */

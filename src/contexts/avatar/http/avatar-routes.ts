@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Principal } from '../../../platform/auth/principal.js'
 import { BadRequest } from '../../../platform/errors.js'
 import { readGetBody } from '../../../platform/http/get-body.js'
+import { IdempotencyHeaders, idempotencyKeyOf } from '../../../platform/http/idempotency.js'
 import { links } from '../../../platform/http/links.js'
 import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
 import { compileBodyValidator, toFieldErrors } from '../../../platform/http/validation.js'
@@ -10,7 +11,7 @@ import type { Stat } from '../domain/avatar.js'
 import { STATS } from '../domain/rules.js'
 import {
   Amount, AvatarIdParams, AvatarView, CreateAvatarBody, CreatedView, DamageAmount, DiedView, ExperienceView, HealthView,
-  LevelView, ManaView, MoneyView, NameBody, NameView, SearchCriteria, SearchQuery, SearchView, StatsView,
+  LevelView, ManaView, MoneyView, NameBody, NameView, OwnerView, ProvisionBody, SearchCriteria, SearchQuery, SearchView, StatsView,
 } from './schemas.js'
 import {
   avatarView, createdLinks, experienceLinks, healthLinks, levelLinks, levelOf, manaLinks, moneyLinks, nameLinks,
@@ -29,7 +30,8 @@ const amountActions: [path: string, summary: string, act: (app: AvatarApp) => Am
   ['mana/spend', 'Spend mana (400 when there is less)', (app) => app.spendMana.bind(app)],
   ['mana/restore', 'Restore mana, up to the maximum', (app) => app.restoreMana.bind(app)],
 ]
-type AmountAction = (p: Principal, id: string, amount: number) => Promise<void>
+type AmountAction = (p: Principal, id: string, amount: number, key?: string) => Promise<void>
+const headers = IdempotencyHeaders
 const validateSearchBody = compileBodyValidator(SearchCriteria)
 
 export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async (f, { app }) => {
@@ -82,6 +84,23 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
     return noContent(reply)
   })
 
+  f.put('/avatars/:id', {
+    schema: {
+      tags,
+      summary: 'Provision an avatar for a user (services only; idempotent)',
+      description: 'Makes the avatar with this id for `ownerId` unless it exists; 409 when it exists for another owner. ' +
+        'Used by the edge when services run apart. Players get 403.',
+      params, body: ProvisionBody, response: { 204: NoContent, ...problemResponses(400, 401, 403, 409) },
+    },
+  }, async (req, reply) => {
+    await app.provisionFor(req.principal, { avatarId: req.params.id, ownerId: req.body.ownerId, name: req.body.name })
+    return noContent(reply)
+  })
+
+  f.get('/avatars/:id/owner', {
+    schema: { tags, summary: 'The user owning the avatar (services only)', params, response: { 200: OwnerView, ...problemResponses(401, 403, 404) } },
+  }, async (req) => ({ userId: await app.ownerFor(req.principal, req.params.id) }))
+
   f.get('/avatars/:id/name', {
     schema: { tags, params, response: { 200: NameView, ...problemResponses(401, 404) } },
   }, async (req) => ({ name: (await app.get(req.params.id)).name, _links: nameLinks(req.params.id) }))
@@ -115,8 +134,8 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
   })
 
   f.post('/avatars/:id/health/damage', {
-    schema: { tags, params, body: DamageAmount, response: { 200: DiedView, ...problemResponses(400, 401, 403, 404) } },
-  }, async (req) => app.damage(req.principal, req.params.id, req.body.amount))
+    schema: { tags, params, headers, body: DamageAmount, response: { 200: DiedView, ...problemResponses(400, 401, 403, 404, 409) } },
+  }, async (req) => app.damage(req.principal, req.params.id, req.body.amount, idempotencyKeyOf(req)))
 
   f.get('/avatars/:id/mana', {
     schema: { tags, params, response: { 200: ManaView, ...problemResponses(401, 404) } },
@@ -128,9 +147,9 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
   for (const [path, summary, act] of amountActions) {
     const run = act(app)
     f.post(`/avatars/:id/${path}`, {
-      schema: { tags, summary, params, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) } },
+      schema: { tags, summary, params, headers, body: Amount, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404, 409) } },
     }, async (req, reply) => {
-      await run(req.principal, req.params.id, req.body.amount)
+      await run(req.principal, req.params.id, req.body.amount, idempotencyKeyOf(req))
       return noContent(reply)
     })
   }

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { IdempotencyHeaders, idempotencyKeyOf } from '../../../platform/http/idempotency.js'
 import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
 import type { AvatarApp } from '../app/avatar-app.js'
-import { AvatarIdParams, ItemBody, ItemRefBody, ItemsView, UseItemBody } from './schemas.js'
+import { AvatarIdParams, ItemBody, ItemRefBody, ItemsView, ItemView, UseItemBody } from './schemas.js'
 import { equippedLinks, inventoryLinks } from './views.js'
 import { Type } from 'typebox'
 
 const tags = ['avatars']
 const params = AvatarIdParams
+const headers = IdempotencyHeaders
 const changes = { 204: NoContent, ...problemResponses(400, 401, 403, 404) }
+const keyedChanges = { ...changes, ...problemResponses(409) }
 
 const UseItemView = Type.Object({
   health: Type.Object({ current: Type.Integer(), max: Type.Integer() }),
@@ -23,19 +26,30 @@ export const itemRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async (
   })
 
   f.post('/avatars/:id/inventory/items', {
-    schema: { tags, summary: 'Add an item to the inventory', params, body: ItemBody, response: changes },
+    schema: { tags, summary: 'Add an item to the inventory', params, headers, body: ItemBody, response: keyedChanges },
   }, async (req, reply) => {
     const { effect, description = '', ...item } = req.body
-    await app.addItem(req.principal, req.params.id, { ...item, description, ...(item.type === 'CONSUMABLE' ? { effect: effect ?? 'HEALTH' } : {}) })
+    const added = { ...item, description, ...(item.type === 'CONSUMABLE' ? { effect: effect ?? 'HEALTH' } : {}) }
+    await app.addItem(req.principal, req.params.id, added, idempotencyKeyOf(req))
     return noContent(reply)
   })
 
   f.delete('/avatars/:id/inventory/items', {
-    schema: { tags, summary: 'Remove one matching item (by type and name) from the inventory', params, body: ItemRefBody, response: changes },
+    schema: { tags, summary: 'Remove one matching item (by type and name) from the inventory', params, headers, body: ItemRefBody, response: keyedChanges },
   }, async (req, reply) => {
-    await app.removeItem(req.principal, req.params.id, { type: req.body.type, name: req.body.name })
+    await app.removeItem(req.principal, req.params.id, { type: req.body.type, name: req.body.name }, idempotencyKeyOf(req))
     return noContent(reply)
   })
+
+  f.post('/avatars/:id/inventory/items/take', {
+    schema: {
+      tags,
+      summary: 'Take one item out of the inventory by name and answer it',
+      description: 'What a sale does to the inventory: the first inventory item of that name is removed and returned. ' +
+        'An item that is only equipped is refused (`item-equipped`); unequip it first.',
+      params, headers, body: UseItemBody, response: { 200: ItemView, ...problemResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (req) => app.takeItem(req.principal, req.params.id, req.body.name, idempotencyKeyOf(req)))
 
   f.post('/avatars/:id/inventory/items/equip', {
     schema: { tags, summary: 'Equip a weapon or armor from the inventory', params, body: ItemRefBody, response: changes },

@@ -1,18 +1,18 @@
 import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
-import { StringEnum } from '../../../platform/http/schemas.js'
+import { AvatarIdString, StringEnum } from '../../../platform/http/schemas.js'
 import {
-  AMOUNT_MAX, AMOUNT_MIN, AVATAR_ID_PATTERN, AVATAR_NAME_MAX, CONSUMABLE_EFFECTS, DAMAGE_MIN, ITEM_DESCRIPTION_MAX,
+  AMOUNT_MAX, AMOUNT_MIN, AVATAR_NAME_MAX, CONSUMABLE_EFFECTS, DAMAGE_MIN, ITEM_DESCRIPTION_MAX,
   ITEM_NAME_MAX, ITEM_POWER_MAX, ITEM_TYPES,
 } from '../domain/rules.js'
 
-export const AvatarIdParams = Type.Object({ id: Type.String({ pattern: AVATAR_ID_PATTERN }) })
+export const AvatarIdParams = Type.Object({ id: AvatarIdString() })
 
 /** A name must have at least one visible character; surrounding spaces are trimmed. */
 export const AvatarName = Type.String({ minLength: 1, maxLength: AVATAR_NAME_MAX, pattern: '\\S' })
 
 export const CreateAvatarBody = Type.Object({
-  id: Type.String({ pattern: AVATAR_ID_PATTERN, description: '1–64 characters of A–Z, a–z, 0–9, _ and -' }),
+  id: AvatarIdString(),
   name: AvatarName,
 })
 
@@ -117,4 +117,11 @@ export const SearchView = Type.Object({
   _links: LinksSchema,
 })
 
-export const DiedView = Type.Object({ died: Type.Boolean() })
+export const DiedView = Type.Object({ died: Type.Boolean(), health: Type.Integer({ description: 'Health after the blow (refilled on death)' }) })
+
+export const ProvisionBody = Type.Object({
+  ownerId: Type.String({ format: 'uuid', description: 'The user who will own the avatar' }),
+  name: AvatarName,
+})
+
+export const OwnerView = Type.Object({ userId: Type.String() })

@@ -2,7 +2,7 @@ import { and, asc, count, eq, gte, ilike, lte, sql, type SQL } from 'drizzle-orm
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Avatar } from '../domain/avatar.js'
-import { avatars } from './tables.js'
+import { appliedCalls, avatars } from './tables.js'
 
 type Row = typeof avatars.$inferSelect
 
@@ -58,6 +58,7 @@ export const avatarRepo = {
   },
 
   async delete(tx: Tx, id: string): Promise<void> {
+    await tx.delete(appliedCalls).where(eq(appliedCalls.avatarId, id))
     await tx.delete(avatars).where(eq(avatars.id, id))
   },
 
@@ -73,5 +74,22 @@ export const avatarRepo = {
     if (s.maxLevel !== undefined) where.push(lte(avatars.level, s.maxLevel))
     const rows = await q.select().from(avatars).where(and(...where)).orderBy(asc(avatars.name), asc(avatars.id)).limit(s.limit)
     return rows.map(toAvatar)
+  },
+}
+
+export interface AppliedCall {
+  avatarId: string
+  operation: string
+  result: unknown
+}
+
+export const appliedCallRepo = {
+  async find(q: Queryable, key: string): Promise<AppliedCall | undefined> {
+    const [row] = await q.select().from(appliedCalls).where(eq(appliedCalls.key, key))
+    return row && { avatarId: row.avatarId, operation: row.operation, result: row.result }
+  },
+
+  async record(tx: Tx, key: string, call: AppliedCall, appliedAt: Date): Promise<void> {
+    await tx.insert(appliedCalls).values({ key, ...call, result: call.result ?? null, appliedAt })
   },
 }

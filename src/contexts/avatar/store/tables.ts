@@ -33,5 +33,21 @@ export const avatars = avatarSchema.table(
   (t) => [index('avatars_owner_idx').on(t.ownerId), index('avatars_level_idx').on(t.level)],
 )
 
+/**
+ * Calls from other contexts that carried an idempotency key, with what they answered: a retried
+ * call finds its key and gets the same answer without changing the avatar twice.
+ */
+export const appliedCalls = avatarSchema.table(
+  'applied_calls',
+  {
+    key: text('key').primaryKey(),
+    avatarId: text('avatar_id').notNull(),
+    operation: text('operation').notNull(),
+    result: jsonb('result'),
+    appliedAt: timestamp('applied_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('applied_calls_avatar_idx').on(t.avatarId)],
+)
+
 export const outbox = outboxTable(avatarSchema)
 export const inbox = inboxTable(avatarSchema)

@@ -60,14 +60,23 @@ export class IdentityApp {
     const passwordHash = await hash(input.password, ARGON2)
     const userId = newId()
     const now = this.d.clock.now()
-    return this.d.database.transaction(async (tx) => {
-      if (!(await userRepo.insert(tx, { id: userId, email, name, passwordHash, role: 'player', createdAt: now }))) {
-        throw new EmailTaken()
-      }
-      await this.d.avatars.provision({ avatarId: userId, ownerId: userId, name })
-      await this.d.outbox.add(tx, [{ type: 'UserRegistered', aggregateId: userId, version: 1, payload: { userId, name } }])
-      return this.startSession(tx, userId, 'player', newId())
-    })
+    let provisioned = false
+    try {
+      return await this.d.database.transaction(async (tx) => {
+        if (!(await userRepo.insert(tx, { id: userId, email, name, passwordHash, role: 'player', createdAt: now }))) {
+          throw new EmailTaken()
+        }
+        provisioned = true
+        await this.d.avatars.provision({ avatarId: userId, ownerId: userId, name })
+        await this.d.outbox.add(tx, [{ type: 'UserRegistered', aggregateId: userId, version: 1, payload: { userId, name } }])
+        return this.startSession(tx, userId, 'player', newId())
+      })
+    } catch (e) {
+      // In one process the avatar rolled back with the user; a separate avatar service may have
+      // made it (even if its answer was lost): take it back, so neither exists.
+      if (provisioned) await this.d.avatars.discard(userId).catch(() => undefined)
+      throw e
+    }
   }
 
   async login(input: { email: string; password: string }, clientAddress: string): Promise<Session> {

@@ -1,7 +1,7 @@
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database } from '../../../platform/db/database.js'
-import { BadRequest, Forbidden } from '../../../platform/errors.js'
+import { BadRequest, Conflict, Forbidden } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import type { AvatarClient } from '../../avatar/client.js'
@@ -54,12 +54,33 @@ export class TrackingApp {
     const owner = await this.d.avatars.ownerOf(input.avatarId)
     if (owner === undefined) throw new UnknownAvatar(input.avatarId)
     if (owner !== p.userId && !isTrusted(p)) throw new Forbidden(`Avatar '${input.avatarId}' belongs to another player.`, 'not-owner')
+    return this.snapshot((await this.insert(newId(), owner, input)).habit)
+  }
+
+  /**
+   * A quest habit copied into an avatar's plan under an id the quest chose. The id is the
+   * idempotency key: asking again makes nothing new, so a join retried after a crash ends with
+   * exactly one copy of each habit.
+   */
+  async copyForQuest(id: string, input: NewHabit & { associatedQuestId: string }): Promise<void> {
+    const owner = await this.d.avatars.ownerOf(input.avatarId)
+    if (owner === undefined) throw new UnknownAvatar(input.avatarId)
+    const { habit, created } = await this.insert(id, owner, input)
+    if (!created && habit.avatarId !== input.avatarId) throw new Conflict(`Habit '${id}' exists already for another avatar.`, 'habit-id-taken')
+  }
+
+  /** The quest is over for these copies: they stay as personal habits, no longer linked to it. */
+  async unlinkFromQuest(questId: string, habitIds: string[]): Promise<void> {
+    await this.d.database.transaction((tx) => habitRepo.unlinkFromQuest(tx, questId, habitIds))
+  }
+
+  private async insert(id: string, ownerId: string, input: NewHabit): Promise<{ habit: Habit; created: boolean }> {
     const timeZone = input.timeZone ?? 'UTC'
     if (!isValidTimeZone(timeZone)) throw new BadRequest(`'${timeZone}' is not an IANA time zone.`, 'invalid-time-zone')
     const habit = rules.newHabit({
-      id: newId(),
+      id,
       avatarId: input.avatarId,
-      ownerId: owner,
+      ownerId,
       title: input.title.trim(),
       description: input.description ?? '',
       tags: rules.normalizeTags(input.tags ?? []),
@@ -67,12 +88,12 @@ export class TrackingApp {
       timeZone,
       associatedQuestId: input.associatedQuestId ?? null,
     }, this.today(timeZone))
-    await this.d.database.transaction(async (tx) => {
-      await habitRepo.insert(tx, habit, this.d.clock.now())
+    return this.d.database.transaction(async (tx) => {
+      if (!(await habitRepo.insert(tx, habit, this.d.clock.now()))) return { habit: await habitRepo.get(tx, id), created: false }
       await this.d.outbox.add(tx, [{ type: 'HabitCreated', aggregateId: habit.id, version: 1,
         payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
+      return { habit, created: true }
     })
-    return this.snapshot(habit)
   }
 
   async get(p: Principal, id: string): Promise<HabitSnapshot> {

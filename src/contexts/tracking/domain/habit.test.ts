@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { AttendInFuture, BeforeFirstWindow, InvalidRecurrence, WindowAlreadyCompleted } from './errors.js'
-import { attend, currentStreak, judgeMissedWindows, newHabit, nextRecurrenceDate, normalizeTags, toRecurrence, type Habit } from './habit.js'
+import { attend, currentStreak, habitTemplate, judgeMissedWindows, newHabit, nextRecurrenceDate, normalizeTags, toRecurrence, type Habit } from './habit.js'
 import { experienceForStreak } from './rules.js'
 
 const base = { id: 'h', avatarId: 'a', ownerId: 'o', title: 'T', description: '', tags: [], timeZone: 'UTC', associatedQuestId: null }
@@ -20,6 +20,15 @@ describe('recurrence from the contract fields', () => {
   test('tags are trimmed and de-duplicated', () => {
     expect(normalizeTags([' a', 'a ', 'b'])).toEqual(['a', 'b'])
     expect(() => normalizeTags(['  '])).toThrow()
+  })
+
+  test('a template from elsewhere (a quest) is checked and normalised like a habit', () => {
+    expect(habitTemplate({ title: ' Run ', tags: ['x', ' x'], recurrence: { type: 'WEEKLY', dayOfWeek: 'MONDAY', dayOfMonth: null } }))
+      .toEqual({ title: 'Run', description: '', tags: ['x'], recurrence: { type: 'WEEKLY', dayOfWeek: 'MONDAY' } })
+    expect(() => habitTemplate({ title: '  ', recurrence: { type: 'DAILY' } })).toThrow(/title/)
+    expect(() => habitTemplate({ title: 'x'.repeat(201), recurrence: { type: 'DAILY' } })).toThrow(/title/)
+    expect(() => habitTemplate({ title: 'T', description: 'd'.repeat(2001), recurrence: { type: 'DAILY' } })).toThrow(/description/)
+    expect(() => habitTemplate({ title: 'T', recurrence: { type: 'MONTHLY', dayOfMonth: 0 } })).toThrow(InvalidRecurrence)
   })
 })
 

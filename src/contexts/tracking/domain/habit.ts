@@ -1,6 +1,8 @@
 import { BadRequest } from '../../../platform/errors.js'
 import { AttendInFuture, BeforeFirstWindow, InvalidRecurrence, WindowAlreadyCompleted } from './errors.js'
-import { ATTEND_FUTURE_TOLERANCE_HOURS, DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, TAGS_MAX, TAG_MAX, experienceForStreak } from './rules.js'
+import {
+  ATTEND_FUTURE_TOLERANCE_HOURS, DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DESCRIPTION_MAX, TAGS_MAX, TAG_MAX, TITLE_MAX, experienceForStreak,
+} from './rules.js'
 import {
   WEEKDAYS, addHours, dateOf, nextWindow, previousWindow, windowContaining, windowsEndedBetween,
   type LocalDate, type LocalDateTime, type Recurrence, type Weekday, type Window,
@@ -57,6 +59,32 @@ export function normalizeTags(tags: string[]): string[] {
   if (out.some((t) => t.length === 0 || t.length > TAG_MAX)) throw new BadRequest(`Each tag must be 1–${TAG_MAX} characters.`, 'invalid-tags')
   if (out.length > TAGS_MAX) throw new BadRequest(`A habit has at most ${TAGS_MAX} tags.`, 'invalid-tags')
   return out
+}
+
+/** What a habit is made from elsewhere (a quest's habit entry): the fields a player chooses. */
+export interface HabitTemplate {
+  title: string
+  description: string
+  tags: string[]
+  recurrence: Recurrence
+}
+
+/**
+ * Checks a habit described outside tracking by the rules a habit's own fields follow, and
+ * normalises it (title trimmed, tags trimmed and de-duplicated), so a copy made from it later
+ * cannot be refused.
+ */
+export function habitTemplate(t: {
+  title: string
+  description?: string | undefined
+  tags?: string[] | undefined
+  recurrence: { type: RecurrenceType; dayOfWeek?: string | null | undefined; dayOfMonth?: number | null | undefined }
+}): HabitTemplate {
+  const title = t.title.trim()
+  if (title.length === 0 || title.length > TITLE_MAX) throw new BadRequest(`A title is 1–${TITLE_MAX} characters, not blank.`, 'invalid-title')
+  const description = t.description ?? ''
+  if (description.length > DESCRIPTION_MAX) throw new BadRequest(`A description is at most ${DESCRIPTION_MAX} characters.`, 'invalid-description')
+  return { title, description, tags: normalizeTags(t.tags ?? []), recurrence: toRecurrence(t.recurrence.type, t.recurrence.dayOfWeek, t.recurrence.dayOfMonth) }
 }
 
 /** Where the missed-window checks start: after the first window, which never penalises. */

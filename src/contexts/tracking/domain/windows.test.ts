@@ -1,27 +1,45 @@
 import { describe, expect, test } from 'vitest'
 import {
-  addDays, addHours, daysInMonth, isValidTimeZone, localDateTimeIn, nextWindow, parseLocalDateTime, previousWindow,
-  weekdayOf, windowContaining, windowsEndedBetween, windowsOverlapping, type Recurrence,
+  addDays, addHours, dateOf, daysInMonth, isValidTimeZone, localDateTimeIn, nextWindow, parseLocalDateTime, previousWindow,
+  weekdayOf, windowContaining, windowsEndedBetween, windowsOverlapping, type Recurrence, type Window,
 } from './windows.js'
 
+// Calendar anchors used below, each worked out from a known date:
+// 2026-03-02 is a Monday (so 2026-03-01 is a Sunday); 2026-11-22 is a Sunday, so
+// 2026-11-23 and 2026-12-28 (35 days on) are Mondays and 2026-12-31 is a Thursday.
+// 2024-01-01 is a Monday; January has 31 = 4·7 + 3 days, so 2024-02-01 and 2024-02-29 are Thursdays.
+
 const daily: Recurrence = { type: 'DAILY' }
-const monday: Recurrence = { type: 'WEEKLY', dayOfWeek: 'MONDAY' }
+const weekly = (dayOfWeek: 'MONDAY' | 'WEDNESDAY' | 'THURSDAY' | 'SUNDAY'): Recurrence => ({ type: 'WEEKLY', dayOfWeek })
+const monday = weekly('MONDAY')
 const monthly = (dayOfMonth: number): Recurrence => ({ type: 'MONTHLY', dayOfMonth })
+const w = (start: string, end: string): Window => ({ start, end })
 
 describe('calendar arithmetic', () => {
   test('days in February follow the leap-year rules', () => {
     expect(daysInMonth(1900, 2)).toBe(28) // divisible by 100, not by 400
     expect(daysInMonth(2000, 2)).toBe(29) // divisible by 400
-    expect(daysInMonth(2024, 2)).toBe(29)
+    expect(daysInMonth(2024, 2)).toBe(29) // divisible by 4
     expect(daysInMonth(2026, 2)).toBe(28)
+    expect(daysInMonth(0, 2)).toBe(29) // year 0 is divisible by 400 (not read as 1900)
+  })
+
+  test('days in the other months', () => {
+    expect(daysInMonth(2026, 1)).toBe(31)
     expect(daysInMonth(2026, 4)).toBe(30)
+    expect(daysInMonth(2026, 9)).toBe(30)
     expect(daysInMonth(2026, 12)).toBe(31)
+    expect(() => daysInMonth(2026, 13)).toThrow(RangeError)
   })
 
   test('weekdays of known dates', () => {
     expect(weekdayOf('2026-11-22')).toBe('SUNDAY')
     expect(weekdayOf('2000-01-01')).toBe('SATURDAY')
     expect(weekdayOf('2026-03-02')).toBe('MONDAY')
+    expect(weekdayOf('2024-02-29')).toBe('THURSDAY')
+    // 400 Gregorian years are 146,097 days = 20,871 weeks, so 0001-01-01 falls on the same weekday
+    // as 2001-01-01: 2000-01-01 (Saturday) + 366 days (52 weeks + 2) = Monday.
+    expect(weekdayOf('0001-01-01')).toBe('MONDAY')
   })
 
   test('adding days crosses months, leap days and years', () => {
@@ -29,116 +47,244 @@ describe('calendar arithmetic', () => {
     expect(addDays('2023-02-28', 1)).toBe('2023-03-01')
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01')
     expect(addDays('2026-01-01', -1)).toBe('2025-12-31')
+    expect(addDays('2024-03-01', -1)).toBe('2024-02-29')
+    expect(addDays('2024-01-01', 366)).toBe('2025-01-01') // 2024 has 366 days
+    expect(addDays('2026-03-02', 0)).toBe('2026-03-02')
   })
 
-  test('adding hours to a wall-clock time', () => {
+  test('two-digit years are taken literally, not as 19xx', () => {
+    expect(addDays('0050-02-28', 1)).toBe('0050-03-01') // 50 is not a multiple of 4
+    expect(addDays('0099-12-31', 1)).toBe('0100-01-01')
+  })
+
+  test('adding hours to a wall-clock time is naive arithmetic', () => {
     expect(addHours('2026-03-02T08:00:00', 24)).toBe('2026-03-03T08:00:00')
-    expect(addHours('2026-12-31T23:30:15', 1)).toBe('2027-01-01T00:30:15')
+    expect(addHours('2026-03-02T23:30:00', 1)).toBe('2026-03-03T00:30:00') // midnight
+    expect(addHours('2026-12-31T23:30:15', 1)).toBe('2027-01-01T00:30:15') // year end
+    // Feb 28 12:00 + 12 h = Feb 29 00:00 (2024 is a leap year), + 24 h = Mar 1 00:00
     expect(addHours('2024-02-28T12:00:00', 36)).toBe('2024-03-01T00:00:00')
+    expect(addHours('2026-03-01T01:00:00', -2)).toBe('2026-02-28T23:00:00') // back over a month start
+    // 02:30 does not exist in Berlin that night; no zone here, so every day has 24 hours.
+    expect(addHours('2026-03-29T01:30:00', 1)).toBe('2026-03-29T02:30:00')
+    expect(addHours('2026-03-02T23:59:59.250', 1)).toBe('2026-03-03T00:59:59.250') // fraction kept
+  })
+
+  test('the date of a date-time', () => {
+    expect(dateOf('2026-03-02T23:59:59.999')).toBe('2026-03-02')
   })
 })
 
 describe('windows', () => {
   test('a daily window is the day itself', () => {
-    expect(windowContaining(daily, '2026-03-02')).toEqual({ start: '2026-03-02', end: '2026-03-03' })
+    expect(windowContaining(daily, '2026-03-02')).toEqual(w('2026-03-02', '2026-03-03'))
+    expect(windowContaining(daily, '2024-02-29')).toEqual(w('2024-02-29', '2024-03-01'))
+    expect(windowContaining(daily, '2026-12-31')).toEqual(w('2026-12-31', '2027-01-01'))
   })
 
   test('a weekly window starts on the latest chosen weekday, the day itself included', () => {
-    // 2 March 2026 is a Monday; 8 March a Sunday.
-    expect(windowContaining(monday, '2026-03-02')).toEqual({ start: '2026-03-02', end: '2026-03-09' })
-    expect(windowContaining(monday, '2026-03-08')).toEqual({ start: '2026-03-02', end: '2026-03-09' })
-    expect(windowContaining({ type: 'WEEKLY', dayOfWeek: 'WEDNESDAY' }, '2026-03-02')).toEqual({ start: '2026-02-25', end: '2026-03-04' })
+    expect(windowContaining(monday, '2026-03-02')).toEqual(w('2026-03-02', '2026-03-09')) // a Monday
+    expect(windowContaining(monday, '2026-03-08')).toEqual(w('2026-03-02', '2026-03-09')) // the Sunday after
+    expect(windowContaining(weekly('SUNDAY'), '2026-11-22')).toEqual(w('2026-11-22', '2026-11-29')) // a Sunday
+    expect(windowContaining(weekly('SUNDAY'), '2026-11-21')).toEqual(w('2026-11-15', '2026-11-22')) // the Saturday before
   })
 
-  test('weekly windows cross month and year ends', () => {
-    // 28 December 2026 is a Monday: its window runs into 2027.
-    expect(windowContaining(monday, '2026-12-31')).toEqual({ start: '2026-12-28', end: '2027-01-04' })
-    expect(windowContaining(monday, '2027-01-03')).toEqual({ start: '2026-12-28', end: '2027-01-04' })
+  test('weekly windows cross month ends, leap days and year ends', () => {
+    // Monday 2 March 2026 − 5 days = Wednesday 25 February.
+    expect(windowContaining(weekly('WEDNESDAY'), '2026-03-02')).toEqual(w('2026-02-25', '2026-03-04'))
+    // 2024-02-29 is a Thursday; Wednesday 6 March is six days later.
+    expect(windowContaining(weekly('THURSDAY'), '2024-03-06')).toEqual(w('2024-02-29', '2024-03-07'))
+    // Thursday 31 December 2026 belongs to the week from Monday 28 December.
+    expect(windowContaining(monday, '2026-12-31')).toEqual(w('2026-12-28', '2027-01-04'))
+    expect(windowContaining(monday, '2027-01-03')).toEqual(w('2026-12-28', '2027-01-04'))
+    expect(windowContaining(monday, '2027-01-04')).toEqual(w('2027-01-04', '2027-01-11'))
   })
 
   test('a monthly 31st falls on the last day of shorter months', () => {
-    expect(windowContaining(monthly(31), '2023-02-10')).toEqual({ start: '2023-01-31', end: '2023-02-28' })
-    expect(windowContaining(monthly(31), '2023-02-28')).toEqual({ start: '2023-02-28', end: '2023-03-31' })
-    expect(windowContaining(monthly(31), '2024-02-29')).toEqual({ start: '2024-02-29', end: '2024-03-31' })
-    expect(windowContaining(monthly(30), '2024-03-01')).toEqual({ start: '2024-02-29', end: '2024-03-30' })
-    expect(windowContaining(monthly(31), '2026-04-30')).toEqual({ start: '2026-04-30', end: '2026-05-31' })
+    expect(windowContaining(monthly(31), '2023-02-10')).toEqual(w('2023-01-31', '2023-02-28'))
+    expect(windowContaining(monthly(31), '2023-02-28')).toEqual(w('2023-02-28', '2023-03-31'))
+    expect(windowContaining(monthly(31), '2024-02-28')).toEqual(w('2024-01-31', '2024-02-29'))
+    expect(windowContaining(monthly(31), '2024-02-29')).toEqual(w('2024-02-29', '2024-03-31'))
+    expect(windowContaining(monthly(31), '2026-04-30')).toEqual(w('2026-04-30', '2026-05-31'))
   })
 
-  test('a monthly window on the 1st, and one crossing the year end', () => {
-    expect(windowContaining(monthly(1), '2026-03-01')).toEqual({ start: '2026-03-01', end: '2026-04-01' })
-    expect(windowContaining(monthly(1), '2026-03-31')).toEqual({ start: '2026-03-01', end: '2026-04-01' })
-    expect(windowContaining(monthly(15), '2026-01-03')).toEqual({ start: '2025-12-15', end: '2026-01-15' })
+  test('a monthly 30th or 29th in February', () => {
+    // March's 30th is after the 15th, so the window started on February's last day.
+    expect(windowContaining(monthly(30), '2023-03-15')).toEqual(w('2023-02-28', '2023-03-30'))
+    expect(windowContaining(monthly(30), '2024-03-01')).toEqual(w('2024-02-29', '2024-03-30'))
+    expect(windowContaining(monthly(29), '2023-02-27')).toEqual(w('2023-01-29', '2023-02-28'))
+    expect(windowContaining(monthly(29), '2023-02-28')).toEqual(w('2023-02-28', '2023-03-29'))
+  })
+
+  test('a monthly window on the 1st, and ones crossing the year end', () => {
+    expect(windowContaining(monthly(1), '2026-03-01')).toEqual(w('2026-03-01', '2026-04-01'))
+    expect(windowContaining(monthly(1), '2026-03-31')).toEqual(w('2026-03-01', '2026-04-01'))
+    expect(windowContaining(monthly(15), '2026-01-03')).toEqual(w('2025-12-15', '2026-01-15'))
+    expect(windowContaining(monthly(31), '2026-12-31')).toEqual(w('2026-12-31', '2027-01-31'))
   })
 
   test('next and previous windows chain without gaps', () => {
-    const w = windowContaining(monthly(31), '2023-01-31')
-    const next = nextWindow(monthly(31), w)
-    expect(next).toEqual({ start: '2023-02-28', end: '2023-03-31' })
-    expect(previousWindow(monthly(31), next)).toEqual(w)
-    expect(previousWindow(monday, { start: '2027-01-04', end: '2027-01-11' })).toEqual({ start: '2026-12-28', end: '2027-01-04' })
-    expect(nextWindow(daily, { start: '2024-02-28', end: '2024-02-29' })).toEqual({ start: '2024-02-29', end: '2024-03-01' })
+    expect(nextWindow(daily, w('2024-02-28', '2024-02-29'))).toEqual(w('2024-02-29', '2024-03-01'))
+    expect(previousWindow(daily, w('2027-01-01', '2027-01-02'))).toEqual(w('2026-12-31', '2027-01-01'))
+    expect(nextWindow(monday, w('2026-12-28', '2027-01-04'))).toEqual(w('2027-01-04', '2027-01-11'))
+    expect(previousWindow(monday, w('2027-01-04', '2027-01-11'))).toEqual(w('2026-12-28', '2027-01-04'))
+    // The 31st through 2024: Jan 31 → Feb 29 → Mar 31 → Apr 30.
+    expect(nextWindow(monthly(31), w('2024-01-31', '2024-02-29'))).toEqual(w('2024-02-29', '2024-03-31'))
+    expect(nextWindow(monthly(31), w('2024-02-29', '2024-03-31'))).toEqual(w('2024-03-31', '2024-04-30'))
+    expect(previousWindow(monthly(31), w('2024-03-31', '2024-04-30'))).toEqual(w('2024-02-29', '2024-03-31'))
+    expect(previousWindow(monthly(31), w('2024-02-29', '2024-03-31'))).toEqual(w('2024-01-31', '2024-02-29'))
+    expect(previousWindow(monthly(15), w('2026-01-15', '2026-02-15'))).toEqual(w('2025-12-15', '2026-01-15'))
+  })
+
+  test('next then previous, and previous then next, come back to the same window', () => {
+    const cases: [Recurrence, Window][] = [
+      [daily, w('2026-12-31', '2027-01-01')],
+      [monday, w('2026-12-28', '2027-01-04')],
+      [monthly(31), w('2023-01-31', '2023-02-28')],
+      [monthly(30), w('2024-02-29', '2024-03-30')],
+    ]
+    for (const [r, win] of cases) {
+      expect(previousWindow(r, nextWindow(r, win)), `${r.type} ${win.start}`).toEqual(win)
+      expect(nextWindow(r, previousWindow(r, win)), `${r.type} ${win.start}`).toEqual(win)
+    }
   })
 })
 
 describe('spans of windows', () => {
-  test('a one-day span joined at 10:00 overlaps two daily windows; joined at midnight, one', () => {
+  test('a one-day span joined at 10:00 overlaps two daily windows; joined at midnight, one (DESIGN)', () => {
     expect(windowsOverlapping(daily, '2026-03-02T10:00:00', '2026-03-03T10:00:00')).toEqual([
-      { start: '2026-03-02', end: '2026-03-03' },
-      { start: '2026-03-03', end: '2026-03-04' },
+      w('2026-03-02', '2026-03-03'),
+      w('2026-03-03', '2026-03-04'),
     ])
-    expect(windowsOverlapping(daily, '2026-03-02T00:00:00', '2026-03-03T00:00:00')).toEqual([{ start: '2026-03-02', end: '2026-03-03' }])
+    expect(windowsOverlapping(daily, '2026-03-02T00:00:00', '2026-03-03T00:00:00')).toEqual([w('2026-03-02', '2026-03-03')])
   })
 
-  test('a seven-day span from a Wednesday overlaps two Monday windows', () => {
-    // Wed 4 March 10:00 to Wed 11 March 10:00: windows from Mon 2 and Mon 9 March.
+  test('span edges: the last second of a day, a fraction past midnight, an empty span', () => {
+    expect(windowsOverlapping(daily, '2026-03-02T23:59:59', '2026-03-03T00:00:00')).toEqual([w('2026-03-02', '2026-03-03')])
+    // ends one millisecond into 3 March, so it touches that day's window too
+    expect(windowsOverlapping(daily, '2026-03-02T00:00:00', '2026-03-03T00:00:00.001')).toEqual([
+      w('2026-03-02', '2026-03-03'),
+      w('2026-03-03', '2026-03-04'),
+    ])
+    expect(windowsOverlapping(daily, '2026-03-02T10:00:00', '2026-03-02T10:00:00')).toEqual([])
+  })
+
+  test('a seven-day span overlaps two weekly windows unless it starts on the occurrence at midnight', () => {
+    // Wed 4 March 10:00 to Wed 11 March 10:00: the windows from Mon 2 and Mon 9 March.
     expect(windowsOverlapping(monday, '2026-03-04T10:00:00', '2026-03-11T10:00:00')).toEqual([
-      { start: '2026-03-02', end: '2026-03-09' },
-      { start: '2026-03-09', end: '2026-03-16' },
+      w('2026-03-02', '2026-03-09'),
+      w('2026-03-09', '2026-03-16'),
+    ])
+    // Mon 2 March 00:00 to Mon 9 March 00:00: exactly one window.
+    expect(windowsOverlapping(monday, '2026-03-02T00:00:00', '2026-03-09T00:00:00')).toEqual([w('2026-03-02', '2026-03-09')])
+    // Over the year end: Thu 31 Dec 2026 to Thu 7 Jan 2027.
+    expect(windowsOverlapping(monday, '2026-12-31T08:00:00', '2027-01-07T08:00:00')).toEqual([
+      w('2026-12-28', '2027-01-04'),
+      w('2027-01-04', '2027-01-11'),
     ])
   })
 
-  test('a monthly span', () => {
+  test('monthly spans', () => {
     expect(windowsOverlapping(monthly(10), '2026-03-15T00:00:00', '2026-04-15T00:00:00')).toEqual([
-      { start: '2026-03-10', end: '2026-04-10' },
-      { start: '2026-04-10', end: '2026-05-10' },
+      w('2026-03-10', '2026-04-10'),
+      w('2026-04-10', '2026-05-10'),
+    ])
+    // All of February 2023 against the 31st: Jan 31 → Feb 28 → Mar 31.
+    expect(windowsOverlapping(monthly(31), '2023-02-01T00:00:00', '2023-03-01T00:00:00')).toEqual([
+      w('2023-01-31', '2023-02-28'),
+      w('2023-02-28', '2023-03-31'),
     ])
   })
 
-  test('windows that have ended, from a start date, up to a limit', () => {
+  test('windows that have ended, from the one holding the start date', () => {
     expect(windowsEndedBetween(daily, '2026-03-03', '2026-03-05')).toEqual([
-      { start: '2026-03-03', end: '2026-03-04' },
-      { start: '2026-03-04', end: '2026-03-05' },
+      w('2026-03-03', '2026-03-04'),
+      w('2026-03-04', '2026-03-05'),
     ])
-    expect(windowsEndedBetween(daily, '2026-03-03', '2026-03-03')).toEqual([])
-    expect(windowsEndedBetween(daily, '2026-01-01', '2026-12-31', 3)).toHaveLength(3)
-    expect(windowsEndedBetween(monday, '2026-03-09', '2026-03-22')).toEqual([{ start: '2026-03-09', end: '2026-03-16' }])
+    expect(windowsEndedBetween(daily, '2026-03-03', '2026-03-03')).toEqual([]) // the 3rd has not ended yet
+    // from a Wednesday: its window began on Monday 9 March; the one ending on the 30th has not ended by the 23rd
+    expect(windowsEndedBetween(monday, '2026-03-11', '2026-03-23')).toEqual([
+      w('2026-03-09', '2026-03-16'),
+      w('2026-03-16', '2026-03-23'),
+    ])
+    expect(windowsEndedBetween(monday, '2026-03-09', '2026-03-22')).toEqual([w('2026-03-09', '2026-03-16')])
+    expect(windowsEndedBetween(monthly(31), '2023-01-31', '2023-04-30')).toEqual([
+      w('2023-01-31', '2023-02-28'),
+      w('2023-02-28', '2023-03-31'),
+      w('2023-03-31', '2023-04-30'),
+    ])
+  })
+
+  test('windows that have ended stop at the limit, 400 by default', () => {
+    expect(windowsEndedBetween(daily, '2026-01-01', '2026-12-31', 3)).toEqual([
+      w('2026-01-01', '2026-01-02'),
+      w('2026-01-02', '2026-01-03'),
+      w('2026-01-03', '2026-01-04'),
+    ])
+    // Two years of daily windows, cut at 400: the last starts 399 days after 2025-01-01,
+    // i.e. 365 days to 2026-01-01 and 34 more to 4 February 2026.
+    const capped = windowsEndedBetween(daily, '2025-01-01', '2027-01-01')
+    expect(capped).toHaveLength(400)
+    expect(capped[0]).toEqual(w('2025-01-01', '2025-01-02'))
+    expect(capped[399]).toEqual(w('2026-02-04', '2026-02-05'))
   })
 })
 
 describe('local date-times', () => {
-  test('parses contract date-times and rejects anything else', () => {
+  test('parses contract date-times, dropping any fraction', () => {
     expect(parseLocalDateTime('2026-03-02T08:30:00')).toBe('2026-03-02T08:30:00')
     expect(parseLocalDateTime('2026-03-02T08:30:00.5')).toBe('2026-03-02T08:30:00')
-    expect(parseLocalDateTime('2024-02-29T23:59:59.999')).toBe('2024-02-29T23:59:59')
-    for (const bad of ['2023-02-29T00:00:00', '2026-13-01T00:00:00', '2026-02-30T00:00:00', '2026-03-02T24:00:00',
-      '2026-03-02T08:30:00Z', '2026-03-02T08:30:00+02:00', '2026-03-02', '2026-03-02 08:30:00', '']) {
+    expect(parseLocalDateTime('2026-03-02T08:30:00.123')).toBe('2026-03-02T08:30:00')
+    expect(parseLocalDateTime('2024-02-29T23:59:59.999')).toBe('2024-02-29T23:59:59') // leap day
+    expect(parseLocalDateTime('2026-12-31T00:00:00')).toBe('2026-12-31T00:00:00')
+  })
+
+  test('rejects offsets, impossible dates and times, and other shapes', () => {
+    for (const bad of [
+      '2026-03-02T08:30:00Z', '2026-03-02T08:30:00+02:00', // offsets
+      '2023-02-29T00:00:00', '2026-02-30T00:00:00', '2026-04-31T00:00:00', // no such day
+      '2026-13-01T00:00:00', '2026-00-10T00:00:00', '2026-03-00T00:00:00', // no such month/day number
+      '2026-03-02T24:00:00', '2026-03-02T08:60:00', '2026-03-02T08:30:60', // no such time
+      '2026-03-02', '2026-03-02T08:30', '2026-03-02 08:30:00', '2026-03-02t08:30:00', // other shapes
+      '2026-3-2T08:30:00', '2026-03-02T08:30:00.', '2026-03-02T08:30:00.1234', ' 2026-03-02T08:30:00', '',
+    ]) {
       expect(parseLocalDateTime(bad), bad).toBeUndefined()
     }
   })
 
-  test('the wall clock of an instant in several zones, across DST and the date line', () => {
-    // Berlin springs forward at 01:00 UTC on 29 March 2026 (02:00 → 03:00 local).
+  test('the wall clock of an instant across Berlin DST changes', () => {
+    // Berlin springs forward at 01:00 UTC on 29 March 2026: before it +01:00, after it +02:00.
     expect(localDateTimeIn(new Date('2026-03-29T00:30:00Z'), 'Europe/Berlin')).toBe('2026-03-29T01:30:00')
     expect(localDateTimeIn(new Date('2026-03-29T01:30:00Z'), 'Europe/Berlin')).toBe('2026-03-29T03:30:00')
-    expect(localDateTimeIn(new Date('2026-03-02T08:00:00Z'), 'Pacific/Kiritimati')).toBe('2026-03-02T22:00:00') // +14
-    expect(localDateTimeIn(new Date('2026-03-02T08:00:00Z'), 'Pacific/Honolulu')).toBe('2026-03-01T22:00:00') // −10
+    // It falls back at 01:00 UTC on 25 October 2026: two instants an hour apart read 02:30.
+    expect(localDateTimeIn(new Date('2026-10-25T00:30:00Z'), 'Europe/Berlin')).toBe('2026-10-25T02:30:00')
+    expect(localDateTimeIn(new Date('2026-10-25T01:30:00Z'), 'Europe/Berlin')).toBe('2026-10-25T02:30:00')
+  })
+
+  test('the wall clock of an instant in New York, across a date and DST changes', () => {
+    expect(localDateTimeIn(new Date('2026-03-02T03:00:00Z'), 'America/New_York')).toBe('2026-03-01T22:00:00') // EST −5, the day before
+    // DST starts Sunday 8 March 2026 at 02:00 EST = 07:00 UTC.
+    expect(localDateTimeIn(new Date('2026-03-08T06:30:00Z'), 'America/New_York')).toBe('2026-03-08T01:30:00')
+    expect(localDateTimeIn(new Date('2026-03-08T07:30:00Z'), 'America/New_York')).toBe('2026-03-08T03:30:00')
+    // DST ends Sunday 1 November 2026 at 02:00 EDT = 06:00 UTC.
+    expect(localDateTimeIn(new Date('2026-11-01T05:30:00Z'), 'America/New_York')).toBe('2026-11-01T01:30:00')
+    expect(localDateTimeIn(new Date('2026-11-01T06:30:00Z'), 'America/New_York')).toBe('2026-11-01T01:30:00')
+  })
+
+  test('the wall clock of an instant on both sides of the date line, and at half-hour offsets', () => {
+    // One instant, 10:00 UTC on 31 December 2026: already 2027 at +14, still the morning of the 31st at −10.
+    expect(localDateTimeIn(new Date('2026-12-31T10:00:00Z'), 'Pacific/Kiritimati')).toBe('2027-01-01T00:00:00')
+    expect(localDateTimeIn(new Date('2026-12-31T10:00:00Z'), 'Pacific/Honolulu')).toBe('2026-12-31T00:00:00')
+    expect(localDateTimeIn(new Date('2026-03-02T08:00:00Z'), 'Pacific/Kiritimati')).toBe('2026-03-02T22:00:00')
     expect(localDateTimeIn(new Date('2026-03-02T20:00:00Z'), 'Asia/Kolkata')).toBe('2026-03-03T01:30:00') // +05:30
-    expect(localDateTimeIn(new Date('2026-01-01T00:00:00Z'), 'UTC')).toBe('2026-01-01T00:00:00')
+    expect(localDateTimeIn(new Date('2026-01-01T00:00:00.999Z'), 'UTC')).toBe('2026-01-01T00:00:00') // milliseconds dropped
   })
 
   test('time zone names are checked', () => {
     expect(isValidTimeZone('Europe/Berlin')).toBe(true)
+    expect(isValidTimeZone('America/New_York')).toBe(true)
     expect(isValidTimeZone('UTC')).toBe(true)
     expect(isValidTimeZone('Mars/Olympus')).toBe(false)
+    expect(isValidTimeZone('')).toBe(false)
+    expect(isValidTimeZone('+02:00')).toBe(false) // an offset, not a zone name
   })
 })

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
-import { Nullable, StringEnum } from '../../../platform/http/schemas.js'
+import { AvatarIdString, Nullable, StringEnum } from '../../../platform/http/schemas.js'
 import { RECURRENCE_TYPES } from '../domain/habit.js'
 import { DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DESCRIPTION_MAX, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, TAGS_MAX, TAG_MAX, TITLE_MAX } from '../domain/rules.js'
 import { WEEKDAYS } from '../domain/windows.js'
@@ -15,7 +15,7 @@ const DayOfWeek = Nullable(StringEnum(WEEKDAYS))
 const DayOfMonth = Nullable(Type.Integer({ minimum: DAY_OF_MONTH_MIN, maximum: DAY_OF_MONTH_MAX, description: '31 means the last day of shorter months' }))
 
 export const CreateHabitBody = Type.Object({
-  avatarId: Type.String({ minLength: 1, maxLength: 64 }),
+  avatarId: AvatarIdString(),
   title: Title,
   description: Type.Optional(Description),
   tags: Type.Optional(Tags),
@@ -34,7 +34,7 @@ export const AttendBody = Type.Object({
 })
 
 export const ListQuery = Type.Object({
-  avatarId: Type.String({ minLength: 1, maxLength: 64 }),
+  avatarId: AvatarIdString(),
   limit: Type.Integer({ minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT }),
   cursor: Type.Optional(Type.String({ format: 'uuid' })),
 })

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Habit, RecurrenceType } from '../domain/habit.js'
@@ -40,8 +40,18 @@ export const habitRepo = {
     return toHabit(row)
   },
 
-  async insert(tx: Tx, h: Habit, createdAt: Date): Promise<void> {
-    await tx.insert(habits).values({ ...fromHabit(h), createdAt })
+  /** false when a habit with this id exists already (a copy made before, asked for again). */
+  async insert(tx: Tx, h: Habit, createdAt: Date): Promise<boolean> {
+    const rows = await tx.insert(habits).values({ ...fromHabit(h), createdAt }).onConflictDoNothing({ target: habits.id })
+      .returning({ id: habits.id })
+    return rows.length === 1
+  },
+
+  /** Clears the quest link of those of `ids` still linked to `questId`; the habits stay. */
+  async unlinkFromQuest(tx: Tx, questId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return
+    await tx.update(habits).set({ associatedQuestId: null, version: sql`${habits.version} + 1` })
+      .where(and(inArray(habits.id, ids), eq(habits.associatedQuestId, questId)))
   },
 
   async save(tx: Tx, h: Habit): Promise<void> {
