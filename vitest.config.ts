@@ -41,7 +41,7 @@ export default defineConfig({
       apiProject('embedded'),
       ...(process.env.TEST_DATABASE_URL ? [apiProject('postgres')] : []),
       // The suites whose flows cross contexts by events, again over NATS JetStream.
-      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [apiProject('postgres', 'nats', ['test/habits.test.ts', 'test/battles.test.ts', 'test/quests.test.ts'])] : []),
+      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [apiProject('postgres', 'nats', ['test/habits.test.ts', 'test/battles.test.ts', 'test/quests.test.ts', 'test/event-metrics.test.ts'])] : []),
       // Opt-in until a cluster starts in a few seconds (today ~20 s per test app on 2 cores).
       ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL && process.env.TEST_SPLIT === 'true' ? [splitProject] : []),
       // The web app in Debian's Chromium against the platform on a real port; one file at a time.

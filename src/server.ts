@@ -13,6 +13,7 @@ import { type Clock, SettableClock, systemClock } from './platform/clock.js'
 import { Database } from './platform/db/database.js'
 import { migrateDatabase } from './platform/db/migrate.js'
 import type { EventBus, Subscription } from './platform/events/bus.js'
+import { eventMetrics } from './platform/events/metrics.js'
 import { InProcessBus } from './platform/events/in-process-bus.js'
 import { NatsBus } from './platform/events/nats-bus.js'
 import type { Outbox } from './platform/events/outbox.js'
@@ -153,7 +154,7 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
       title: 'Questline API',
       readiness: { database: () => database.ping(), events: () => bus.ping() },
       processMetrics: !!opts.logger,
-      metrics: served.flatMap((c) => (c.metrics ? [c.metrics] : [])),
+      metrics: [eventMetrics(served.map((c) => c.outbox), bus, database), ...served.flatMap((c) => (c.metrics ? [c.metrics] : []))],
       webDir: served.some((c) => c.name === 'edge') ? config.webDir : undefined,
     })
     if (served.some((c) => c.name === 'edge')) await http.register(identity.routes)

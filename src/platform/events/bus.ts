@@ -25,4 +25,15 @@ export interface EventBus {
   ping(): Promise<void>
   /** Events taken by the bus but not yet acknowledged by this process's consumers. */
   pending(): Promise<number>
+  /** The same, per durable consumer this process reads from (for /metrics). */
+  backlog(): Promise<ConsumerBacklog[]>
+}
+
+export interface ConsumerBacklog {
+  /** `<consuming context>--<producing context>`. */
+  consumer: string
+  /** Stored events not yet delivered to the consumer. */
+  undelivered: number
+  /** Delivered but not yet acknowledged (being handled, or failing and due again). */
+  unacknowledged: number
 }

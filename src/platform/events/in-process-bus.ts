@@ -1,4 +1,4 @@
-import type { EventBus, Subscription } from './bus.js'
+import type { ConsumerBacklog, EventBus, Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 
 /**
@@ -28,5 +28,9 @@ export class InProcessBus implements EventBus {
   /** Publishing runs the handlers, so nothing is ever left pending. */
   async pending(): Promise<number> {
     return 0
+  }
+
+  async backlog(): Promise<ConsumerBacklog[]> {
+    return []
   }
 }

@@ -3,7 +3,7 @@ import {
 } from '@nats-io/jetstream'
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from '../log.js'
-import { subjectOf, type EventBus, type Subscription } from './bus.js'
+import { subjectOf, type ConsumerBacklog, type EventBus, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 
 export interface NatsBusOptions {
@@ -97,12 +97,16 @@ export class NatsBus implements EventBus {
   }
 
   async pending(): Promise<number> {
-    let n = 0
+    return (await this.backlog()).reduce((n, b) => n + b.undelivered + b.unacknowledged, 0)
+  }
+
+  async backlog(): Promise<ConsumerBacklog[]> {
+    const answers: ConsumerBacklog[] = []
     for (const c of this.consuming) {
       const info = await this.jsm!.consumers.info(this.options.stream, c.durable)
-      n += info.num_pending + info.num_ack_pending
+      answers.push({ consumer: c.durable, undelivered: info.num_pending, unacknowledged: info.num_ack_pending })
     }
-    return n
+    return answers
   }
 
   async close(): Promise<void> {
