@@ -18,14 +18,17 @@ const apiProject = (backend: 'embedded' | 'postgres', bus: 'in-process' | 'nats'
 
 /**
  * The same black-box suites against split services: every context its own process (avatar and
- * tracking twice) behind the gateway, on PostgreSQL and NATS. One file at a time: each starts a
- * cluster of its own. Suites that reach under the API (storage, rank tallies, job slots) stay out.
+ * tracking twice) behind the gateway, on PostgreSQL and NATS. One file at a time: the files share
+ * the clusters the global setup starts (one per distinct set of settings).
  */
 const splitProject = {
   test: {
     name: 'api-split',
     include: ['test/**/*.test.ts'],
-    exclude: ['test/storage.test.ts', 'test/guild-rank.test.ts', 'test/job-slots.test.ts', 'test/web/**'],
+    // Left out: suites that reach under the API (storage, rank tallies, job slots), or point one
+    // process at a stand-in (marketplace faults) or a web build of their own (web serving).
+    exclude: ['test/storage.test.ts', 'test/guild-rank.test.ts', 'test/job-slots.test.ts', 'test/marketplace-faults.test.ts',
+      'test/web-serving.test.ts', 'test/gateway.test.ts', 'test/web/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: 'postgres', QL_TEST_BUS: 'nats', QL_TEST_TARGET: 'split' },
     fileParallelism: false,
@@ -42,8 +45,8 @@ export default defineConfig({
       ...(process.env.TEST_DATABASE_URL ? [apiProject('postgres')] : []),
       // The suites whose flows cross contexts by events, again over NATS JetStream.
       ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [apiProject('postgres', 'nats', ['test/habits.test.ts', 'test/battles.test.ts', 'test/quests.test.ts', 'test/event-metrics.test.ts'])] : []),
-      // Opt-in until a cluster starts in a few seconds (today ~20 s per test app on 2 cores).
-      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL && process.env.TEST_SPLIT === 'true' ? [splitProject] : []),
+      // TEST_SPLIT=false leaves it out of a quick local run.
+      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL && process.env.TEST_SPLIT !== 'false' ? [splitProject] : []),
       // The web app in Debian's Chromium against the platform on a real port; one file at a time.
       {
         test: {

@@ -159,7 +159,8 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     })
     if (served.some((c) => c.name === 'edge')) await http.register(identity.routes)
     // Contexts served elsewhere (split services): their routes are declared here too, so this
-    // process validates, documents and answers 404/405 alike, but a hook forwards each request.
+    // process documents them and answers unknown paths itself; once the token is checked, a hook
+    // forwards each request before it is parsed (the owning process validates it).
     const forwarded = all.flatMap((c) => {
       const pool = pools.get(c.name)
       return pool && c.apiRoutes ? [{ routes: c.apiRoutes, pool }] : []

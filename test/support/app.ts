@@ -1,7 +1,7 @@
 import { inject } from 'vitest'
 import { loadConfig, type Config } from '../../src/config.js'
 import { ManualClock, systemClock, type Clock } from '../../src/platform/clock.js'
-import { buildPlatform } from '../../src/server.js'
+import { buildPlatform, type ContextName } from '../../src/server.js'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import type { EventBus } from '../../src/platform/events/bus.js'
@@ -32,17 +32,14 @@ export interface TestApp {
 }
 
 /** A whole platform on its own fresh database, driven through fastify's inject. */
-export async function buildTestApp(opts: { env?: Record<string, string>; clock?: ManualClock } = {}): Promise<TestApp> {
+export async function buildTestApp(opts: { env?: Record<string, string>; clock?: ManualClock; only?: ContextName[] } = {}): Promise<TestApp> {
+  if (splitTarget) return buildSplitApp(opts)
   const nats = natsSettings()
-  if (process.env.QL_TEST_TARGET === 'split') {
-    if (!nats) throw new Error('The split-services project needs the NATS bus (QL_TEST_BUS=nats).')
-    return buildSplitApp(opts, nats)
-  }
   const config: Config = loadConfig({ LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', ...nats?.env, ...opts.env })
   const testDb = await openTestDatabase(inject('templates'))
   const clock = opts.clock ?? systemClock
   try {
-    const { http, relay, bus, scheduler, tokens } = await buildPlatform({ config, logger: false, database: testDb.database, clock })
+    const { http, relay, bus, scheduler, tokens } = await buildPlatform({ config, logger: false, database: testDb.database, clock, ...(opts.only ? { only: opts.only } : {}) })
     await http.ready()
     return {
       http,

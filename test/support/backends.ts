@@ -40,6 +40,11 @@ export async function openTestDatabase(t: TemplateInfo): Promise<TestDatabase> {
     const database = await Database.embedded({ loadDataDir: new Blob([dump]) })
     return { database, drop: () => database.close() }
   }
+  return openPostgresTestDatabase(t)
+}
+
+/** A fresh PostgreSQL database copied from the run's migrated template. */
+export async function openPostgresTestDatabase(t: TemplateInfo, poolSize = 10): Promise<TestDatabase> {
   const name = `${t.runId}_${process.pid}_${++seq}`
   const admin = new pg.Client({ connectionString: t.postgresAdminUrl })
   await admin.connect()
@@ -49,7 +54,7 @@ export async function openTestDatabase(t: TemplateInfo): Promise<TestDatabase> {
     await admin.end()
   }
   const url = databaseUrl(t.postgresAdminUrl!, name)
-  const database = Database.postgres(url, 10)
+  const database = Database.postgres(url, poolSize)
   return {
     database,
     url,

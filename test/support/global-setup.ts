@@ -7,6 +7,7 @@ import { Database } from '../../src/platform/db/database.js'
 import { migrateDatabase } from '../../src/platform/db/migrate.js'
 import { databaseUrl, dropDatabase, type TemplateInfo } from './backends.js'
 import { bundleQuestline } from './bundle.js'
+import { SplitClusterBroker } from './split-clusters.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,6 +30,11 @@ export default async function setup(project: TestProject) {
     const bundleDir = path.resolve('node_modules/.cache/questline-test', runId)
     info.bundle = await bundleQuestline(bundleDir)
     cleanups.push(() => rm(bundleDir, { recursive: true, force: true }))
+    const natsUrl = process.env.TEST_NATS_URL
+    if (!natsUrl) throw new Error('The split-services project needs TEST_NATS_URL.')
+    const broker = new SplitClusterBroker(info, natsUrl, process.env.QL_TEST_SPLIT_LOGS ? (line) => console.log(line) : undefined)
+    project.provide('splitBroker', await broker.listen())
+    cleanups.push(() => broker.close())
   }
 
   project.provide('templates', info)

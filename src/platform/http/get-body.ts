@@ -1,5 +1,8 @@
 import type { IncomingMessage } from 'node:http'
+import type { ValidateFunction } from 'ajv'
+import type { FastifyRequest } from 'fastify'
 import { AppError, BadRequest } from '../errors.js'
+import { toFieldErrors } from './validation.js'
 
 export const BODY_LIMIT = 64 * 1024
 
@@ -25,6 +28,25 @@ export async function readGetBody(raw: IncomingMessage): Promise<unknown> {
   } catch {
     throw new BadRequest('The request body is not valid JSON.', 'malformed-json')
   }
+}
+
+/** Route config of a GET that takes JSON criteria in its body: their validator. */
+export interface GetBodyConfig {
+  getBody?: ValidateFunction
+}
+
+/**
+ * The GET body of a request, checked against its route's `config.getBody` validator. The
+ * owning route and a gateway forwarding to it both read it so, and refuse alike.
+ */
+export async function readValidGetBody(req: FastifyRequest): Promise<unknown> {
+  const body = await readGetBody(req.raw)
+  const validate = (req.routeOptions.config as GetBodyConfig).getBody
+  if (body !== undefined && validate && !validate(body)) {
+    const errors = toFieldErrors('body', validate.errors ?? [])
+    throw new BadRequest(errors.map((e) => `${e.path} ${e.message}`).join('; '), 'validation', errors)
+  }
+  return body
 }
 
 class PayloadTooLarge extends AppError {

@@ -24,11 +24,11 @@ export interface ServiceRequest {
 
 /**
  * Calls another Questline service's public API with a service token. Answers the JSON body (or
- * undefined for 204). A problem+json answer becomes a platform AppError with the same status and
- * slug, so a caller handles a remote refusal as it would a local one. A service that cannot be
- * reached or keeps failing (network error, timeout, 5xx after the retries) is an AppError of
- * status 5xx: whether a change it was asked for was applied is then unknown, and only a retry
- * with the same idempotency key can tell.
+ * undefined for 204). A refusal (4xx problem+json) becomes a platform AppError with the same
+ * status and slug, so a caller handles it as it would a local one. A service that cannot be
+ * reached or keeps failing (network error, timeout, 5xx after the retries) is a 502: whether a
+ * change it was asked for was applied is then unknown, and only a retry with the same
+ * idempotency key can tell.
  */
 export class ServiceClient {
   private readonly options: ServiceClientOptions
@@ -68,6 +68,9 @@ export class ServiceClient {
         await sleep(this.options.retryDelayMs * 2 ** attempt)
         continue
       }
+      // A service still failing after the retries is this call's upstream failing: 502, not a 500
+      // that would read as the caller's own fault.
+      if (res.status >= 500) throw new BadGateway(`${req.method} ${req.path} answered ${res.status} after ${attempt + 1} attempts.`, 'upstream-error')
       if (res.status >= 400) throw toAppError(res, text, req)
       return (text === '' ? undefined : JSON.parse(text)) as T
     }
@@ -90,7 +93,7 @@ interface ProblemBody {
   errors?: unknown
 }
 
-/** The remote problem as the same platform error; an answer that is no problem keeps its status. */
+/** The remote refusal (4xx) as the same platform error; an answer that is no problem keeps its status. */
 function toAppError(res: Response, text: string, req: ServiceRequest): AppError {
   let body: ProblemBody | undefined
   try {
@@ -102,7 +105,7 @@ function toAppError(res: Response, text: string, req: ServiceRequest): AppError 
   const detail = typeof body?.detail === 'string' ? body.detail : `${req.method} ${req.path} answered ${res.status}.`
   const title = typeof body?.title === 'string' ? body.title : res.statusText || 'Upstream error'
   const errors = Array.isArray(body?.errors) ? (body.errors as FieldError[]) : undefined
-  return new AppError(res.status, slug ?? (res.status >= 500 ? 'upstream-error' : 'upstream-refused'), title, detail, errors)
+  return new AppError(res.status, slug ?? 'upstream-refused', title, detail, errors)
 }
 
 function describe(e: unknown): string {

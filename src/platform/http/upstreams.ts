@@ -6,7 +6,7 @@
 import replyFrom from '@fastify/reply-from'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { BadRequest, ServiceUnavailable } from '../errors.js'
-import { readGetBody } from './get-body.js'
+import { readValidGetBody } from './get-body.js'
 import type { Logger } from '../log.js'
 
 const HEALTH_EVERY_MS = 2_000
@@ -26,11 +26,16 @@ export class UpstreamPool {
     this.up = new Set(urls)
   }
 
-  /** The next healthy upstream, round-robin; none healthy: 503. */
+  /**
+   * The next healthy upstream, round-robin. When none passed its last check, any may be tried:
+   * a check is up to two seconds old (processes starting together fail each other's first one),
+   * and trying costs one refused connection, which answers 503 as a refusal here would.
+   */
   pick(): string {
+    if (this.urls.length === 0) throw new ServiceUnavailable(`No ${this.name} service is configured.`)
     const healthy = this.urls.filter((u) => this.up.has(u))
-    if (healthy.length === 0) throw new ServiceUnavailable(`No ${this.name} service is reachable right now; try again shortly.`)
-    return healthy[this.next++ % healthy.length]!
+    const candidates = healthy.length > 0 ? healthy : this.urls
+    return candidates[this.next++ % candidates.length]!
   }
 
   markDown(url: string): void {
@@ -73,7 +78,7 @@ export function forwardTo(pool: UpstreamPool) {
     if (req.method === 'GET' || req.method === 'HEAD') {
       // A body on GET (the contract's avatar search) does not survive HTTP intermediaries; its
       // criteria travel on as query parameters, which the route reads alike.
-      url = withCriteria(url, await readGetBody(req.raw))
+      url = withCriteria(url, await readValidGetBody(req))
     } else {
       // Not parsed yet: the body streams through untouched.
       req.body = req.raw

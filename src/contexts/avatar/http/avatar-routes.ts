@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Principal } from '../../../platform/auth/principal.js'
 import { BadRequest } from '../../../platform/errors.js'
-import { readGetBody } from '../../../platform/http/get-body.js'
+import { readValidGetBody } from '../../../platform/http/get-body.js'
 import { IdempotencyHeaders, idempotencyKeyOf } from '../../../platform/http/idempotency.js'
 import { links } from '../../../platform/http/links.js'
 import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
-import { compileBodyValidator, toFieldErrors } from '../../../platform/http/validation.js'
+import { compileBodyValidator } from '../../../platform/http/validation.js'
 import type { AvatarApp } from '../app/avatar-app.js'
 import type { Stat } from '../domain/avatar.js'
 import { STATS } from '../domain/rules.js'
@@ -52,12 +52,9 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
       querystring: SearchQuery,
       response: { 200: SearchView, ...problemResponses(400, 401) },
     },
+    config: { getBody: validateSearchBody },
   }, async (req) => {
-    const body = await readGetBody(req.raw)
-    if (body !== undefined && !validateSearchBody(body)) {
-      const errors = toFieldErrors('body', validateSearchBody.errors ?? [])
-      throw new BadRequest(errors.map((e) => `${e.path} ${e.message}`).join('; '), 'validation', errors)
-    }
+    const body = await readValidGetBody(req)
     const { limit, ...fromQuery } = req.query
     const criteria = { ...fromQuery, ...(body as typeof fromQuery | undefined) }
     if (criteria.minLevel !== undefined && criteria.maxLevel !== undefined && criteria.minLevel > criteria.maxLevel) {

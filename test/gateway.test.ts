@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { freePort } from '../src/split/cluster.js'
+import { newId } from '../src/platform/ids.js'
+import { buildTestApp, type TestApp } from './support/app.js'
+
+// A gateway alone on a real port (it forwards over the network), every context's upstream a
+// port nothing listens on.
+let gateway: TestApp
+let base: string
+beforeAll(async () => {
+  const nowhere = `http://127.0.0.1:${await freePort()}`
+  const upstreams = Object.fromEntries(['AVATAR', 'TRACKING', 'GUILD', 'QUEST', 'MARKETPLACE'].map((c) => [`UPSTREAM_${c}`, nowhere]))
+  gateway = await buildTestApp({ only: ['edge'], env: upstreams })
+  base = await gateway.http.listen({ port: 0, host: '127.0.0.1' })
+})
+afterAll(() => gateway.close())
+
+test('a context with no upstream up answers 503 problem+json, for reads and changes alike', async () => {
+  const userId = newId()
+  const headers = { authorization: `Bearer ${await gateway.issueToken(userId, 'player')}`, 'content-type': 'application/json' }
+  for (const [method, path, body] of [
+    ['GET', `/api/v1/avatars/${userId}`],
+    ['POST', '/api/v1/guilds', { name: 'Nobody Home', avatarId: userId }],
+    ['GET', '/api/v1/quests'],
+  ] as const) {
+    const res = await fetch(base + path, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) })
+    expect(res.status, `${method} ${path}`).toBe(503)
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/)
+    expect(await res.json()).toMatchObject({ status: 503, type: '/problems/service-unavailable' })
+  }
+})
+
+test('the gateway authenticates before it forwards: no token or a bad one is 401 without an upstream', async () => {
+  expect((await fetch(`${base}/api/v1/avatars/${newId()}`)).status).toBe(401)
+  expect((await fetch(`${base}/api/v1/avatars/${newId()}`, { headers: { authorization: 'Bearer nonsense' } })).status).toBe(401)
+})
