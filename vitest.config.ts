@@ -8,7 +8,8 @@ const apiProject = (backend: 'embedded' | 'postgres', bus: 'in-process' | 'nats'
   test: {
     name: bus === 'nats' ? 'api-postgres-nats' : `api-${backend}`,
     include,
-    exclude: ['test/web/**', '**/node_modules/**'],
+    // The launcher test starts split services: it runs in the split project.
+    exclude: ['test/web/**', 'test/launcher.test.ts', '**/node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: backend, QL_TEST_BUS: bus },
     testTimeout: 60_000,

@@ -42,8 +42,8 @@ async function main(): Promise<void> {
   const stop = () => void cluster.stop().then(() => process.exit(0))
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
-  const names = cluster.processes.filter((p) => p.context !== 'edge').map((p) => p.name)
-  console.log(`[launcher] Questline (split) is up on ${cluster.gateway.url}: gateway + ${names.join(', ')}`)
+  console.log(`[launcher] Questline (split) is up on ${cluster.gateway.url}; processes:`)
+  for (const p of cluster.processes) console.log(`[launcher]   ${p.name} ${p.url}`)
 }
 
 void main()

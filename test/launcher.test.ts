@@ -1,0 +1,75 @@
+/**
+ * `npm run start:split` as an operator runs it: the launcher process, its children, its logs and
+ * its signals. Runs in the split-services project only (it needs PostgreSQL and NATS).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { connect as tcpConnect } from 'node:net'
+import { createInterface } from 'node:readline'
+import { jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
+import { expect, inject, test } from 'vitest'
+import { freePort } from '../src/split/cluster.js'
+import { openPostgresTestDatabase } from './support/backends.js'
+
+const START_TIMEOUT_MS = 90_000
+
+function launch(env: Record<string, string>): { child: ChildProcess; lines: string[]; exited: Promise<number | null> } {
+  const { DATABASE_URL: _db, NATS_URL: _nats, ...inherited } = process.env
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/launcher.ts'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const lines: string[] = []
+  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (l) => lines.push(l))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return { child, lines, exited }
+}
+
+const listening = (port: number) => new Promise<boolean>((resolve) => {
+  const s = tcpConnect(port, '127.0.0.1')
+  s.once('connect', () => (s.destroy(), resolve(true)))
+  s.once('error', () => resolve(false))
+})
+
+test('without DATABASE_URL and NATS_URL it refuses to start, naming both', async () => {
+  const { lines, exited } = launch({})
+  expect(await exited).toBe(1)
+  expect(lines.join('\n')).toMatch(/needs DATABASE_URL and NATS_URL/)
+})
+
+test('starts every context and the gateway, prefixes their logs, serves the API, and SIGTERM stops them all', async ({ onTestFinished }) => {
+  const db = await openPostgresTestDatabase(inject('templates'), 1)
+  const stream = `qltest_launcher_${Date.now().toString(36)}`
+  const natsUrl = process.env.TEST_NATS_URL!
+  onTestFinished(async () => {
+    await db.drop()
+    const nc = await connect({ servers: natsUrl })
+    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => false)
+    await nc.close()
+  })
+  const port = await freePort()
+  const { child, lines, exited } = launch({
+    DATABASE_URL: db.url!, NATS_URL: natsUrl, NATS_STREAM: stream, NATS_SUBJECT_PREFIX: stream, PORT: String(port), HOST: '127.0.0.1',
+    REPLICAS_AVATAR: '2', LOG_LEVEL: 'info', JOBS_ENABLED: 'false',
+  })
+  onTestFinished(() => void child.kill('SIGKILL'))
+  await expect.poll(() => lines.some((l) => l.includes('Questline (split) is up on')), { timeout: START_TIMEOUT_MS, interval: 250 }).toBe(true)
+  const processes = lines.flatMap((l) => l.match(/^\[launcher\] {3}(\S+) http:\/\/127\.0\.0\.1:(\d+)$/)?.slice(1) ?? [])
+  const names = processes.filter((_, i) => i % 2 === 0)
+  const ports = processes.filter((_, i) => i % 2 === 1).map(Number)
+  expect(names.sort()).toEqual(['avatar#1', 'avatar#2', 'gateway', 'guild', 'marketplace', 'quest', 'tracking'])
+  expect(ports).toContain(port)
+  // Every process's log lines carry its name.
+  expect(lines.some((l) => l.startsWith('[avatar#2] '))).toBe(true)
+  expect(lines.some((l) => l.startsWith('[gateway] '))).toBe(true)
+
+  const base = `http://127.0.0.1:${port}`
+  expect((await fetch(`${base}/readyz`)).status).toBe(200)
+  const session = await (await fetch(`${base}/auth/register`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Operator', email: 'operator@example.com', password: 'long enough password' }),
+  })).json() as { token: string; userId: string }
+  const avatar = await fetch(`${base}/api/v1/avatars/${session.userId}`, { headers: { authorization: `Bearer ${session.token}` } })
+  expect(avatar.status).toBe(200)
+
+  child.kill('SIGTERM')
+  expect(await exited).toBe(0)
+  for (const p of ports) expect(await listening(p), `port ${p}`).toBe(false)
+})
