@@ -9,7 +9,7 @@ import { jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import { expect, inject, test } from 'vitest'
 import { freePort } from '../src/split/cluster.js'
-import { openPostgresTestDatabase } from './support/backends.js'
+import { createEmptyPostgresDatabase } from './support/backends.js'
 
 const START_TIMEOUT_MS = 90_000
 
@@ -34,8 +34,9 @@ test('without DATABASE_URL and NATS_URL it refuses to start, naming both', async
   expect(lines.join('\n')).toMatch(/needs DATABASE_URL and NATS_URL/)
 })
 
-test('starts every context and the gateway, prefixes their logs, serves the API, and SIGTERM stops them all', async ({ onTestFinished }) => {
-  const db = await openPostgresTestDatabase(inject('templates'), 1)
+test('on an empty database: every process migrates at once and comes up, logs carry names, the API answers, SIGTERM stops all', async ({ onTestFinished }) => {
+  // Nothing migrated: seven processes apply the migrations at once (under the advisory lock).
+  const db = await createEmptyPostgresDatabase(inject('templates'))
   const stream = `qltest_launcher_${Date.now().toString(36)}`
   const natsUrl = process.env.TEST_NATS_URL!
   onTestFinished(async () => {
@@ -46,7 +47,7 @@ test('starts every context and the gateway, prefixes their logs, serves the API,
   })
   const port = await freePort()
   const { child, lines, exited } = launch({
-    DATABASE_URL: db.url!, NATS_URL: natsUrl, NATS_STREAM: stream, NATS_SUBJECT_PREFIX: stream, PORT: String(port), HOST: '127.0.0.1',
+    DATABASE_URL: db.url, NATS_URL: natsUrl, NATS_STREAM: stream, NATS_SUBJECT_PREFIX: stream, PORT: String(port), HOST: '127.0.0.1',
     REPLICAS_AVATAR: '2', LOG_LEVEL: 'info', JOBS_ENABLED: 'false',
   })
   onTestFinished(() => void child.kill('SIGKILL'))

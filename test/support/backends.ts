@@ -65,6 +65,19 @@ export async function openPostgresTestDatabase(t: TemplateInfo, poolSize = 10): 
   }
 }
 
+/** An empty PostgreSQL database (nothing migrated), dropped by the answer's `drop`. */
+export async function createEmptyPostgresDatabase(t: TemplateInfo): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${t.runId}_${process.pid}_${++seq}_empty`
+  const admin = new pg.Client({ connectionString: t.postgresAdminUrl })
+  await admin.connect()
+  try {
+    await admin.query(`create database "${name}"`)
+  } finally {
+    await admin.end()
+  }
+  return { url: databaseUrl(t.postgresAdminUrl!, name), drop: () => dropDatabase(t.postgresAdminUrl!, name) }
+}
+
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
