@@ -28,6 +28,7 @@ import type { Logger } from './platform/log.js'
 import { httpAvatarClient } from './contexts/avatar/client.js'
 import { avatarContext } from './contexts/avatar/index.js'
 import { identityContext } from './contexts/identity/index.js'
+import { httpGuildClient } from './contexts/guild/client.js'
 import { guildContext } from './contexts/guild/index.js'
 import { marketplaceContext } from './contexts/marketplace/index.js'
 import { questContext } from './contexts/quest/index.js'
@@ -119,8 +120,10 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     const tracking = trackingContext({ database, clock, avatars })
     const trackingBase = remote('tracking')
     const guild = guildContext({ database, clock, avatars })
+    const guildBase = remote('guild')
     const quest = questContext({
-      database, clock, avatars, guilds: guild.client,
+      database, clock, avatars,
+      guilds: guildBase ? httpGuildClient(guildBase, serviceTokens, callOptions) : guild.client,
       tracking: trackingBase ? httpTrackingClient(trackingBase, serviceTokens, callOptions) : tracking.client,
     })
     const identity = identityContext({ database, clock, tokens, revocations, avatars, config })
