@@ -19,13 +19,13 @@ const apiProject = (backend: 'embedded' | 'postgres', bus: 'in-process' | 'nats'
 /**
  * The same black-box suites against split services: every context its own process (avatar and
  * tracking twice) behind the gateway, on PostgreSQL and NATS. One file at a time: each starts a
- * cluster of its own. Suites that reach under the API (storage, rank tallies, job slots) stay out.
+ * cluster of its own. Suites that reach under the API (storage, rank tallies, job slots, token revocations) stay out.
  */
 const splitProject = {
   test: {
     name: 'api-split',
     include: ['test/**/*.test.ts'],
-    exclude: ['test/storage.test.ts', 'test/guild-rank.test.ts', 'test/job-slots.test.ts', 'test/web/**'],
+    exclude: ['test/storage.test.ts', 'test/guild-rank.test.ts', 'test/job-slots.test.ts', 'test/token-revocations.test.ts', 'test/web/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: 'postgres', QL_TEST_BUS: 'nats', QL_TEST_TARGET: 'split' },
     fileParallelism: false,

@@ -96,7 +96,9 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     if (!opts.database) await migrateDatabase(database, config.databaseUrl)
 
     const keys = await loadSigningKeys(config.jwtPrivateKey, opts.keysDir)
-    const revocations = new RevocationList()
+    const revocations = new RevocationList(database, clock, log)
+    await revocations.start()
+    closers.push(() => revocations.close())
     const tokens = new AccessTokens(keys, { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, clock, revocations)
 
     // A context served elsewhere (UPSTREAM_<CONTEXT>) is reached over HTTP: its routes are
@@ -183,7 +185,6 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     }
 
     if (settable) registerTestControls(http, { clock: settable, relay, bus, scheduler })
-    if (served.some((c) => c.name === 'edge')) await identity.start()
     relay.start()
     closers.push(() => relay.close())
     if (config.jobsEnabled) scheduler.start()

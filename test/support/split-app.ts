@@ -6,7 +6,6 @@
 import { inject } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { generateSigningJwk, loadSigningKeys } from '../../src/platform/auth/keys.js'
-import { RevocationList } from '../../src/platform/auth/revocations.js'
 import { AccessTokens } from '../../src/platform/auth/tokens.js'
 import type { ManualClock } from '../../src/platform/clock.js'
 import { systemClock } from '../../src/platform/clock.js'
@@ -69,7 +68,7 @@ export async function buildSplitApp(opts: { env?: Record<string, string>; clock?
   const jwk = JSON.stringify(await generateSigningJwk())
   const config = loadConfig({ ...opts.env })
   const tokens = new AccessTokens(await loadSigningKeys(jwk, undefined),
-    { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, opts.clock ?? systemClock, new RevocationList())
+    { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, opts.clock ?? systemClock, { isRevoked: () => false })
   const testDb = await openTestDatabase(templates)
   let cluster: Cluster | undefined
   try {

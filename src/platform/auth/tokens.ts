@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js'
 import { newId } from '../ids.js'
 import { SIGNING_ALG, type SigningKeys } from './keys.js'
 import { ROLES, type Principal, type Role } from './principal.js'
-import type { RevocationList } from './revocations.js'
+import type { RevocationCheck } from './revocations.js'
 
 export interface TokenSettings {
   issuer: string
@@ -28,7 +28,7 @@ export class AccessTokens {
     private readonly keys: SigningKeys,
     private readonly settings: TokenSettings,
     private readonly clock: Clock,
-    private readonly revocations: RevocationList,
+    private readonly revocations: RevocationCheck,
   ) {}
 
   get publicJwks() {

@@ -12,7 +12,7 @@ import { EmailTaken, InvalidCredentials, InvalidRefreshToken, LoginThrottled } f
 import { FailureWindow } from '../domain/login-throttle.js'
 import { judgeRefresh } from '../domain/refresh-token.js'
 import { ARGON2, normalizeEmail } from '../domain/rules.js'
-import { refreshTokenRepo, revokedTokenRepo, userRepo } from '../store/repositories.js'
+import { refreshTokenRepo, userRepo } from '../store/repositories.js'
 
 export interface IdentityDeps {
   database: Database
@@ -43,14 +43,6 @@ export class IdentityApp {
     const windowMs = d.config.loginFailureWindowSeconds * 1000
     this.failuresByEmail = new FailureWindow(d.config.loginMaxFailuresPerEmail, windowMs)
     this.failuresByAddress = new FailureWindow(d.config.loginMaxFailuresPerAddress, windowMs)
-  }
-
-  /** Reloads logged-out access tokens that have not expired yet. */
-  async start(): Promise<void> {
-    const now = this.d.clock.now()
-    for (const t of await revokedTokenRepo.live(this.d.database.db, now)) {
-      this.d.revocations.revoke(t.tokenId, Math.floor(t.expiresAt.getTime() / 1000), Math.floor(now.getTime() / 1000))
-    }
   }
 
   /** The user and their first avatar (id = user id) are made together or not at all. */
@@ -127,9 +119,8 @@ export class IdentityApp {
     await this.d.database.transaction(async (tx) => {
       const row = await refreshTokenRepo.findForUpdate(tx, refreshToken)
       if (row && row.userId === p.userId) await refreshTokenRepo.revokeFamily(tx, row.familyId, now)
-      await revokedTokenRepo.add(tx, p.tokenId, new Date(p.expiresAt * 1000))
+      await this.d.revocations.revoke(p.tokenId, p.expiresAt)
     })
-    this.d.revocations.revoke(p.tokenId, p.expiresAt, Math.floor(now.getTime() / 1000))
   }
 
   async validate(token: string | undefined): Promise<boolean> {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import type { Role } from '../../../platform/auth/principal.js'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
-import { refreshTokens, revokedAccessTokens, users } from './tables.js'
+import { refreshTokens, users } from './tables.js'
 
 export type UserRow = typeof users.$inferSelect
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect
@@ -40,14 +40,5 @@ export const refreshTokenRepo = {
   async revokeFamily(tx: Tx, familyId: string, at: Date) {
     await tx.update(refreshTokens).set({ revokedAt: at })
       .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
-  },
-}
-
-export const revokedTokenRepo = {
-  async add(tx: Tx, tokenId: string, expiresAt: Date) {
-    await tx.insert(revokedAccessTokens).values({ tokenId, expiresAt }).onConflictDoNothing()
-  },
-  async live(q: Queryable, now: Date) {
-    return q.select().from(revokedAccessTokens).where(gt(revokedAccessTokens.expiresAt, now))
   },
 }

@@ -31,9 +31,4 @@ export const refreshTokens = identitySchema.table(
   (t) => [index('refresh_tokens_family_idx').on(t.familyId)],
 )
 
-export const revokedAccessTokens = identitySchema.table('revoked_access_tokens', {
-  tokenId: text('token_id').primaryKey(),
-  expiresAt: at('expires_at').notNull(),
-})
-
 export const outbox = outboxTable(identitySchema)
