@@ -99,7 +99,9 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     const revocations = new RevocationList(database, clock, log)
     await revocations.start()
     closers.push(() => revocations.close())
-    const tokens = new AccessTokens(keys, { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, clock, revocations)
+    const tokens = new AccessTokens(keys, {
+      issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds, jwksUrl: config.jwksUrl,
+    }, clock, revocations)
 
     // A context served elsewhere (UPSTREAM_<CONTEXT>) is reached over HTTP: its routes are
     // forwarded there, and the other contexts' calls go through its port's HTTP adapter.

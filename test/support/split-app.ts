@@ -36,7 +36,7 @@ export interface InjectResponse {
   json(): any // eslint-disable-line @typescript-eslint/no-explicit-any -- as light-my-request's
 }
 
-async function send(base: string, o: InjectOptions | string): Promise<InjectResponse> {
+export async function send(base: string, o: InjectOptions | string): Promise<InjectResponse> {
   const opts = typeof o === 'string' ? { url: o } : o
   const headers: Record<string, string> = { ...(opts.headers ?? {}) }
   let body: string | Buffer | undefined
@@ -65,7 +65,8 @@ async function control(p: ClusterProcess, path: string, body: unknown = {}): Pro
 
 export async function buildSplitApp(opts: { env?: Record<string, string>; clock?: ManualClock }, nats: { env: Record<string, string>; cleanup(): Promise<void> }): Promise<SplitTestApp> {
   const templates = inject('templates')
-  const jwk = JSON.stringify(await generateSigningJwk())
+  // Every process and this harness's own token minting share one key (a test may choose it).
+  const jwk = opts.env?.JWT_PRIVATE_KEY ?? JSON.stringify(await generateSigningJwk())
   const config = loadConfig({ ...opts.env })
   const tokens = new AccessTokens(await loadSigningKeys(jwk, undefined),
     { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, opts.clock ?? systemClock, { isRevoked: () => false })
