@@ -24,6 +24,12 @@ export interface Config {
   logLevel: string
   /** Ed25519 private key as a JWK JSON string; unset means one is generated into dataDir. */
   jwtPrivateKey: string | undefined
+  /**
+   * The edge's published keys (`http://edge:8080/auth/jwks.json`, split services): set, the process
+   * also accepts access tokens signed with the edge's key, verified from that JWKS (fetched when
+   * first needed, cached). Its own key still signs and verifies its own service tokens.
+   */
+  jwksUrl: string | undefined
   jwtIssuer: string
   jwtAudience: string
   accessTokenTtlSeconds: number
@@ -110,15 +116,19 @@ function optional(env: Env, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw
 }
 
+function httpUrl(env: Env, name: string): string | undefined {
+  const url = optional(env, name)
+  if (url && !/^https?:\/\/[^/]/.test(url)) throw new ConfigError(`${name} must be an http:// or https:// URL, got '${url}'.`)
+  return url
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = optional(env, 'DATABASE_URL')
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`)
   }
-  const avatarUrl = optional(env, 'AVATAR_URL')
-  if (avatarUrl && !/^https?:\/\/[^/]/.test(avatarUrl)) {
-    throw new ConfigError(`AVATAR_URL must be an http:// or https:// URL, got '${avatarUrl}'.`)
-  }
+  const avatarUrl = httpUrl(env, 'AVATAR_URL')
+  const jwksUrl = httpUrl(env, 'JWKS_URL')
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: optional(env, 'HOST') ?? '127.0.0.1',
@@ -131,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     economyMode: oneOf(env, 'ECONOMY_MODE', ['open', 'authoritative'] as const, 'open'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     jwtPrivateKey: optional(env, 'JWT_PRIVATE_KEY'),
+    jwksUrl,
     jwtIssuer: optional(env, 'JWT_ISSUER') ?? 'questline',
     jwtAudience: optional(env, 'JWT_AUDIENCE') ?? 'questline',
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 86_400),

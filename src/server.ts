@@ -29,6 +29,7 @@ import type { Logger } from './platform/log.js'
 import { httpAvatarClient } from './contexts/avatar/client.js'
 import { avatarContext } from './contexts/avatar/index.js'
 import { identityContext } from './contexts/identity/index.js'
+import { httpGuildClient } from './contexts/guild/client.js'
 import { guildContext } from './contexts/guild/index.js'
 import { marketplaceContext } from './contexts/marketplace/index.js'
 import { questContext } from './contexts/quest/index.js'
@@ -96,8 +97,12 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     if (!opts.database) await migrateDatabase(database, config.databaseUrl)
 
     const keys = await loadSigningKeys(config.jwtPrivateKey, opts.keysDir)
-    const revocations = new RevocationList()
-    const tokens = new AccessTokens(keys, { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, clock, revocations)
+    const revocations = new RevocationList(database, clock, log)
+    await revocations.start()
+    closers.push(() => revocations.close())
+    const tokens = new AccessTokens(keys, {
+      issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds, jwksUrl: config.jwksUrl,
+    }, clock, revocations)
 
     // A context served elsewhere (UPSTREAM_<CONTEXT>) is reached over HTTP: its routes are
     // forwarded there, and the other contexts' calls go through its port's HTTP adapter.
@@ -120,8 +125,10 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     const tracking = trackingContext({ database, clock, avatars })
     const trackingBase = remote('tracking')
     const guild = guildContext({ database, clock, avatars })
+    const guildBase = remote('guild')
     const quest = questContext({
-      database, clock, avatars, guilds: guild.client,
+      database, clock, avatars,
+      guilds: guildBase ? httpGuildClient(guildBase, serviceTokens, callOptions) : guild.client,
       tracking: trackingBase ? httpTrackingClient(trackingBase, serviceTokens, callOptions) : tracking.client,
     })
     const identity = identityContext({ database, clock, tokens, revocations, avatars, config })
@@ -182,7 +189,6 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     }
 
     if (settable) registerTestControls(http, { clock: settable, relay, bus, scheduler })
-    if (served.some((c) => c.name === 'edge')) await identity.start()
     relay.start()
     closers.push(() => relay.close())
     if (config.jobsEnabled) scheduler.start()

@@ -1,11 +1,14 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { buildTestApp, type TestApp } from './support/app.js'
+import { loadConfig } from '../src/config.js'
+import { buildPlatform } from '../src/server.js'
+import { buildTestApp, splitTarget, type TestApp } from './support/app.js'
 import { newPlayer } from './support/players.js'
 
+const settings = { LOGIN_MAX_FAILURES_PER_EMAIL: '3' }
 let app: TestApp
 beforeAll(async () => {
-  app = await buildTestApp({ env: { LOGIN_MAX_FAILURES_PER_EMAIL: '3' } })
+  app = await buildTestApp({ env: settings })
 })
 afterAll(() => app.close())
 
@@ -72,6 +75,32 @@ describe('login', () => {
     expect(res.statusCode).toBe(429)
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0)
     expect(res.json().type).toBe('/problems/too-many-requests')
+  })
+
+  test('a successful login forgets the email\'s failures', async () => {
+    const p = await newPlayer(app)
+    const wrong = () => post('/auth/login', { email: p.email, password: 'nope nope' })
+    const right = () => post('/auth/login', { email: p.email, password: p.password })
+    for (let i = 0; i < 2; i++) expect((await wrong()).statusCode).toBe(401)
+    expect((await right()).statusCode).toBe(200)
+    // Counting starts again: two more failures stay under the limit of three.
+    for (let i = 0; i < 2; i++) expect((await wrong()).statusCode).toBe(401)
+    expect((await right()).statusCode).toBe(200)
+  })
+
+  // The split cluster runs one gateway; here a second edge process shares the app's database.
+  test.skipIf(splitTarget)('failures count at every edge process: another edge on the database throttles the email too', async () => {
+    const p = await newPlayer(app)
+    for (let i = 0; i < 3; i++) expect((await post('/auth/login', { email: p.email, password: 'nope nope' })).statusCode).toBe(401)
+    const config = loadConfig({ LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', ...settings })
+    const otherEdge = await buildPlatform({ config, logger: false, database: app.database, clock: app.clock, only: ['edge'] })
+    try {
+      const res = await otherEdge.http.inject({ method: 'POST', url: '/auth/login', payload: { email: p.email, password: p.password } })
+      expect(res.statusCode, res.body).toBe(429)
+      expect(res.json().type).toBe('/problems/too-many-requests')
+    } finally {
+      await otherEdge.http.close()
+    }
   })
 })
 

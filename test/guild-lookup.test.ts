@@ -1,10 +1,17 @@
 /**
- * `GET /api/v1/guilds?memberId=`: how a client (the web app) finds the guild an avatar is in.
+ * `GET /api/v1/guilds?memberId=`: how a client (the web app) finds the guild an avatar is in, and
+ * how the quest context asks the guild service over HTTP (httpGuildClient) in split mode.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { buildTestApp, type TestApp } from './support/app.js'
+import { randomUUID } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { httpGuildClient } from '../src/contexts/guild/client.js'
+import { SYSTEM } from '../src/platform/auth/principal.js'
+import { freePort } from '../src/split/cluster.js'
+import { buildTestApp, splitTarget, type TestApp } from './support/app.js'
 import { guildName, guildUrl, joinGuild, newGuild } from './support/guilds.js'
 import { newPlayer, type Player } from './support/players.js'
+import type { SplitTestApp } from './support/split-app.js'
 
 let app: TestApp
 beforeAll(async () => {
@@ -48,3 +55,52 @@ test('a memberId that is not an avatar id is a validation problem', async () => 
   expect(res.statusCode).toBe(400)
   expect(res.json().errors).toEqual([expect.objectContaining({ path: 'querystring/memberId' })])
 })
+
+/** Where the guild API answers over a real port: the guild process in split mode, else the app itself. */
+async function guildServiceUrl(): Promise<string> {
+  if (splitTarget) return (app as SplitTestApp).cluster.of('guild')[0]!.url
+  return app.http.server.listening ? baseUrlOf(app) : app.http.listen({ port: 0, host: '127.0.0.1' })
+}
+const baseUrlOf = (a: TestApp) => {
+  const { port } = a.http.server.address() as AddressInfo
+  return `http://127.0.0.1:${port}`
+}
+
+describe('the guild port over HTTP (httpGuildClient), as the quest context uses it in split mode', () => {
+  const serviceToken = () => app.issueToken(SYSTEM.userId, 'service')
+
+  test('answers membership and existence from the public API', async () => {
+    const guilds = httpGuildClient(await guildServiceUrl(), serviceToken, { retries: 0 })
+    const [lead, ann, loner] = await Promise.all([newPlayer(app, 'Lead'), newPlayer(app, 'Ann'), newPlayer(app, 'Loner')])
+    const id = await newGuild(app, lead)
+    await joinGuild(app, id, lead, ann)
+
+    expect(await guilds.guildOf(ann.avatarId)).toBe(id)
+    expect(await guilds.guildOf(lead.avatarId)).toBe(id)
+    expect(await guilds.guildOf(loner.avatarId)).toBeNull()
+    expect(await guilds.exists(id)).toBe(true)
+    expect(await guilds.exists(randomUUID())).toBe(false)
+    // Quests take any string as a guild id; one that cannot be a guild's is simply none.
+    expect(await guilds.exists('not-a-guild')).toBe(false)
+  })
+
+  test('a refused or failed call is an error, never "no guild"', async () => {
+    const base = await guildServiceUrl()
+    const stranger = httpGuildClient(base, async () => 'not-a-token', { retries: 0 })
+    await expect(stranger.guildOf(randomUUID())).rejects.toMatchObject({ status: 401, slug: 'invalid-token' })
+    await expect(stranger.exists(randomUUID())).rejects.toMatchObject({ status: 401 })
+
+    const down = httpGuildClient(`http://127.0.0.1:${await freePort()}`, serviceToken, { retries: 0, timeoutMs: 500 })
+    await expect(down.exists(randomUUID())).rejects.toMatchObject({ status: 502, slug: 'upstream-unreachable' })
+  })
+})
+
+test('a quest for a guild id that names no guild is unknown-guild, whatever its shape', async () => {
+  const p = await newPlayer(app)
+  for (const guildId of ['not-a-guild', randomUUID()]) {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/quests', headers: p.auth, payload: { name: 'Q', guildId } })
+    expect(res.statusCode, res.body).toBe(400)
+    expect(res.json().type).toBe('/problems/unknown-guild')
+  }
+})
+

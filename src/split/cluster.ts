@@ -69,9 +69,13 @@ export class Cluster {
         }
         upstreams[`UPSTREAM_${context.toUpperCase()}`] = urls.join(',')
       }
-      const contexts = planned.map((p) => cluster.spawn(p.name, p.context, ['--only', p.context], p.port, upstreams))
+      // The gateway starts last, but its port is chosen now: each context verifies the gateway's
+      // tokens from its JWKS, fetched when the first one arrives.
+      const gatewayPort = opts.port || (await freePort(opts.host))
+      const contextEnv = { ...upstreams, JWKS_URL: `http://${opts.host}:${gatewayPort}/auth/jwks.json` }
+      const contexts = planned.map((p) => cluster.spawn(p.name, p.context, ['--only', p.context], p.port, contextEnv))
       await Promise.all(contexts.map((p) => cluster.ready(p)))
-      const gateway = cluster.spawn('gateway', 'edge', ['--only', 'edge'], opts.port || (await freePort(opts.host)), upstreams)
+      const gateway = cluster.spawn('gateway', 'edge', ['--only', 'edge'], gatewayPort, upstreams)
       await cluster.ready(gateway)
       return cluster
     } catch (e) {
@@ -97,9 +101,9 @@ export class Cluster {
     await exited
   }
 
-  /** Starts a stopped process again on its port, with its settings, and waits until it is ready. */
-  async restart(p: ClusterProcess): Promise<ClusterProcess> {
-    const again = this.spawn(p.name, p.context, p.args, p.port, p.env)
+  /** Starts a stopped process again on its port, with its settings (`changes` on top), and waits until it is ready. */
+  async restart(p: ClusterProcess, changes: Record<string, string> = {}): Promise<ClusterProcess> {
+    const again = this.spawn(p.name, p.context, p.args, p.port, { ...p.env, ...changes })
     this.processes.splice(this.processes.indexOf(p), 1)
     await this.ready(again)
     return again

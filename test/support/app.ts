@@ -7,7 +7,7 @@ import { connect } from '@nats-io/transport-node'
 import type { EventBus } from '../../src/platform/events/bus.js'
 import type { OutboxRelay } from '../../src/platform/events/relay.js'
 import { openTestDatabase } from './backends.js'
-import { buildSplitApp } from './split-app.js'
+import { buildOwnSplitApp, buildSplitApp } from './split-app.js'
 
 /** Whether the suite drives separate processes through the gateway (project api-split). */
 export const splitTarget = process.env.QL_TEST_TARGET === 'split'
@@ -31,9 +31,21 @@ export interface TestApp {
   close(): Promise<void>
 }
 
-/** A whole platform on its own fresh database, driven through fastify's inject. */
-export async function buildTestApp(opts: { env?: Record<string, string>; clock?: ManualClock; only?: ContextName[] } = {}): Promise<TestApp> {
-  if (splitTarget) return buildSplitApp(opts)
+export interface TestAppOptions {
+  env?: Record<string, string>
+  clock?: ManualClock
+  /** In one process: serve only these contexts. */
+  only?: ContextName[]
+  /** Split services: a cluster of the test's own (it may kill and restart processes) instead of a shared one. */
+  ownCluster?: boolean
+}
+
+/** A whole platform on its own fresh database (or, split, a cluster), driven through fastify's inject. */
+export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  if (splitTarget) {
+    const { ownCluster, ...splitOpts } = opts
+    return ownCluster || process.env.QL_TEST_OWN_CLUSTERS === 'true' ? buildOwnSplitApp(splitOpts, natsSettings()!) : buildSplitApp(splitOpts)
+  }
   const nats = natsSettings()
   const config: Config = loadConfig({ LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', ...nats?.env, ...opts.env })
   const testDb = await openTestDatabase(inject('templates'))

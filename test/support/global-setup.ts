@@ -30,6 +30,9 @@ export default async function setup(project: TestProject) {
     const bundleDir = path.resolve('node_modules/.cache/questline-test', runId)
     info.bundle = await bundleQuestline(bundleDir)
     cleanups.push(() => rm(bundleDir, { recursive: true, force: true }))
+  }
+  // The black-box suites share the broker's clusters; the fault tests start clusters of their own.
+  if (project.config.env?.QL_TEST_TARGET === 'split' && project.config.env?.QL_TEST_OWN_CLUSTERS !== 'true') {
     const natsUrl = process.env.TEST_NATS_URL
     if (!natsUrl) throw new Error('The split-services project needs TEST_NATS_URL.')
     const broker = new SplitClusterBroker(info, natsUrl, process.env.QL_TEST_SPLIT_LOGS ? (line) => console.log(line) : undefined)

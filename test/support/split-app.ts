@@ -1,20 +1,24 @@
 /**
  * The platform as separate processes (split services) behind its gateway, driven over HTTP with
- * the same TestApp surface as the in-process one. The cluster is lent by the run's broker
- * (split-clusters.ts) and shared with every test app asking for the same settings; requests go
- * to the gateway; the clock, event delivery and jobs reach every process through its test
- * controls (TEST_CONTROL=true).
+ * the same TestApp surface as the in-process one: requests go to the gateway; the clock, event
+ * delivery and jobs reach every process through its test controls (TEST_CONTROL=true).
+ *
+ * Two ways to get the processes: a cluster lent by the run's broker (split-clusters.ts), shared
+ * with every test app asking for the same settings — the black-box suites; or a cluster of the
+ * test's own (`ownCluster`), which it may kill and restart processes of — the fault tests.
  */
 import { request as httpRequest } from 'node:http'
+import { sql, type SQL } from 'drizzle-orm'
 import { inject } from 'vitest'
 import { loadConfig } from '../../src/config.js'
-import { loadSigningKeys } from '../../src/platform/auth/keys.js'
-import { RevocationList } from '../../src/platform/auth/revocations.js'
+import { generateSigningJwk, loadSigningKeys } from '../../src/platform/auth/keys.js'
 import { AccessTokens } from '../../src/platform/auth/tokens.js'
 import { systemClock, type ManualClock } from '../../src/platform/clock.js'
 import { Database } from '../../src/platform/db/database.js'
+import { Cluster, type ClusterProcess } from '../../src/split/cluster.js'
 import type { TestApp } from './app.js'
-import type { ClusterLease } from './split-clusters.js'
+import { openTestDatabase } from './backends.js'
+import { SPLIT_CONTEXTS, type ClusterLease } from './split-clusters.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,10 +27,33 @@ declare module 'vitest' {
   }
 }
 
-type LeasedProcess = ClusterLease['processes'][number]
+const SETTLE_TIMEOUT_MS = 30_000
+
+export interface ProcessRef {
+  name: string
+  context: string
+  url: string
+}
 
 export interface SplitTestApp extends TestApp {
-  cluster: { gateway: LeasedProcess; of(context: string): LeasedProcess[] }
+  cluster: { gateway: ProcessRef; of(context: string): ProcessRef[] }
+  /**
+   * As TestApp's, waiting up to `timeoutMs`: after a crash, events a dead process had leased
+   * (outbox rows, deliveries not acknowledged) come free only when their lease runs out.
+   */
+  settle(timeoutMs?: number): Promise<void>
+}
+
+/** A split app on a cluster of its own: processes may be killed and restarted. */
+export interface OwnSplitTestApp extends SplitTestApp {
+  cluster: Cluster
+  /** Starts a stopped process again (`changes` on top of its settings); a manual clock is set on it first. */
+  restart(p: ClusterProcess, changes?: Record<string, string>): Promise<ClusterProcess>
+}
+
+export interface SplitAppOptions {
+  env?: Record<string, string>
+  clock?: ManualClock
 }
 
 type InjectOptions = { method?: string; url: string; headers?: Record<string, string>; payload?: unknown }
@@ -39,7 +66,8 @@ export interface InjectResponse {
   json(): any // eslint-disable-line @typescript-eslint/no-explicit-any -- as light-my-request's
 }
 
-async function send(base: string, o: InjectOptions | string): Promise<InjectResponse> {
+/** One request to a process, answered as fastify's inject answers. */
+export async function send(base: string, o: InjectOptions | string): Promise<InjectResponse> {
   const opts = typeof o === 'string' ? { url: o } : o
   const headers: Record<string, string> = { ...(opts.headers ?? {}) }
   let body: string | Buffer | undefined
@@ -82,71 +110,83 @@ function rawRequest(url: string, method: string, headers: Record<string, string>
   })
 }
 
-async function control(p: LeasedProcess, path: string, body: unknown = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+async function control(p: ProcessRef, path: string, body: unknown = {}): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(`${p.url}/_test/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   return { status: res.status, json: (await res.json()) as Record<string, unknown> }
 }
 
 /**
- * The instant each lent cluster's clocks were last set to by this worker (null: the system
- * clock). Test apps sharing a cluster each want their own clock, so before every request an
- * app sets the cluster's clocks to its own time when they show something else.
+ * The instant each cluster's clocks were last set to by this worker (null: the system clock).
+ * Test apps sharing a cluster each want their own clock, so before every request an app sets
+ * the cluster's clocks to its own time when they show something else.
  */
 const clusterClocks = new Map<string, string | null>()
 const clockSettings = new Map<string, Promise<void>>()
 
-async function setClusterClock(lease: ClusterLease, want: string | null): Promise<void> {
-  while (clusterClocks.get(lease.gateway) !== want) {
-    const under = clockSettings.get(lease.gateway)
+async function setClusterClock(gateway: string, processes: ProcessRef[], want: string | null): Promise<void> {
+  while (clusterClocks.get(gateway) !== want) {
+    const under = clockSettings.get(gateway)
     if (under) {
       await under
       continue
     }
-    const setting = Promise.all(lease.processes.map((p) => control(p, 'clock', { now: want })))
-      .then(() => void clusterClocks.set(lease.gateway, want))
-      .finally(() => clockSettings.delete(lease.gateway))
-    clockSettings.set(lease.gateway, setting)
+    const setting = Promise.all(processes.map((p) => control(p, 'clock', { now: want })))
+      .then(() => void clusterClocks.set(gateway, want))
+      .finally(() => clockSettings.delete(gateway))
+    clockSettings.set(gateway, setting)
     await setting
   }
 }
 
-async function borrowCluster(env: Record<string, string>): Promise<ClusterLease> {
-  const res = await fetch(`${inject('splitBroker')}/clusters`, { method: 'POST', body: JSON.stringify({ env }) })
-  if (!res.ok) throw new Error(`No split cluster: ${await res.text()}`)
-  return (await res.json()) as ClusterLease
+/** Events committed but not yet on the bus, over every context's outbox. */
+async function unpublishedEvents(database: Database): Promise<() => Promise<number>> {
+  type Rows = { rows: { s?: string; n?: number }[] }
+  const outboxes = (await database.db.execute(sql`select table_schema as s from information_schema.tables where table_name = 'outbox'`) as unknown as Rows).rows
+  const count: SQL = sql.raw(outboxes.map((o) => `select count(*)::int as n from "${o.s}".outbox where published_at is null`).join(' union all '))
+  return async () => (await database.db.execute(count) as unknown as Rows).rows.reduce((n, r) => n + (r.n ?? 0), 0)
 }
 
-export async function buildSplitApp(opts: { env?: Record<string, string>; clock?: ManualClock }): Promise<SplitTestApp> {
-  const lease = await borrowCluster(opts.env ?? {})
+/** The TestApp surface over a set of processes, whichever way they were started. */
+async function drive(opts: SplitAppOptions, target: {
+  gateway: () => string
+  processes: () => ProcessRef[]
+  database: Database
+  jwk: string
+  close(): Promise<void>
+}): Promise<SplitTestApp> {
   const config = loadConfig({ ...opts.env })
-  const tokens = new AccessTokens(await loadSigningKeys(lease.jwk, undefined),
-    { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, opts.clock ?? systemClock, new RevocationList())
-  const database = Database.postgres(lease.databaseUrl, 4)
-  const processes = lease.processes
-  const ofContext = (context: string) => processes.filter((p) => p.context === context)
-  const syncClock = () => setClusterClock(lease, opts.clock ? opts.clock.now().toISOString() : null)
+  const tokens = new AccessTokens(await loadSigningKeys(target.jwk, undefined),
+    { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, opts.clock ?? systemClock, { isRevoked: () => false })
+  const unpublished = await unpublishedEvents(target.database)
+  const ofContext = (context: string) => target.processes().filter((p) => p.context === context)
+  const syncClock = () => setClusterClock(target.gateway(), target.processes(), opts.clock ? opts.clock.now().toISOString() : null)
 
-  const settle = async () => {
+  const settle = async (timeoutMs = SETTLE_TIMEOUT_MS) => {
     await syncClock()
-    const deadline = Date.now() + 30_000
+    const deadline = Date.now() + timeoutMs
     for (let quiet = 0; quiet < 2;) {
-      const answers = await Promise.all(processes.map((p) => control(p, 'settle')))
-      const pending = answers.reduce((n, a) => n + Number(a.json.pending ?? 0), 0)
-      quiet = pending === 0 ? quiet + 1 : 0
-      if (Date.now() > deadline) throw new Error(`events still pending after 30 s: ${pending}`)
-      if (quiet < 2) await new Promise((r) => setTimeout(r, pending === 0 ? 20 : 50))
+      const answers = await Promise.all(target.processes().map(async (p) => ({ p, a: await control(p, 'settle') })))
+      // A process that cannot settle now (its bus is down) is not quiet.
+      const failed = answers.filter(({ a }) => a.status !== 200)
+      const pending = answers.reduce((n, { a }) => n + Number(a.json.pending ?? 0), 0) + (await unpublished())
+      quiet = pending === 0 && failed.length === 0 ? quiet + 1 : 0
+      if (Date.now() > deadline) {
+        const why = failed.map(({ p, a }) => `${p.name}: ${a.status} ${JSON.stringify(a.json)}`).join('; ')
+        throw new Error(`events still pending after ${timeoutMs / 1000} s: ${pending}${why ? `; ${why}` : ''}`)
+      }
+      if (quiet < 2) await new Promise((r) => setTimeout(r, pending === 0 && failed.length === 0 ? 20 : 100))
     }
   }
 
   return {
-    cluster: { gateway: { name: 'gateway', context: 'edge', url: lease.gateway }, of: ofContext },
+    cluster: { gateway: { name: 'gateway', context: 'edge', url: target.gateway() }, of: ofContext },
     http: undefined as never,
     inject: (async (o: InjectOptions | string) => {
       await syncClock()
-      return send(lease.gateway, o)
+      return send(target.gateway(), o)
     }) as unknown as TestApp['inject'],
     clock: opts.clock ?? systemClock,
-    database,
+    database: target.database,
     settle,
     metricsOf: async (context) => {
       const p = ofContext(context)[0]
@@ -156,11 +196,76 @@ export async function buildSplitApp(opts: { env?: Record<string, string>; clock?
     issueToken: async (userId, role) => (await tokens.issue(userId, role)).token,
     runJob: async (name) => {
       await syncClock()
-      for (const p of processes) {
-        if ((await control(p, `jobs/${encodeURIComponent(name)}`)).status === 200) return
+      for (const p of target.processes()) {
+        const ran = await control(p, `jobs/${encodeURIComponent(name)}`)
+        if (ran.status === 200) return
+        if (ran.status !== 404) throw new Error(`Job ${name} failed in ${p.name}: ${ran.status} ${JSON.stringify(ran.json)}`)
       }
       throw new Error(`No process runs a job named ${name}`)
     },
-    close: () => database.close(),
+    close: () => target.close(),
+  }
+}
+
+/** A split app on a cluster lent by the run's broker, shared with apps asking for the same settings. */
+export async function buildSplitApp(opts: SplitAppOptions): Promise<SplitTestApp> {
+  const env = opts.env ?? {}
+  const res = await fetch(`${inject('splitBroker')}/clusters`, { method: 'POST', body: JSON.stringify({ env }) })
+  if (!res.ok) throw new Error(`No split cluster: ${await res.text()}`)
+  const lease = (await res.json()) as ClusterLease
+  const database = Database.postgres(lease.databaseUrl, 4)
+  return drive(opts, { gateway: () => lease.gateway, processes: () => lease.processes, database, jwk: lease.jwk, close: () => database.close() })
+}
+
+/**
+ * A split app on a cluster of its own, on a fresh database and the given NATS settings (a
+ * stream of its own, or a private server), all removed by `close`.
+ */
+export async function buildOwnSplitApp(opts: SplitAppOptions, nats: { env: Record<string, string>; cleanup(): Promise<void> }): Promise<OwnSplitTestApp> {
+  const templates = inject('templates')
+  // Every process and this harness's own token minting share one key (a test may choose it).
+  const jwk = opts.env?.JWT_PRIVATE_KEY ?? JSON.stringify(await generateSigningJwk())
+  const testDb = await openTestDatabase(templates)
+  let cluster: Cluster
+  try {
+    cluster = await Cluster.start({
+      port: 0,
+      host: '127.0.0.1',
+      contexts: SPLIT_CONTEXTS,
+      ...(templates.bundle ? { entry: [templates.bundle] } : {}),
+      env: {
+        DATABASE_URL: testDb.url!, ...nats.env, TEST_CONTROL: 'true', LOG_LEVEL: 'silent', JOBS_ENABLED: 'false',
+        JWT_PRIVATE_KEY: jwk, ...opts.env,
+      },
+      ...(process.env.QL_TEST_SPLIT_LOGS ? { output: (line: string) => console.log(line) } : {}),
+    })
+  } catch (e) {
+    await testDb.drop()
+    await nats.cleanup()
+    throw e
+  }
+  const c = cluster
+  const app = await drive(opts, {
+    gateway: () => c.gateway.url,
+    processes: () => c.processes.filter((p) => p.child.exitCode === null && p.child.signalCode === null),
+    database: testDb.database,
+    jwk,
+    close: async () => {
+      await c.stop()
+      await testDb.drop()
+      await nats.cleanup()
+    },
+  })
+  return {
+    ...app,
+    cluster: c,
+    restart: async (p, changes) => {
+      const again = await c.restart(p, changes)
+      // The new process keeps the system clock until told: have the next request set them all.
+      clusterClocks.delete(c.gateway.url)
+      if (opts.clock) await setClusterClock(c.gateway.url, [again], opts.clock.now().toISOString())
+      clusterClocks.delete(c.gateway.url)
+      return again
+    },
   }
 }

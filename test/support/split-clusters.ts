@@ -84,7 +84,7 @@ export class SplitClusterBroker {
 
   private async start(env: Record<string, string>): Promise<Running> {
     const stream = `qltest_split_${this.templates.runId}_${++this.made}`
-    const jwk = JSON.stringify(await generateSigningJwk())
+    const jwk = env.JWT_PRIVATE_KEY ?? JSON.stringify(await generateSigningJwk())
     const db: TestDatabase = await openPostgresTestDatabase(this.templates, 1)
     const removeStream = () => deleteStream(this.natsUrl, stream)
     let cluster: Cluster

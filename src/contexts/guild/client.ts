@@ -1,12 +1,18 @@
 /**
- * The port other contexts use to ask the guild context about membership. In-process here; an
- * HTTP adapter joins it when contexts run as separate services.
+ * The port other contexts use to ask the guild context about membership. The adapter is picked
+ * at start-up: in-process (a direct call), or HTTP to the guild service's public API when
+ * contexts run as separate services.
  */
+import type { TokenSource } from '../../platform/auth/service-token.js'
+import { AppError } from '../../platform/errors.js'
+import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
+import { isId } from '../../platform/ids.js'
 import type { GuildApp } from './app/guild-app.js'
 
 export interface GuildClient {
   /** The id of the guild the avatar belongs to, or null. */
   guildOf(avatarId: string): Promise<string | null>
+  /** Whether a guild has this id; any string may be asked (one that is no guild id answers false). */
   exists(guildId: string): Promise<boolean>
 }
 
@@ -14,3 +20,29 @@ export const inProcessGuildClient = (app: GuildApp): GuildClient => ({
   guildOf: async (avatarId) => (await app.guildOf(avatarId)) ?? null,
   exists: (guildId) => app.exists(guildId),
 })
+
+/**
+ * The same port over the guild service's public API (split services), with a service token:
+ * `GET /api/v1/guilds?memberId=` (a list of none or one) and `GET /api/v1/guilds/{id}` (404: no
+ * such guild). Other refusals and failures arrive as platform errors, never as "no guild".
+ */
+export function httpGuildClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): GuildClient {
+  const http = new ServiceClient(baseUrl, token, opts)
+  return {
+    guildOf: async (avatarId) => {
+      const page = await http.call<{ items: { id: string }[] }>({ method: 'GET', path: `/api/v1/guilds?memberId=${encodeURIComponent(avatarId)}&limit=1` })
+      return page.items[0]?.id ?? null
+    },
+    exists: async (guildId) => {
+      // The API refuses a malformed id (400); no guild has one.
+      if (!isId(guildId)) return false
+      try {
+        await http.call({ method: 'GET', path: `/api/v1/guilds/${guildId}` })
+        return true
+      } catch (e) {
+        if (e instanceof AppError && e.status === 404) return false
+        throw e
+      }
+    },
+  }
+}

@@ -24,5 +24,5 @@ export function identityContext(deps: {
   const routes: FastifyPluginAsync = async (f) => {
     await f.register(identityRoutes, { app, tokens: deps.tokens })
   }
-  return { name: 'identity' as const, routes, outbox, start: () => app.start() }
+  return { name: 'identity' as const, routes, outbox }
 }

@@ -1,16 +1,121 @@
-/**
- * Access-token ids refused until they expire (logout). Kept in memory for speed on every
- * request; the identity context persists them and reloads them at start.
- */
-export class RevocationList {
-  private readonly revoked = new Map<string, number>()
+import { and, gt, lte, sql } from 'drizzle-orm'
+import type { Clock } from '../clock.js'
+import type { Database } from '../db/database.js'
+import type { Logger } from '../log.js'
+import { tokenRevocations } from './tables.js'
 
-  revoke(tokenId: string, expiresAt: number, nowSeconds: number): void {
-    this.revoked.set(tokenId, expiresAt)
-    for (const [id, exp] of this.revoked) if (exp <= nowSeconds) this.revoked.delete(id)
-  }
+/** How often a process looks for revocations made by the others. */
+export const REVOCATION_POLL_MS = 1000
+/** How often a process deletes the rows (and forgets the ids) of tokens that have expired. */
+const PRUNE_EVERY_MS = 60_000
+/** Before the first poll: every transaction id is at least this. */
+const FIRST_HORIZON = '0'
+
+/** What token verification asks: a lookup in memory, so it costs nothing per request. */
+export interface RevocationCheck {
+  isRevoked(tokenId: string): boolean
+}
+
+/**
+ * Access-token ids refused until they expire (logout), shared by every process on the database.
+ * Each process keeps them in memory for the per-request check; a revocation is written to
+ * `platform.token_revocations`, takes effect in the revoking process when its transaction
+ * commits, and in the others at their next poll (every REVOCATION_POLL_MS).
+ *
+ * "New since the last poll" is judged by transaction id, not by a sequence or a timestamp: a
+ * transaction that took its number earlier may commit later, and would be missed. Each poll
+ * first notes the oldest transaction still running (its snapshot's xmin), then reads every row
+ * written by a transaction at or above the previous poll's note. A transaction below a note had
+ * finished before that poll read, so its row was seen then.
+ */
+export class RevocationList implements RevocationCheck {
+  private readonly revoked = new Map<string, number>()
+  private horizon = FIRST_HORIZON
+  private timer: NodeJS.Timeout | undefined
+  private polling: Promise<void> | undefined
+  private lastPruneMs = Number.NEGATIVE_INFINITY
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly log?: Logger,
+  ) {}
 
   isRevoked(tokenId: string): boolean {
     return this.revoked.has(tokenId)
   }
+
+  /**
+   * Refuses the token until `expiresAt` (seconds since the epoch) everywhere. Written in the
+   * transaction open here, if any, so it commits or rolls back with the caller's work.
+   */
+  async revoke(tokenId: string, expiresAt: number): Promise<void> {
+    await this.database.current().insert(tokenRevocations)
+      .values({ tokenId, expiresAt: new Date(expiresAt * 1000) }).onConflictDoNothing()
+    this.database.afterCommit(() => this.remember(tokenId, expiresAt))
+  }
+
+  /** Loads the live revocations, then keeps learning new ones until closed. */
+  async start(): Promise<void> {
+    await this.poll()
+    this.timer = setInterval(() => void this.pollInBackground(), REVOCATION_POLL_MS)
+    this.timer.unref()
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer)
+    await this.polling?.catch(() => undefined)
+  }
+
+  /** Learns the revocations committed (by any process) since the last poll. */
+  async poll(): Promise<void> {
+    // Joining a poll under way would miss rows committed after it read; wait, then read again.
+    // The earlier poll's failure is reported to its own caller.
+    while (this.polling) await this.polling.catch(() => undefined)
+    this.polling = this.learnNew().finally(() => {
+      this.polling = undefined
+    })
+    await this.polling
+  }
+
+  private async pollInBackground(): Promise<void> {
+    if (this.polling) return
+    try {
+      await this.poll()
+    } catch (e) {
+      // The database may be away for a moment; the next tick reads from the same horizon.
+      this.log?.warn({ err: e }, 'reading token revocations failed; will retry')
+    }
+  }
+
+  private async learnNew(): Promise<void> {
+    const now = this.clock.now()
+    const nextHorizon = await oldestRunningTransaction(this.database)
+    const rows = await this.database.db.select({ tokenId: tokenRevocations.tokenId, expiresAt: tokenRevocations.expiresAt })
+      .from(tokenRevocations)
+      .where(and(sql`${tokenRevocations.txId} >= ${this.horizon}::xid8`, gt(tokenRevocations.expiresAt, now)))
+    for (const r of rows) this.remember(r.tokenId, r.expiresAt.getTime() / 1000)
+    this.horizon = nextHorizon
+    if (now.getTime() - this.lastPruneMs >= PRUNE_EVERY_MS) await this.prune(now)
+  }
+
+  private remember(tokenId: string, expiresAt: number): void {
+    this.revoked.set(tokenId, expiresAt)
+  }
+
+  /** Expired tokens fail verification anyway: their rows and ids are dead weight. */
+  private async prune(now: Date): Promise<void> {
+    this.lastPruneMs = now.getTime()
+    await this.database.db.delete(tokenRevocations).where(lte(tokenRevocations.expiresAt, now))
+    const nowSeconds = now.getTime() / 1000
+    for (const [id, expiresAt] of this.revoked) if (expiresAt <= nowSeconds) this.revoked.delete(id)
+  }
+}
+
+/** The snapshot's xmin: every transaction with a lower id has committed or aborted. */
+async function oldestRunningTransaction(database: Database): Promise<string> {
+  const result = await database.db.execute(sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`)
+  const [row] = (result as unknown as { rows: { xmin: string }[] }).rows
+  if (!row) throw new Error('pg_current_snapshot() answered no row')
+  return row.xmin
 }

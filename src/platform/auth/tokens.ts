@@ -1,14 +1,20 @@
-import { SignJWT, errors as joseErrors, jwtVerify } from 'jose'
+import { type CryptoKey, type FlattenedJWSInput, type JWTHeaderParameters, SignJWT, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose'
 import type { Clock } from '../clock.js'
+import { ServiceUnavailable } from '../errors.js'
 import { newId } from '../ids.js'
 import { SIGNING_ALG, type SigningKeys } from './keys.js'
 import { ROLES, type Principal, type Role } from './principal.js'
-import type { RevocationList } from './revocations.js'
+import type { RevocationCheck } from './revocations.js'
 
 export interface TokenSettings {
   issuer: string
   audience: string
   ttlSeconds: number
+  /**
+   * The edge's published keys (`…/auth/jwks.json`, split services): tokens signed with another key
+   * than this process's own are verified against them.
+   */
+  jwksUrl?: string | undefined
 }
 
 export interface IssuedToken {
@@ -19,17 +25,28 @@ export interface IssuedToken {
 
 /** Verified tokens kept to skip the signature check on the next request with the same token. */
 const VERIFIED_CACHE_SIZE = 10_000
+/** A fetch of the edge's JWKS is abandoned after this long (the request then answers 503). */
+const JWKS_TIMEOUT_MS = 2000
 
-/** Signs and verifies EdDSA access tokens. Verification needs only the public key. */
+type RemoteKeys = ReturnType<typeof createRemoteJWKSet>
+
+/**
+ * Signs and verifies EdDSA access tokens. Verification needs only public keys: the process's own,
+ * and with `jwksUrl` the edge's, fetched when first needed and cached by jose (refetched at most
+ * every 30 s for a key it does not know, and after 10 minutes).
+ */
 export class AccessTokens {
   private readonly verified = new Map<string, Principal>()
+  private readonly edgeKeys: RemoteKeys | undefined
 
   constructor(
     private readonly keys: SigningKeys,
     private readonly settings: TokenSettings,
     private readonly clock: Clock,
-    private readonly revocations: RevocationList,
-  ) {}
+    private readonly revocations: RevocationCheck,
+  ) {
+    this.edgeKeys = settings.jwksUrl ? createRemoteJWKSet(new URL(settings.jwksUrl), { timeoutDuration: JWKS_TIMEOUT_MS }) : undefined
+  }
 
   get publicJwks() {
     return { keys: [this.keys.publicJwk] }
@@ -73,7 +90,7 @@ export class AccessTokens {
 
   private async verifySignature(token: string): Promise<Principal | null> {
     try {
-      const { payload } = await jwtVerify(token, this.keys.publicKey, {
+      const { payload } = await jwtVerify(token, (header, jws) => this.keyFor(header, jws), {
         algorithms: [SIGNING_ALG],
         issuer: this.settings.issuer,
         audience: this.settings.audience,
@@ -89,4 +106,22 @@ export class AccessTokens {
       throw e
     }
   }
+
+  /** The process's own key for its own tokens (service tokens; all of them when the key is shared), else the edge's. */
+  private async keyFor(header: JWTHeaderParameters, jws: FlattenedJWSInput): Promise<CryptoKey> {
+    if (!this.edgeKeys || header.kid === this.keys.kid) return this.keys.publicKey
+    try {
+      return await this.edgeKeys(header, jws)
+    } catch (e) {
+      // A key the edge does not publish: the token is invalid (401).
+      if (e instanceof joseErrors.JWKSNoMatchingKey || e instanceof joseErrors.JWKSMultipleMatchingKeys) throw e
+      // The keys cannot be read: the token may well be good, so this is no 401.
+      throw new ServiceUnavailable(`The edge's public keys (JWKS_URL) cannot be read: ${describe(e)}`)
+    }
+  }
+}
+
+function describe(e: unknown): string {
+  const cause = (e as { cause?: { code?: string } }).cause
+  return cause?.code ?? (e instanceof Error ? e.message : String(e))
 }

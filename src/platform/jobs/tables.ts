@@ -1,6 +1,5 @@
-import { bigint, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
-
-export const platformSchema = pgSchema('platform')
+import { bigint, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { platformSchema } from '../db/tables.js'
 
 /** One row per (job, period) that some replica claimed: the period's run is done once. */
 export const jobRuns = platformSchema.table(

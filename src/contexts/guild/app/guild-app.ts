@@ -3,7 +3,7 @@ import type { Clock } from '../../../platform/clock.js'
 import { type Database, pgConstraint, pgErrorCode, type Tx, UNIQUE_VIOLATION } from '../../../platform/db/database.js'
 import { BadRequest, Forbidden, NotFound } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
-import { newId } from '../../../platform/ids.js'
+import { isId, newId } from '../../../platform/ids.js'
 import type { AvatarClient } from '../../avatar/client.js'
 import { AlreadyInGuild, AlreadyMember, GuildNameTaken, InvitePending, NicknameTaken, UnknownAvatar } from '../domain/errors.js'
 import * as rules from '../domain/guild.js'
@@ -82,8 +82,9 @@ export class GuildApp {
     return guildRepo.guildOf(this.d.database.current(), avatarId)
   }
 
-  exists(guildId: string): Promise<boolean> {
-    return guildRepo.exists(this.d.database.current(), guildId)
+  /** Any string may be asked (another context's input): one that is no guild id names no guild. */
+  async exists(guildId: string): Promise<boolean> {
+    return isId(guildId) && guildRepo.exists(this.d.database.current(), guildId)
   }
 
   // ---- founding and disbanding ----

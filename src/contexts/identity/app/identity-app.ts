@@ -9,10 +9,10 @@ import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId, newSecret } from '../../../platform/ids.js'
 import type { AvatarClient } from '../../avatar/client.js'
 import { EmailTaken, InvalidCredentials, InvalidRefreshToken, LoginThrottled } from '../domain/errors.js'
-import { FailureWindow } from '../domain/login-throttle.js'
+import { type FailureLimit, retryAfterMs } from '../domain/login-throttle.js'
 import { judgeRefresh } from '../domain/refresh-token.js'
 import { ARGON2, normalizeEmail } from '../domain/rules.js'
-import { refreshTokenRepo, revokedTokenRepo, userRepo } from '../store/repositories.js'
+import { loginFailureRepo, refreshTokenRepo, userRepo } from '../store/repositories.js'
 
 export interface IdentityDeps {
   database: Database
@@ -34,23 +34,17 @@ export interface Session {
 
 /** The edge's use cases: accounts, logins and the tokens that prove them. */
 export class IdentityApp {
-  private readonly failuresByEmail: FailureWindow
-  private readonly failuresByAddress: FailureWindow
+  private readonly emailLimit: FailureLimit
+  private readonly addressLimit: FailureLimit
+  private readonly failureWindowMs: number
   /** Verified against when the email is unknown, so both paths take the same time. */
   private decoyHash: Promise<string> | undefined
 
   constructor(private readonly d: IdentityDeps) {
     const windowMs = d.config.loginFailureWindowSeconds * 1000
-    this.failuresByEmail = new FailureWindow(d.config.loginMaxFailuresPerEmail, windowMs)
-    this.failuresByAddress = new FailureWindow(d.config.loginMaxFailuresPerAddress, windowMs)
-  }
-
-  /** Reloads logged-out access tokens that have not expired yet. */
-  async start(): Promise<void> {
-    const now = this.d.clock.now()
-    for (const t of await revokedTokenRepo.live(this.d.database.db, now)) {
-      this.d.revocations.revoke(t.tokenId, Math.floor(t.expiresAt.getTime() / 1000), Math.floor(now.getTime() / 1000))
-    }
+    this.failureWindowMs = windowMs
+    this.emailLimit = { maxFailures: d.config.loginMaxFailuresPerEmail, windowMs }
+    this.addressLimit = { maxFailures: d.config.loginMaxFailuresPerAddress, windowMs }
   }
 
   /** The user and their first avatar (id = user id) are made together or not at all. */
@@ -81,21 +75,35 @@ export class IdentityApp {
 
   async login(input: { email: string; password: string }, clientAddress: string): Promise<Session> {
     const email = normalizeEmail(input.email)
-    const nowMs = this.d.clock.now().getTime()
-    const wait = Math.max(this.failuresByEmail.blockedFor(email, nowMs), this.failuresByAddress.blockedFor(clientAddress, nowMs))
-    if (wait > 0) throw new LoginThrottled(Math.ceil(wait / 1000))
+    const now = this.d.clock.now()
+    const keys = { email: `email:${email}`, address: `address:${clientAddress}` }
+    await this.refuseWhileThrottled(keys, now)
 
     const user = await userRepo.findByEmail(this.d.database.db, email)
     const valid = user
       ? await verify(user.passwordHash, input.password)
       : (await verify(await this.decoy(), input.password), false)
     if (!user || !valid) {
-      this.failuresByEmail.record(email, nowMs)
-      this.failuresByAddress.record(clientAddress, nowMs)
+      await loginFailureRepo.record(this.d.database.db, [keys.email, keys.address], now, this.windowStart(now))
       throw new InvalidCredentials()
     }
-    this.failuresByEmail.reset(email)
+    await loginFailureRepo.forget(this.d.database.db, keys.email)
     return this.d.database.transaction((tx) => this.startSession(tx, user.id, user.role as Role, newId()))
+  }
+
+  /** Failures are counted in the database, so every edge process throttles alike. */
+  private async refuseWhileThrottled(keys: { email: string; address: string }, now: Date): Promise<void> {
+    const failures = await loginFailureRepo.timesSince(this.d.database.db, [keys.email, keys.address], this.windowStart(now))
+    const wait = Math.max(
+      retryAfterMs(failures.get(keys.email) ?? [], this.emailLimit, now.getTime()),
+      retryAfterMs(failures.get(keys.address) ?? [], this.addressLimit, now.getTime()),
+    )
+    if (wait > 0) throw new LoginThrottled(Math.ceil(wait / 1000))
+  }
+
+  /** Failures at or before this no longer count. */
+  private windowStart(now: Date): Date {
+    return new Date(now.getTime() - this.failureWindowMs)
   }
 
   /** Spends the refresh token for a new pair; a spent token shown again revokes its family. */
@@ -127,9 +135,8 @@ export class IdentityApp {
     await this.d.database.transaction(async (tx) => {
       const row = await refreshTokenRepo.findForUpdate(tx, refreshToken)
       if (row && row.userId === p.userId) await refreshTokenRepo.revokeFamily(tx, row.familyId, now)
-      await revokedTokenRepo.add(tx, p.tokenId, new Date(p.expiresAt * 1000))
+      await this.d.revocations.revoke(p.tokenId, p.expiresAt)
     })
-    this.d.revocations.revoke(p.tokenId, p.expiresAt, Math.floor(now.getTime() / 1000))
   }
 
   async validate(token: string | undefined): Promise<boolean> {

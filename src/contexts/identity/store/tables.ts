@@ -31,9 +31,19 @@ export const refreshTokens = identitySchema.table(
   (t) => [index('refresh_tokens_family_idx').on(t.familyId)],
 )
 
-export const revokedAccessTokens = identitySchema.table('revoked_access_tokens', {
-  tokenId: text('token_id').primaryKey(),
-  expiresAt: at('expires_at').notNull(),
-})
+/**
+ * One row per failed login and per key it counts against (the email, the client address), so
+ * every edge process throttles alike. Rows older than the window are deleted as failures come.
+ */
+export const loginFailures = identitySchema.table(
+  'login_failures',
+  {
+    id: uuid('id').primaryKey(),
+    /** SHA-256 of `email:<email>` or `address:<ip>`: the table holds no plain emails or addresses. */
+    keyHash: text('key_hash').notNull(),
+    failedAt: at('failed_at').notNull(),
+  },
+  (t) => [index('login_failures_key_idx').on(t.keyHash, t.failedAt), index('login_failures_failed_at_idx').on(t.failedAt)],
+)
 
 export const outbox = outboxTable(identitySchema)
