@@ -26,11 +26,15 @@ export class UpstreamPool {
     this.up = new Set(urls)
   }
 
-  /** The next healthy upstream, round-robin; none healthy: 503. */
+  /**
+   * The next healthy upstream, round-robin. With none known healthy, each is tried in turn anyway:
+   * the first health round runs while the peers are still starting, and a request that reaches one
+   * finds out sooner than the next round; one that does not fails as it would have (503).
+   */
   pick(): string {
     const healthy = this.urls.filter((u) => this.up.has(u))
-    if (healthy.length === 0) throw new ServiceUnavailable(`No ${this.name} service is reachable right now; try again shortly.`)
-    return healthy[this.next++ % healthy.length]!
+    const from = healthy.length > 0 ? healthy : this.urls
+    return from[this.next++ % from.length]!
   }
 
   markDown(url: string): void {
