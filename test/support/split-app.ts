@@ -3,6 +3,7 @@
  * the same TestApp surface as the in-process one: requests go to the gateway; the clock, event
  * delivery and jobs reach every process through its test controls (TEST_CONTROL=true).
  */
+import { sql, type SQL } from 'drizzle-orm'
 import { inject } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { generateSigningJwk, loadSigningKeys } from '../../src/platform/auth/keys.js'
@@ -16,7 +17,16 @@ import { openTestDatabase } from './backends.js'
 
 export interface SplitTestApp extends TestApp {
   cluster: Cluster
+  /**
+   * As TestApp's, waiting up to `timeoutMs`: after a crash, events a dead process had leased
+   * (outbox rows, deliveries not acknowledged) come free only when their lease runs out.
+   */
+  settle(timeoutMs?: number): Promise<void>
+  /** Starts a stopped process again; with a manual clock, it is set on it before anything else. */
+  restart(p: ClusterProcess): Promise<ClusterProcess>
 }
+
+const SETTLE_TIMEOUT_MS = 30_000
 
 /** Avatar and tracking run twice, as the split-services issue asks. */
 const CONTEXTS = [
@@ -72,7 +82,12 @@ export async function buildSplitApp(opts: { env?: Record<string, string>; clock?
     { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, opts.clock ?? systemClock, new RevocationList())
   const testDb = await openTestDatabase(templates)
   let cluster: Cluster | undefined
+  let unpublishedQuery: SQL
   try {
+    // Events committed but not yet on the bus, in every context's outbox: a relay that failed to
+    // publish holds them back for a while, and a process killed while relaying holds their lease.
+    const outboxes = (await testDb.database.db.execute(sql`select table_schema as s from information_schema.tables where table_name = 'outbox'`) as unknown as { rows: { s: string }[] }).rows
+    unpublishedQuery = sql.raw(outboxes.map((o) => `select count(*)::int as n from "${o.s}".outbox where published_at is null`).join(' union all '))
     cluster = await Cluster.start({
       port: 0,
       host: '127.0.0.1',
@@ -102,15 +117,23 @@ export async function buildSplitApp(opts: { env?: Record<string, string>; clock?
     opts.clock.onChange(pushClock)
   }
 
-  const settle = async () => {
+  const unpublished = async () =>
+    (await testDb.database.db.execute(unpublishedQuery) as unknown as { rows: { n: number }[] }).rows.reduce((n, r) => n + r.n, 0)
+
+  const settle = async (timeoutMs = SETTLE_TIMEOUT_MS) => {
     await clockSync
-    const deadline = Date.now() + 30_000
+    const deadline = Date.now() + timeoutMs
     for (let quiet = 0; quiet < 2;) {
-      const answers = await Promise.all(live().map((p) => control(p, 'settle')))
-      const pending = answers.reduce((n, a) => n + Number(a.json.pending ?? 0), 0)
-      quiet = pending === 0 ? quiet + 1 : 0
-      if (Date.now() > deadline) throw new Error(`events still pending after 30 s: ${pending}`)
-      if (quiet < 2) await new Promise((r) => setTimeout(r, pending === 0 ? 20 : 50))
+      const answers = await Promise.all(live().map(async (p) => ({ p, a: await control(p, 'settle') })))
+      // A process that cannot settle now (its bus is down) is not quiet.
+      const failed = answers.filter(({ a }) => a.status !== 200)
+      const pending = answers.reduce((n, { a }) => n + Number(a.json.pending ?? 0), 0) + (await unpublished())
+      quiet = pending === 0 && failed.length === 0 ? quiet + 1 : 0
+      if (Date.now() > deadline) {
+        const why = failed.map(({ p, a }) => `${p.name}: ${a.status} ${JSON.stringify(a.json)}`).join('; ')
+        throw new Error(`events still pending after ${timeoutMs / 1000} s: ${pending}${why ? `; ${why}` : ''}`)
+      }
+      if (quiet < 2) await new Promise((r) => setTimeout(r, pending === 0 && failed.length === 0 ? 20 : 100))
     }
   }
 
@@ -124,6 +147,15 @@ export async function buildSplitApp(opts: { env?: Record<string, string>; clock?
     clock: opts.clock ?? systemClock,
     database: testDb.database,
     settle,
+    restart: async (p) => {
+      const again = await c.restart(p)
+      if (opts.clock) {
+        const now = opts.clock.now().toISOString()
+        clockSync = clockSync.then(() => control(again, 'clock', { now }))
+        await clockSync
+      }
+      return again
+    },
     metricsOf: async (context) => {
       const p = c.of(context)[0]
       if (!p) throw new Error(`No live process serves ${context}`)
@@ -133,7 +165,9 @@ export async function buildSplitApp(opts: { env?: Record<string, string>; clock?
     runJob: async (name) => {
       await clockSync
       for (const p of live()) {
-        if ((await control(p, `jobs/${encodeURIComponent(name)}`)).status === 200) return
+        const ran = await control(p, `jobs/${encodeURIComponent(name)}`)
+        if (ran.status === 200) return
+        if (ran.status !== 404) throw new Error(`Job ${name} failed in ${p.name}: ${ran.status} ${JSON.stringify(ran.json)}`)
       }
       throw new Error(`No process runs a job named ${name}`)
     },
