@@ -8,7 +8,7 @@ const apiProject = (backend: 'embedded' | 'postgres', bus: 'in-process' | 'nats'
   test: {
     name: bus === 'nats' ? 'api-postgres-nats' : `api-${backend}`,
     include,
-    exclude: ['test/web/**', '**/node_modules/**'],
+    exclude: ['test/web/**', 'test/split-faults.test.ts', '**/node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: backend, QL_TEST_BUS: bus },
     testTimeout: 60_000,
@@ -25,12 +25,28 @@ const splitProject = {
   test: {
     name: 'api-split',
     include: ['test/**/*.test.ts'],
-    exclude: ['test/storage.test.ts', 'test/guild-rank.test.ts', 'test/job-slots.test.ts', 'test/web/**'],
+    exclude: ['test/storage.test.ts', 'test/guild-rank.test.ts', 'test/job-slots.test.ts', 'test/split-faults.test.ts', 'test/web/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: 'postgres', QL_TEST_BUS: 'nats', QL_TEST_TARGET: 'split' },
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+  },
+}
+
+/**
+ * Split services under faults: processes killed and restarted, the NATS server stopped and started
+ * again, while requests flow. Not opt-in: each test starts one cluster and stays well under 90 s.
+ */
+const splitFaultsProject = {
+  test: {
+    name: 'split-faults',
+    include: ['test/split-faults.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    env: { QL_TEST_BACKEND: 'postgres', QL_TEST_BUS: 'nats', QL_TEST_TARGET: 'split' },
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 60_000,
   },
 }
 
@@ -44,6 +60,7 @@ export default defineConfig({
       ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [apiProject('postgres', 'nats', ['test/habits.test.ts', 'test/battles.test.ts', 'test/quests.test.ts'])] : []),
       // Opt-in until a cluster starts in a few seconds (today ~20 s per test app on 2 cores).
       ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL && process.env.TEST_SPLIT === 'true' ? [splitProject] : []),
+      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [splitFaultsProject] : []),
       // The web app in Debian's Chromium against the platform on a real port; one file at a time.
       {
         test: {
