@@ -8,8 +8,8 @@ const apiProject = (backend: 'embedded' | 'postgres', bus: 'in-process' | 'nats'
   test: {
     name: bus === 'nats' ? 'api-postgres-nats' : `api-${backend}`,
     include,
-    // The launcher test starts split services: it runs in the split project.
-    exclude: ['test/web/**', 'test/launcher.test.ts', '**/node_modules/**'],
+    // The launcher test starts split services (split project); the fault tests have their own project.
+    exclude: ['test/web/**', 'test/launcher.test.ts', 'test/split-faults.test.ts', '**/node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: backend, QL_TEST_BUS: bus },
     testTimeout: 60_000,
@@ -30,12 +30,28 @@ const splitProject = {
     // revocations), or point one process at a stand-in (marketplace faults) or a web build of
     // their own (web serving).
     exclude: ['test/storage.test.ts', 'test/guild-rank.test.ts', 'test/job-slots.test.ts', 'test/token-revocations.test.ts', 'test/marketplace-faults.test.ts',
-      'test/web-serving.test.ts', 'test/gateway.test.ts', 'test/web/**'],
+      'test/web-serving.test.ts', 'test/gateway.test.ts', 'test/split-faults.test.ts', 'test/web/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: 'postgres', QL_TEST_BUS: 'nats', QL_TEST_TARGET: 'split' },
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+  },
+}
+
+/**
+ * Split services under faults: processes killed and restarted, the NATS server stopped and started
+ * again, while requests flow. Not opt-in: each test starts one cluster and stays well under 90 s.
+ */
+const splitFaultsProject = {
+  test: {
+    name: 'split-faults',
+    include: ['test/split-faults.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    env: { QL_TEST_BACKEND: 'postgres', QL_TEST_BUS: 'nats', QL_TEST_TARGET: 'split', QL_TEST_OWN_CLUSTERS: 'true' },
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 60_000,
   },
 }
 
@@ -49,6 +65,7 @@ export default defineConfig({
       ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [apiProject('postgres', 'nats', ['test/habits.test.ts', 'test/battles.test.ts', 'test/quests.test.ts', 'test/event-metrics.test.ts'])] : []),
       // TEST_SPLIT=false leaves it out of a quick local run.
       ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL && process.env.TEST_SPLIT !== 'false' ? [splitProject] : []),
+      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [splitFaultsProject] : []),
       // The web app in Debian's Chromium against the platform on a real port; one file at a time.
       {
         test: {

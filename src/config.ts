@@ -18,6 +18,10 @@ export interface Config {
   /** JetStream stream name and subject prefix (`<prefix>.<context>.<EventType>`). */
   natsStream: string
   natsSubjectPrefix: string
+  /** How long JetStream waits for a consumer's ack before delivering again (a consumer that died). */
+  natsAckWaitSeconds: number
+  /** How long a relay's claim on outbox rows lasts; rows claimed by a process that died wait this long. */
+  outboxLeaseSeconds: number
   /** Whether this process runs the periodic jobs (missed habits, …). */
   jobsEnabled: boolean
   economyMode: EconomyMode
@@ -137,6 +141,8 @@ export function loadConfig(env: Env = process.env): Config {
     natsUrl: optional(env, 'NATS_URL'),
     natsStream: optional(env, 'NATS_STREAM') ?? 'QUESTLINE',
     natsSubjectPrefix: optional(env, 'NATS_SUBJECT_PREFIX') ?? 'questline',
+    natsAckWaitSeconds: integer(env, 'NATS_ACK_WAIT_SECONDS', 30, 1, 3600),
+    outboxLeaseSeconds: integer(env, 'OUTBOX_LEASE_SECONDS', 30, 1, 3600),
     jobsEnabled: oneOf(env, 'JOBS_ENABLED', ['true', 'false'] as const, 'true') === 'true',
     economyMode: oneOf(env, 'ECONOMY_MODE', ['open', 'authoritative'] as const, 'open'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

@@ -79,7 +79,7 @@ interface ServedContext {
 function createBus(config: Config, logger: Logger | false): EventBus {
   const log = logger || undefined
   if (!config.natsUrl) return new InProcessBus()
-  return new NatsBus({ url: config.natsUrl, stream: config.natsStream, prefix: config.natsSubjectPrefix }, log)
+  return new NatsBus({ url: config.natsUrl, stream: config.natsStream, prefix: config.natsSubjectPrefix, ackWaitSeconds: config.natsAckWaitSeconds }, log)
 }
 
 export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
@@ -152,7 +152,7 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     for (const c of served) if (c.subscription) bus.subscribe(c.subscription)
     await bus.start()
     closers.push(() => bus.close())
-    const relay = new OutboxRelay(served.map((c) => c.outbox), bus, database, log)
+    const relay = new OutboxRelay(served.map((c) => c.outbox), bus, database, log, { leaseSeconds: config.outboxLeaseSeconds })
     const slots = new JobSlots(database)
     const scheduler = new Scheduler(served.flatMap((c) => c.jobs ?? []), log, (job) => slots.claim(job))
 

@@ -36,6 +36,12 @@ export async function giveItem(app: TestApp, p: Player, item: Record<string, unk
   expect(res.statusCode, res.body).toBe(204)
 }
 
+/** Every saga run of an avatar with the item it was for, oldest first, read under the API. */
+export async function sagaRuns(app: TestApp, avatarId: string): Promise<{ state: string; itemName: string }[]> {
+  const res = await app.database.db.execute(sql`select state, item_name as "itemName" from marketplace.sagas where avatar_id = ${avatarId} order by created_at, id`)
+  return (res as unknown as { rows: { state: string; itemName: string }[] }).rows
+}
+
 /** The state of every saga run of an avatar, oldest first, read under the API. */
 export async function sagaStates(app: TestApp, avatarId: string): Promise<string[]> {
   const res = await app.database.db.execute(sql`select state from marketplace.sagas where avatar_id = ${avatarId} order by created_at, id`)

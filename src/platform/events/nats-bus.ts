@@ -11,10 +11,11 @@ export interface NatsBusOptions {
   /** Stream name and subject prefix; CI gives each run its own. */
   stream: string
   prefix: string
+  /** How long an event delivered to a consumer waits for its ack before it is delivered again. */
+  ackWaitSeconds: number
 }
 
 const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000
-const ACK_WAIT_NS = 30 * 1_000_000_000
 const REDELIVERY_DELAY_MS = 500
 
 /**
@@ -56,7 +57,7 @@ export class NatsBus implements EventBus {
           ack_policy: AckPolicy.Explicit,
           deliver_policy: DeliverPolicy.All,
           filter_subject: `${prefix}.${producer}.>`,
-          ack_wait: ACK_WAIT_NS,
+          ack_wait: this.options.ackWaitSeconds * 1_000_000_000,
           max_deliver: -1,
         })
         const consumer = await this.js.consumers.get(stream, durable)
