@@ -71,6 +71,27 @@ describe('one marketplace per avatar', () => {
     expect((await get(owner, mUrl('not-a-uuid'))).statusCode).toBe(400)
   })
 
+  test('an avatar deleted before its creation event is handled gets no marketplace (events arrive out of order)', async () => {
+    const p = await newPlayer(app)
+    await app.settle()
+    const altId = `late-${p.userId}`
+    // The marketplace cannot be made for this avatar for now: its creation event fails and comes again later.
+    await app.database.db.execute(sql.raw(`create function marketplace.hold_${p.userId.slice(0, 8)}() returns trigger language plpgsql as $$
+      begin if new.avatar_id = '${altId}' then raise exception 'held'; end if; return new; end $$`))
+    await app.database.db.execute(sql.raw(`create trigger hold_late before insert on marketplace.marketplaces for each row execute function marketplace.hold_${p.userId.slice(0, 8)}()`))
+    expect((await app.inject({ method: 'POST', url: '/api/v1/avatars', headers: p.auth, payload: { id: altId, name: 'Late' } })).statusCode).toBe(200)
+    expect((await app.inject({ method: 'DELETE', url: `/api/v1/avatars/${altId}`, headers: p.auth })).statusCode).toBe(204)
+    await app.settle().catch(() => undefined)
+    await app.database.db.execute(sql.raw('drop trigger hold_late on marketplace.marketplaces'))
+    await expect.poll(async () => {
+      await app.settle().catch(() => undefined)
+      const rows = await app.database.db.execute(sql`select count(*)::int as n from marketplace.inbox i join avatar.outbox o on o.id = i.event_id
+        where o.type = 'AvatarCreated' and o.aggregate_id = ${altId}`)
+      return (rows as unknown as { rows: { n: number }[] }).rows[0]!.n
+    }, { timeout: 15_000, interval: 200 }).toBe(1)
+    expect((await get(p, `/api/v1/marketplaces?avatarId=${altId}`)).statusCode).toBe(404)
+  })
+
   test("deleting the avatar removes its marketplace and sold items", async () => {
     const p = await newPlayer(app)
     const id = await marketplaceOf(app, p)

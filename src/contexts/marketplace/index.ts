@@ -41,7 +41,7 @@ export function marketplaceContext(deps: { database: Database; clock: Clock; ava
       avatar: {
         AvatarCreated: once(async (e) => {
           const { avatarId, ownerId } = (e as AvatarCreated).payload
-          await app.openFor(avatarId, ownerId)
+          await app.onAvatarCreated(avatarId, ownerId)
         }),
         AvatarDeleted: once((e) => app.closeFor((e as AvatarDeleted).payload.avatarId)),
       },

@@ -28,7 +28,9 @@ const toEvent = (r: Row): DomainEvent => ({
 })
 
 /**
- * Moves committed events from the outboxes to the bus, in order per outbox. Rows are leased
+ * Moves committed events from the outboxes to the bus, oldest first. Not strictly in order: an
+ * event whose publish failed waits out a backoff while later ones go on (and replicas of a
+ * consumer handle deliveries side by side), so consumers must not depend on order. Rows are leased
  * with SKIP LOCKED, so several replicas can relay at once without taking the same rows; a
  * crash between publishing and marking means a redelivery, which the consumers' inboxes absorb.
  */

@@ -28,8 +28,16 @@ export class MarketplaceApp {
     return this.openFor(avatarId, owner)
   }
 
-  /** Every avatar gets its marketplace when it is made (AvatarCreated). */
-  openFor(avatarId: string, ownerId: string): Promise<Marketplace> {
+  /**
+   * Every avatar gets its marketplace when it is made (AvatarCreated). Events are not delivered
+   * in order, so an avatar deleted by the time its creation arrives gets none.
+   */
+  async onAvatarCreated(avatarId: string, ownerId: string): Promise<void> {
+    if ((await this.d.avatars.ownerOf(avatarId)) === undefined) return
+    await this.openFor(avatarId, ownerId)
+  }
+
+  private openFor(avatarId: string, ownerId: string): Promise<Marketplace> {
     return this.d.database.transaction((tx) => marketplaceRepo.open(tx, { id: newId(), avatarId, ownerId }, this.d.clock.now()))
   }
 
