@@ -14,6 +14,8 @@ const HEALTH_TIMEOUT_MS = 1_000
 
 export class UpstreamPool {
   private readonly up: Set<string>
+  /** Upstreams that have answered a check once: only losing one of those is worth a warning. */
+  private readonly seen = new Set<string>()
   private next = 0
   private timer: NodeJS.Timeout | undefined
 
@@ -39,7 +41,10 @@ export class UpstreamPool {
   }
 
   markDown(url: string): void {
-    if (this.up.delete(url)) this.log?.warn({ upstream: url, context: this.name }, 'upstream down')
+    if (!this.up.delete(url)) return
+    // Peers starting together fail each other's first check: not news until one was seen up.
+    if (this.seen.has(url)) this.log?.warn({ upstream: url, context: this.name }, 'upstream down')
+    else this.log?.debug({ upstream: url, context: this.name }, 'upstream not up yet')
   }
 
   startHealthChecks(): void {
@@ -49,6 +54,7 @@ export class UpstreamPool {
         if (!ok) return this.markDown(url)
         if (!this.up.has(url)) this.log?.info({ upstream: url, context: this.name }, 'upstream up')
         this.up.add(url)
+        this.seen.add(url)
       }))
       this.timer = setTimeout(() => void round(), HEALTH_EVERY_MS)
       this.timer.unref()
