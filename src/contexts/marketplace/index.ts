@@ -41,9 +41,9 @@ export function marketplaceContext(deps: { database: Database; clock: Clock; ava
       avatar: {
         AvatarCreated: once(async (e) => {
           const { avatarId, ownerId } = (e as AvatarCreated).payload
-          await app.onAvatarCreated(avatarId, ownerId)
+          await app.onAvatarCreated(avatarId, ownerId, new Date(e.occurredAt))
         }),
-        AvatarDeleted: once((e) => app.closeFor((e as AvatarDeleted).payload.avatarId)),
+        AvatarDeleted: once((e) => app.onAvatarDeleted((e as AvatarDeleted).payload.avatarId, new Date(e.occurredAt))),
       },
     },
   }

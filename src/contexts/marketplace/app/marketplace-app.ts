@@ -30,11 +30,14 @@ export class MarketplaceApp {
 
   /**
    * Every avatar gets its marketplace when it is made (AvatarCreated). Events are not delivered
-   * in order, so an avatar deleted by the time its creation arrives gets none.
+   * in order: a creation older than the avatar's deletion is stale and makes none.
    */
-  async onAvatarCreated(avatarId: string, ownerId: string): Promise<void> {
-    if ((await this.d.avatars.ownerOf(avatarId)) === undefined) return
-    await this.openFor(avatarId, ownerId)
+  async onAvatarCreated(avatarId: string, ownerId: string, createdAt: Date): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const deletedAt = await marketplaceRepo.deletedAt(tx, avatarId)
+      if (deletedAt && deletedAt >= createdAt) return
+      await marketplaceRepo.open(tx, { id: newId(), avatarId, ownerId }, this.d.clock.now())
+    })
   }
 
   private openFor(avatarId: string, ownerId: string): Promise<Marketplace> {
@@ -42,8 +45,8 @@ export class MarketplaceApp {
   }
 
   /** An avatar deleted takes its marketplace and sold items with it (AvatarDeleted). */
-  closeFor(avatarId: string): Promise<void> {
-    return this.d.database.transaction((tx) => marketplaceRepo.deleteOfAvatar(tx, avatarId))
+  onAvatarDeleted(avatarId: string, deletedAt: Date): Promise<void> {
+    return this.d.database.transaction((tx) => marketplaceRepo.deleteOfAvatar(tx, avatarId, deletedAt))
   }
 
   async ofAvatar(p: Principal, avatarId: string): Promise<Marketplace> {

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import type { Item } from '../domain/catalog.js'
 import { OPEN_STATES, type Saga, type SagaState } from '../domain/saga.js'
-import { marketplaces, sagas, soldItems } from './tables.js'
+import { closedAvatars, marketplaces, sagas, soldItems } from './tables.js'
 
 export interface Marketplace {
   id: string
@@ -37,9 +37,17 @@ export const marketplaceRepo = {
     return row && toMarketplace(row)
   },
 
-  /** Its sold items go with it (foreign key, cascading). */
-  async deleteOfAvatar(tx: Tx, avatarId: string): Promise<void> {
+  /** Its sold items go with it (foreign key, cascading); the deletion is remembered. */
+  async deleteOfAvatar(tx: Tx, avatarId: string, deletedAt: Date): Promise<void> {
     await tx.delete(marketplaces).where(eq(marketplaces.avatarId, avatarId))
+    await tx.insert(closedAvatars).values({ avatarId, deletedAt })
+      .onConflictDoUpdate({ target: closedAvatars.avatarId, set: { deletedAt: sql`greatest(${closedAvatars.deletedAt}, excluded.deleted_at)` } })
+  },
+
+  /** When the avatar was last deleted, if ever (its id may be taken again later). */
+  async deletedAt(q: Queryable, avatarId: string): Promise<Date | undefined> {
+    const [row] = await q.select({ deletedAt: closedAvatars.deletedAt }).from(closedAvatars).where(eq(closedAvatars.avatarId, avatarId))
+    return row?.deletedAt
   },
 }
 

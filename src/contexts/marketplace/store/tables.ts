@@ -61,5 +61,14 @@ export const sagas = marketplaceSchema.table(
   (t) => [index('sagas_state_lease_idx').on(t.state, t.leaseUntil)],
 )
 
+/**
+ * Avatars deleted, with when: events are not delivered in order, so a creation that arrives
+ * after its avatar's deletion must find out it is stale.
+ */
+export const closedAvatars = marketplaceSchema.table('closed_avatars', {
+  avatarId: text('avatar_id').primaryKey(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }).notNull(),
+})
+
 export const outbox = outboxTable(marketplaceSchema)
 export const inbox = inboxTable(marketplaceSchema)
