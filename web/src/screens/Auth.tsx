@@ -3,6 +3,7 @@ import { ApiError } from '../api/client'
 import { login, register } from '../api/game'
 import { setSession } from '../api/session'
 import { Link, navigate } from '../router'
+import { useSubmit } from '../ui/hooks'
 import { Field, Notice, messageOf } from '../ui/parts'
 import { Icon } from '../ui/icons'
 
@@ -11,31 +12,20 @@ export function AuthScreen({ mode, notice }: { mode: 'login' | 'register'; notic
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string>()
-  const [fields, setFields] = useState<Record<string, string>>({})
+  const { busy, error, fields, submit: run } = useSubmit()
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(undefined)
-    setFields({})
-    try {
-      const answer = mode === 'register' ? await register({ name, email, password }) : await login({ email, password })
-      setSession(answer)
-      navigate('/', true)
-    } catch (err) {
-      if (err instanceof ApiError) {
-        setFields(err.fields)
-        setError(err.slug === 'email-taken' ? 'An account with this email already exists. Sign in instead?'
-          : err.slug === 'invalid-credentials' ? 'That email and password do not match an account.'
-          : err.status === 429 ? 'Too many failed attempts. Wait a few minutes and try again.'
-          : err.message)
-      } else setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const submit = (e: FormEvent) => run(e, async () => {
+    const answer = mode === 'register' ? await register({ name, email, password }) : await login({ email, password })
+    setSession(answer)
+    navigate('/', true)
+  }, {
+    message: (err) => err instanceof ApiError
+      ? err.slug === 'email-taken' ? 'An account with this email already exists. Sign in instead?'
+        : err.slug === 'invalid-credentials' ? 'That email and password do not match an account.'
+        : err.status === 429 ? 'Too many failed attempts. Wait a few minutes and try again.'
+        : err.message
+      : messageOf(err),
+  })
 
   return (
     <main className="auth" id="main">

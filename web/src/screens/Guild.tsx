@@ -6,7 +6,7 @@ import {
 } from '../api/game'
 import type { Avatar, Guild, Invite } from '../api/types'
 import { useGame } from '../game'
-import { useLoad } from '../ui/hooks'
+import { useLoad, useSubmit } from '../ui/hooks'
 import { Action, Empty, ErrorNotice, Field, Loading, Notice, Section, messageOf } from '../ui/parts'
 
 export function GuildScreen() {
@@ -30,22 +30,16 @@ function NoGuild({ onJoined }: { onJoined: () => Promise<void> }) {
   const invites = useLoad(() => myInvites(game.avatarId), [game.avatarId])
   const [name, setName] = useState('')
   const [nickname, setNickname] = useNickname()
-  const [fields, setFields] = useState<Record<string, string>>({})
-  const [error, setError] = useState<string>()
+  const { busy, error, fields, submit } = useSubmit()
 
-  const create = async (e: FormEvent) => {
-    e.preventDefault()
-    setFields({})
-    setError(undefined)
-    try {
-      await createGuild(name, game.avatarId, nickname)
-      game.announce('info', `You founded ${name.trim()}.`)
-      await onJoined()
-    } catch (err) {
-      if (err instanceof ApiError) setFields({ ...err.fields, nickname: err.fields.creatorNickname ?? '' })
-      setError(err instanceof ApiError && err.status === 409 ? 'A guild with this name exists already: pick another name.' : messageOf(err))
-    }
-  }
+  const create = (e: FormEvent) => submit(e, async () => {
+    await createGuild(name, game.avatarId, nickname)
+    game.announce('info', `You founded ${name.trim()}.`)
+    await onJoined()
+  }, {
+    fields: (err) => ({ ...err.fields, nickname: err.fields.creatorNickname ?? '' }),
+    message: (err) => (err instanceof ApiError && err.status === 409 ? 'A guild with this name exists already: pick another name.' : messageOf(err)),
+  })
 
   return (
     <>
@@ -65,7 +59,7 @@ function NoGuild({ onJoined }: { onJoined: () => Promise<void> }) {
             {(id, d) => <input id={id} aria-describedby={d} value={nickname} onChange={(e) => setNickname(e.target.value)} maxLength={52} />}
           </Field>
           {error && <Notice kind="error">{error}</Notice>}
-          <button className="primary" type="submit">Found guild</button>
+          <button className="primary" type="submit" disabled={busy} aria-busy={busy || undefined}>Found guild</button>
         </form>
       </Section>
       <FindGuilds />

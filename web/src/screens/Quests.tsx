@@ -5,7 +5,7 @@ import { DAYS, type DayOfWeek, type Participation, type Quest, type QuestHabit, 
 import { useGame } from '../game'
 import { Link } from '../router'
 import { describeDuration, formatDate } from '../time'
-import { useLoad } from '../ui/hooks'
+import { useLoad, useSubmit } from '../ui/hooks'
 import { Action, Bar, Empty, ErrorNotice, Field, Loading, Notice, Section, messageOf } from '../ui/parts'
 
 const DURATIONS = [['P1D', '1 day'], ['P3D', '3 days'], ['P7D', '1 week'], ['P14D', '2 weeks'], ['P30D', '30 days']] as const
@@ -121,28 +121,19 @@ function QuestForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (
   const [money, setMoney] = useState(50)
   const [forGuild, setForGuild] = useState(false)
   const [habits, setHabits] = useState<HabitDraft[]>([newDraft()])
-  const [fields, setFields] = useState<Record<string, string>>({})
-  const [error, setError] = useState<string>()
+  const { busy, error, fields, submit: run } = useSubmit()
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    setFields({})
-    setError(undefined)
+  const submit = (e: FormEvent) => run(e, async () => {
     const entries: QuestHabit[] = habits.filter((h) => h.title.trim()).map((h, i) => ({
       habitId: `h${i + 1}`,
       title: h.title.trim(),
       recurrence: { type: h.type, ...(h.type === 'WEEKLY' ? { dayOfWeek: h.dayOfWeek } : {}), ...(h.type === 'MONTHLY' ? { dayOfMonth: h.dayOfMonth } : {}) },
     }))
     const q: QuestInput = { name, description, duration, reward: { experience, money }, habits: entries, ...(forGuild && guild.data ? { guildId: guild.data.id } : {}) }
-    try {
-      await createQuest(q, game.avatarId)
-      game.announce('info', `Quest created: ${name}`)
-      await onCreated()
-    } catch (err) {
-      if (err instanceof ApiError) setFields({ ...err.fields, experience: err.fields['reward.experience'] ?? '', money: err.fields['reward.money'] ?? '' })
-      setError(messageOf(err))
-    }
-  }
+    await createQuest(q, game.avatarId)
+    game.announce('info', `Quest created: ${name}`)
+    await onCreated()
+  }, { fields: (err) => ({ ...err.fields, experience: err.fields['reward.experience'] ?? '', money: err.fields['reward.money'] ?? '' }) })
 
   const setHabit = (i: number, h: Partial<HabitDraft>) => setHabits((l) => l.map((x, j) => (j === i ? { ...x, ...h } : x)))
 
@@ -206,7 +197,7 @@ function QuestForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (
       </fieldset>
       {error && <Notice kind="error">{error}</Notice>}
       <div className="row">
-        <button className="primary" type="submit">Create quest</button>
+        <button className="primary" type="submit" disabled={busy} aria-busy={busy || undefined}>Create quest</button>
         <button type="button" className="ghost" onClick={onCancel}>Cancel</button>
       </div>
     </form>

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
-import { ApiError } from '../api/client'
 import type { HabitInput } from '../api/game'
 import { DAYS, type DayOfWeek, type Recurrence, type RecurrenceType } from '../api/types'
 import { addDays, dateOf, localDateTime, weekdayOf } from '../time'
-import { Field, Notice, messageOf } from '../ui/parts'
+import { useSubmit } from '../ui/hooks'
+import { Field, Notice } from '../ui/parts'
 
 const cap = (s: string) => s.charAt(0) + s.slice(1).toLowerCase()
 
@@ -66,32 +66,20 @@ export function HabitForm({ initial, submitLabel, onSubmit, onCancel, editing = 
 }) {
   const [h, setH] = useState(initial)
   const [tagText, setTagText] = useState(initial.tags.join(', '))
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string>()
-  const [fields, setFields] = useState<Record<string, string>>({})
+  const { busy, error, fields, submit: run } = useSubmit()
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(undefined)
-    setFields({})
-    try {
-      const tags = [...new Set(tagText.split(',').map((t) => t.trim()).filter(Boolean))]
-      await onSubmit({ ...h, title: h.title, tags })
-    } catch (err) {
-      if (err instanceof ApiError) {
-        // Recurrence problems name recurrenceType/dayOfWeek/dayOfMonth, or recurrence.* on edits.
-        const f = Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k.replace(/^recurrence\./, ''), v]))
-        if (f.type) f.recurrenceType = f.type
-        setFields(f)
-        const tagError = Object.entries(err.fields).find(([k]) => k.startsWith('tags'))
-        if (tagError) setFields((x) => ({ ...x, tags: tagError[1] }))
-      }
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const submit = (e: FormEvent) => run(e, async () => {
+    const tags = [...new Set(tagText.split(',').map((t) => t.trim()).filter(Boolean))]
+    await onSubmit({ ...h, title: h.title, tags })
+  }, {
+    fields: (err) => {
+      // Recurrence problems name recurrenceType/dayOfWeek/dayOfMonth, or recurrence.* on edits.
+      const f = Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k.replace(/^recurrence\./, ''), v]))
+      if (f.type) f.recurrenceType = f.type
+      const tagError = Object.entries(err.fields).find(([k]) => k.startsWith('tags'))
+      return tagError ? { ...f, tags: tagError[1] } : f
+    },
+  })
 
   return (
     <form className="habit-form" onSubmit={submit} noValidate>

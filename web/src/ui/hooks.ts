@@ -1,4 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
+import { ApiError } from '../api/client'
+import { messageOf } from './parts'
 
 export interface Loaded<T> {
   data: T | undefined
@@ -51,3 +53,31 @@ export function usePolling(f: () => void, ms: number, active: boolean): void {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+/** How a form explains a failed submission; by default the problem's field messages and its detail. */
+export interface Explain {
+  fields?: (err: ApiError) => Record<string, string>
+  message?: (err: unknown) => string
+}
+
+/** A form's submission: busy while the action runs; afterwards its field messages and a message. */
+export function useSubmit() {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string>()
+  const [fields, setFields] = useState<Record<string, string>>({})
+  const submit = async (e: FormEvent, action: () => Promise<void>, explain: Explain = {}) => {
+    e.preventDefault()
+    setBusy(true)
+    setError(undefined)
+    setFields({})
+    try {
+      await action()
+    } catch (err) {
+      if (err instanceof ApiError) setFields(explain.fields?.(err) ?? err.fields)
+      setError(explain.message?.(err) ?? messageOf(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { busy, error, fields, submit }
+}
