@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { EXPIRE_INVITES_JOB } from '../src/contexts/guild/index.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { guildName, guildOf, guildUrl, inviteTo, joinGuild, newGuild } from './support/guilds.js'
@@ -79,6 +81,22 @@ describe('a guild from founding to its members coming and going', () => {
     expectProblem(await get(second!, guildUrl(id)), 404)
   })
 
+  test("a deleted avatar leaves its guild (the leader's succession included) and its invites go; the last one deletes the guild", async () => {
+    const { id, leader, rest: [member] } = await guildWith(2)
+    const other = await guildWith(1)
+    const invited = await inviteTo(app, other.id, other.leader, member!)
+    expect((await del(leader, `/api/v1/avatars/${leader.avatarId}`)).statusCode).toBe(204)
+    await app.settle()
+    const after = await guildOf(app, member!, id)
+    expect(after.members.map((m: { avatarId: string; role: string }) => [m.avatarId, m.role])).toEqual([[member!.avatarId, 'LEADER']])
+    expect((await get(member!, guildUrl(other.id, `/invites/${invited}`))).statusCode).toBe(200)
+
+    expect((await del(member!, `/api/v1/avatars/${member!.avatarId}`)).statusCode).toBe(204)
+    await app.settle()
+    expectProblem(await get(other.leader, guildUrl(id)), 404)
+    expect((await get(other.leader, guildUrl(other.id, '/invites'))).json().items).toEqual([])
+  })
+
   test('leadership transfer makes the old leader an officer', async () => {
     const { id, leader, rest: [heir] } = await guildWith(2)
     expect((await post(leader, guildUrl(id, '/leader'), { avatarId: heir!.avatarId, requestorId: leader.avatarId })).statusCode).toBe(204)
@@ -121,6 +139,9 @@ describe('invites', () => {
     try {
       expectProblem(await post(t, guildUrl(id, `/invites/${inviteId}/accept`), { avatarId: t.avatarId, nickname: 'Late' }), 400, 'invite-expired')
       expect((await get(t, `/api/v1/avatars/${t.avatarId}/invites`)).json().items).toEqual([])
+      // Gone for every purpose, before the expiry job runs: not readable, not withdrawable.
+      expectProblem(await get(leader, guildUrl(id, `/invites/${inviteId}`)), 404)
+      expectProblem(await del(leader, guildUrl(id, `/invites/${inviteId}`)), 404)
       // An expired invite does not block a new one.
       const again = await inviteTo(app, id, leader, t)
       expect((await post(t, guildUrl(id, `/invites/${again}/accept`), { avatarId: t.avatarId, nickname: 'Late' })).statusCode).toBe(204)
@@ -129,18 +150,17 @@ describe('invites', () => {
     }
   })
 
-  test('the invite expiry job removes old invites', async () => {
+  test('the invite expiry job removes expired invites and keeps pending ones', async () => {
     const { id, leader } = await guildWith(1)
-    const t = await newPlayer(app)
-    const inviteId = await inviteTo(app, id, leader, t)
-    clock.advance(8 * 86_400_000)
-    try {
-      await app.runJob('guild.expire-invites')
-    } finally {
-      clock.advance(-8 * 86_400_000)
-    }
-    // The invite row is gone, not only hidden: withdrawing it finds nothing.
-    expectProblem(await del(leader, guildUrl(id, `/invites/${inviteId}`)), 404)
+    const [late, soon] = await Promise.all([newPlayer(app), newPlayer(app)])
+    const expired = await inviteTo(app, id, leader, late)
+    const pending = await inviteTo(app, id, leader, soon)
+    // Under the API: one invite ran out long ago; the other has days left.
+    await app.database.db.execute(sql`update guild.invites set expires_at = created_at - interval '1 day' where id = ${expired}`)
+    await app.runJob(EXPIRE_INVITES_JOB)
+    const rows = await app.database.db.execute(sql`select id from guild.invites where id in (${expired}, ${pending})`)
+    expect((rows as unknown as { rows: { id: string }[] }).rows.map((r) => r.id)).toEqual([pending])
+    expect((await get(soon, guildUrl(id, `/invites/${pending}`))).statusCode).toBe(200)
   })
 })
 

@@ -5,11 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { connect as tcpConnect } from 'node:net'
 import { createInterface } from 'node:readline'
-import { jetstreamManager } from '@nats-io/jetstream'
-import { connect } from '@nats-io/transport-node'
 import { expect, inject, test } from 'vitest'
 import { freePort } from '../src/split/cluster.js'
 import { createEmptyPostgresDatabase } from './support/backends.js'
+import { ownStream } from './support/nats.js'
 
 const START_TIMEOUT_MS = 90_000
 
@@ -37,17 +36,14 @@ test('without DATABASE_URL and NATS_URL it refuses to start, naming both', async
 test('on an empty database: every process migrates at once and comes up, logs carry names, the API answers, SIGTERM stops all', async ({ onTestFinished }) => {
   // Nothing migrated: seven processes apply the migrations at once (under the advisory lock).
   const db = await createEmptyPostgresDatabase(inject('templates'))
-  const stream = `qltest_launcher_${Date.now().toString(36)}`
-  const natsUrl = process.env.TEST_NATS_URL!
+  const nats = ownStream(process.env.TEST_NATS_URL!, `qltest_launcher_${Date.now().toString(36)}`)
   onTestFinished(async () => {
     await db.drop()
-    const nc = await connect({ servers: natsUrl })
-    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => false)
-    await nc.close()
+    await nats.cleanup()
   })
   const port = await freePort()
   const { child, lines, exited } = launch({
-    DATABASE_URL: db.url, NATS_URL: natsUrl, NATS_STREAM: stream, NATS_SUBJECT_PREFIX: stream, PORT: String(port), HOST: '127.0.0.1',
+    DATABASE_URL: db.url, ...nats.env, PORT: String(port), HOST: '127.0.0.1',
     REPLICAS_AVATAR: '2', LOG_LEVEL: 'info', JOBS_ENABLED: 'false',
   })
   onTestFinished(() => void child.kill('SIGKILL'))

@@ -2,11 +2,10 @@ import { inject } from 'vitest'
 import { loadConfig, type Config } from '../../src/config.js'
 import { ManualClock, systemClock, type Clock } from '../../src/platform/clock.js'
 import { buildPlatform, type ContextName } from '../../src/server.js'
-import { jetstreamManager } from '@nats-io/jetstream'
-import { connect } from '@nats-io/transport-node'
 import type { EventBus } from '../../src/platform/events/bus.js'
 import type { OutboxRelay } from '../../src/platform/events/relay.js'
 import { openTestDatabase } from './backends.js'
+import { ownStream } from './nats.js'
 import { buildOwnSplitApp, buildSplitApp } from './split-app.js'
 
 /** Whether the suite drives separate processes through the gateway (project api-split). */
@@ -94,16 +93,5 @@ function natsSettings() {
   if (process.env.QL_TEST_BUS !== 'nats') return undefined
   const url = process.env.TEST_NATS_URL
   if (!url) throw new Error('The NATS test project needs TEST_NATS_URL.')
-  const id = `qltest_${process.pid}_${Date.now().toString(36)}_${++natsApps}`
-  return {
-    env: { NATS_URL: url, NATS_STREAM: id, NATS_SUBJECT_PREFIX: id },
-    cleanup: async () => {
-      const nc = await connect({ servers: url })
-      try {
-        await (await jetstreamManager(nc)).streams.delete(id).catch(() => false)
-      } finally {
-        await nc.close()
-      }
-    },
-  }
+  return ownStream(url, `qltest_${process.pid}_${Date.now().toString(36)}_${++natsApps}`)
 }

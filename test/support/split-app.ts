@@ -11,14 +11,14 @@ import { request as httpRequest } from 'node:http'
 import { sql, type SQL } from 'drizzle-orm'
 import { inject } from 'vitest'
 import { loadConfig } from '../../src/config.js'
-import { generateSigningJwk, loadSigningKeys } from '../../src/platform/auth/keys.js'
+import { loadSigningKeys } from '../../src/platform/auth/keys.js'
 import { AccessTokens } from '../../src/platform/auth/tokens.js'
 import { systemClock, type ManualClock } from '../../src/platform/clock.js'
 import { Database } from '../../src/platform/db/database.js'
-import { Cluster, type ClusterProcess } from '../../src/split/cluster.js'
+import type { Cluster, ClusterProcess } from '../../src/split/cluster.js'
 import type { TestApp } from './app.js'
-import { openTestDatabase } from './backends.js'
-import { SPLIT_CONTEXTS, type ClusterLease } from './split-clusters.js'
+import type { NatsSettings } from './nats.js'
+import { startTestCluster, type ClusterLease } from './split-clusters.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -221,40 +221,16 @@ export async function buildSplitApp(opts: SplitAppOptions): Promise<SplitTestApp
  * A split app on a cluster of its own, on a fresh database and the given NATS settings (a
  * stream of its own, or a private server), all removed by `close`.
  */
-export async function buildOwnSplitApp(opts: SplitAppOptions, nats: { env: Record<string, string>; cleanup(): Promise<void> }): Promise<OwnSplitTestApp> {
-  const templates = inject('templates')
-  // Every process and this harness's own token minting share one key (a test may choose it).
-  const jwk = opts.env?.JWT_PRIVATE_KEY ?? JSON.stringify(await generateSigningJwk())
-  const testDb = await openTestDatabase(templates)
-  let cluster: Cluster
-  try {
-    cluster = await Cluster.start({
-      port: 0,
-      host: '127.0.0.1',
-      contexts: SPLIT_CONTEXTS,
-      ...(templates.bundle ? { entry: [templates.bundle] } : {}),
-      env: {
-        DATABASE_URL: testDb.url!, ...nats.env, TEST_CONTROL: 'true', LOG_LEVEL: 'silent', JOBS_ENABLED: 'false',
-        JWT_PRIVATE_KEY: jwk, ...opts.env,
-      },
-      ...(process.env.QL_TEST_SPLIT_LOGS ? { output: (line: string) => console.log(line) } : {}),
-    })
-  } catch (e) {
-    await testDb.drop()
-    await nats.cleanup()
-    throw e
-  }
-  const c = cluster
+export async function buildOwnSplitApp(opts: SplitAppOptions, nats: NatsSettings): Promise<OwnSplitTestApp> {
+  const output = process.env.QL_TEST_SPLIT_LOGS ? (line: string) => console.log(line) : undefined
+  const own = await startTestCluster(inject('templates'), nats, opts.env ?? {}, 10, output)
+  const c = own.cluster
   const app = await drive(opts, {
     gateway: () => c.gateway.url,
     processes: () => c.processes.filter((p) => p.child.exitCode === null && p.child.signalCode === null),
-    database: testDb.database,
-    jwk,
-    close: async () => {
-      await c.stop()
-      await testDb.drop()
-      await nats.cleanup()
-    },
+    database: own.db.database,
+    jwk: own.jwk,
+    close: own.stop,
   })
   return {
     ...app,

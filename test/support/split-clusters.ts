@@ -6,11 +6,10 @@
  * NATS stream of its own; all are stopped and removed when the run ends.
  */
 import { createServer, type Server } from 'node:http'
-import { jetstreamManager } from '@nats-io/jetstream'
-import { connect } from '@nats-io/transport-node'
 import { generateSigningJwk } from '../../src/platform/auth/keys.js'
 import { Cluster } from '../../src/split/cluster.js'
 import { openPostgresTestDatabase, type TemplateInfo, type TestDatabase } from './backends.js'
+import { ownStream, type NatsSettings } from './nats.js'
 
 /** Avatar and tracking run twice, as the split-services issue asks. */
 export const SPLIT_CONTEXTS = [
@@ -83,49 +82,64 @@ export class SplitClusterBroker {
   }
 
   private async start(env: Record<string, string>): Promise<Running> {
-    const stream = `qltest_split_${this.templates.runId}_${++this.made}`
-    const jwk = env.JWT_PRIVATE_KEY ?? JSON.stringify(await generateSigningJwk())
-    const db: TestDatabase = await openPostgresTestDatabase(this.templates, 1)
-    const removeStream = () => deleteStream(this.natsUrl, stream)
-    let cluster: Cluster
-    try {
-      cluster = await Cluster.start({
-        port: 0,
-        host: '127.0.0.1',
-        contexts: SPLIT_CONTEXTS,
-        ...(this.templates.bundle ? { entry: [this.templates.bundle] } : {}),
-        env: {
-          DATABASE_URL: db.url!, NATS_URL: this.natsUrl, NATS_STREAM: stream, NATS_SUBJECT_PREFIX: stream,
-          TEST_CONTROL: 'true', LOG_LEVEL: this.output ? 'warn' : 'silent', JOBS_ENABLED: 'false', JWT_PRIVATE_KEY: jwk, ...env,
-        },
-        ...(this.output ? { output: this.output } : {}),
-      })
-    } catch (e) {
-      await db.drop()
-      await removeStream()
-      throw e
-    }
+    const nats = ownStream(this.natsUrl, `qltest_split_${this.templates.runId}_${++this.made}`)
+    const t = await startTestCluster(this.templates, nats, env, 1, this.output)
     return {
       lease: {
-        gateway: cluster.gateway.url,
-        processes: cluster.processes.map((p) => ({ name: p.name, context: p.context, url: p.url })),
-        databaseUrl: db.url!,
-        jwk,
+        gateway: t.cluster.gateway.url,
+        processes: t.cluster.processes.map((p) => ({ name: p.name, context: p.context, url: p.url })),
+        databaseUrl: t.db.url!,
+        jwk: t.jwk,
       },
-      stop: async () => {
-        await cluster.stop()
-        await db.drop()
-        await removeStream()
-      },
+      stop: t.stop,
     }
   }
 }
 
-async function deleteStream(url: string, stream: string): Promise<void> {
-  const nc = await connect({ servers: url })
+export interface TestCluster {
+  cluster: Cluster
+  db: TestDatabase
+  /** The signing key every process shares (tests mint tokens with it). */
+  jwk: string
+  /** Stops every process and removes the database and what `nats` made. */
+  stop(): Promise<void>
+}
+
+/**
+ * Every context as its own process (SPLIT_CONTEXTS) behind a gateway, on a fresh copy of the
+ * run's migrated database and the NATS settings given; `env` goes on top (JWT_PRIVATE_KEY in it
+ * chooses the key). A cluster that fails to start leaves nothing behind.
+ */
+export async function startTestCluster(
+  templates: TemplateInfo, nats: NatsSettings, env: Record<string, string>, poolSize: number, output?: (line: string) => void,
+): Promise<TestCluster> {
+  const jwk = env.JWT_PRIVATE_KEY ?? JSON.stringify(await generateSigningJwk())
+  const db = await openPostgresTestDatabase(templates, poolSize)
+  const remove = async () => {
+    await db.drop()
+    await nats.cleanup()
+  }
   try {
-    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => false)
-  } finally {
-    await nc.close()
+    const cluster = await Cluster.start({
+      port: 0,
+      host: '127.0.0.1',
+      contexts: SPLIT_CONTEXTS,
+      ...(templates.bundle ? { entry: [templates.bundle] } : {}),
+      env: {
+        DATABASE_URL: db.url!, ...nats.env, TEST_CONTROL: 'true', LOG_LEVEL: output ? 'warn' : 'silent', JOBS_ENABLED: 'false',
+        JWT_PRIVATE_KEY: jwk, ...env,
+      },
+      ...(output ? { output } : {}),
+    })
+    return {
+      cluster, db, jwk,
+      stop: async () => {
+        await cluster.stop()
+        await remove()
+      },
+    }
+  } catch (e) {
+    await remove()
+    throw e
   }
 }

@@ -1,14 +1,15 @@
 import type { Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import { type Database, pgErrorCode, type Tx, UNIQUE_VIOLATION } from '../../../platform/db/database.js'
+import { NotFound } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import type { AvatarClient } from '../../avatar/client.js'
 import * as fight from '../domain/battle.js'
 import type { Battle } from '../domain/battle.js'
-import { BattleInProgress, BattleOfAnotherGuild, BattleOver, UnknownBossType } from '../domain/errors.js'
+import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
 import { actingAs, LEADER_ONLY } from '../domain/guild.js'
-import { BOSS_TYPES, type BossType } from '../domain/rules.js'
+import type { BossType } from '../domain/rules.js'
 import type { GuildEvent } from '../events.js'
 import { battleRepo, type Attack } from '../store/battles.js'
 import { guildRepo } from '../store/guilds.js'
@@ -23,8 +24,6 @@ export interface BattleDeps {
 
 type Draft = { [E in GuildEvent as E['type']]: Pick<E, 'type' | 'payload'> }[GuildEvent['type']]
 
-const isBossType = (s: string): s is BossType => (BOSS_TYPES as readonly string[]).includes(s)
-
 /** The idempotency key of the strike-back that answers one turn of one battle. */
 const strikeBackKey = (battleId: string, turn: number) => `guild.battle:${battleId}:turn:${turn}:strike-back`
 
@@ -38,14 +37,19 @@ export class BattleApp {
 
   async inProgressOf(guildId: string): Promise<Battle | undefined> {
     const q = this.d.database.current()
-    await guildRepo.get(q, guildId)
+    await this.requireGuild(guildId)
     return battleRepo.inProgressOf(q, guildId)
   }
 
   async ofGuild(guildId: string, limit: number): Promise<Battle[]> {
     const q = this.d.database.current()
-    await guildRepo.get(q, guildId)
+    await this.requireGuild(guildId)
     return battleRepo.ofGuild(q, guildId, limit)
+  }
+
+  /** A 404 for a guild that does not exist, without loading its members. */
+  private async requireGuild(guildId: string): Promise<void> {
+    if (!(await guildRepo.exists(this.d.database.current(), guildId))) throw new NotFound('Guild', guildId)
   }
 
   async attacks(id: string): Promise<Attack[]> {
@@ -59,8 +63,7 @@ export class BattleApp {
   }
 
   /** Leader only. The guild's members now are the participants. */
-  async start(p: Principal, input: { guildId: string; bossType: string; requesterId: string }): Promise<Battle> {
-    if (!isBossType(input.bossType)) throw new UnknownBossType(input.bossType, BOSS_TYPES)
+  async start(p: Principal, input: { guildId: string; bossType: BossType; requesterId: string }): Promise<Battle> {
     const bossType = input.bossType
     await requireOwnedAvatar(this.d.avatars, p, input.requesterId)
     try {

@@ -1,11 +1,11 @@
-import type { Principal } from '../../../platform/auth/principal.js'
+import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import { type Database, pgConstraint, pgErrorCode, type Tx, UNIQUE_VIOLATION } from '../../../platform/db/database.js'
-import { BadRequest, Forbidden, NotFound } from '../../../platform/errors.js'
+import { BadRequest, NotFound } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { isId, newId } from '../../../platform/ids.js'
 import type { AvatarClient } from '../../avatar/client.js'
-import { AlreadyInGuild, AlreadyMember, GuildNameTaken, InvitePending, NicknameTaken, UnknownAvatar } from '../domain/errors.js'
+import { AlreadyInGuild, AlreadyMember, GuildNameTaken, GuildRoleRequired, InvitePending, NicknameTaken, NotOwner, UnknownAvatar } from '../domain/errors.js'
 import * as rules from '../domain/guild.js'
 import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
 import { INVITE_TTL_MS, POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
@@ -109,10 +109,12 @@ export class GuildApp {
 
   /** Leader only. Without `requestorId` the caller must own the leader's avatar. */
   async delete(p: Principal, id: string, requestorId?: string): Promise<void> {
+    // Ownership is asked before the row lock (it may be a call to the avatar service); the role
+    // is checked again under the lock.
+    const acting = requestorId ?? rules.leaderOf(await guildRepo.get(this.d.database.current(), id)).avatarId
+    await requireOwnedAvatar(this.d.avatars, p, acting)
     await this.d.database.transaction(async (tx) => {
       const guild = await guildRepo.getForUpdate(tx, id)
-      const acting = requestorId ?? rules.leaderOf(guild).avatarId
-      await requireOwnedAvatar(this.d.avatars, p, acting)
       rules.actingAs(guild, acting, rules.LEADER_ONLY, 'delete the guild')
       await this.disband(tx, guild)
     })
@@ -129,11 +131,12 @@ export class GuildApp {
 
   async invite(p: Principal, guildId: string, input: { requestorId: string; targetAvatarId: string }): Promise<Invite> {
     await requireOwnedAvatar(this.d.avatars, p, input.requestorId)
+    const targetExists = (await this.d.avatars.ownerOf(input.targetAvatarId)) !== undefined
     try {
       return await this.d.database.transaction(async (tx) => {
         const guild = await guildRepo.getForUpdate(tx, guildId)
         rules.actingAs(guild, input.requestorId, rules.INVITERS, 'invite')
-        if ((await this.d.avatars.ownerOf(input.targetAvatarId)) === undefined) throw new UnknownAvatar(input.targetAvatarId)
+        if (!targetExists) throw new UnknownAvatar(input.targetAvatarId)
         if (rules.memberOf(guild, input.targetAvatarId)) throw new AlreadyMember(input.targetAvatarId)
         const now = this.d.clock.now()
         const earlier = await inviteRepo.findFor(tx, guildId, input.targetAvatarId)
@@ -161,34 +164,33 @@ export class GuildApp {
 
   /** One invite: for the guild's leader and officers and the invited avatar's owner. */
   async getInvite(p: Principal, guildId: string, inviteId: string): Promise<Invite> {
-    const q = this.d.database.current()
-    const guild = await guildRepo.get(q, guildId)
-    const invite = await inviteRepo.find(q, guildId, inviteId)
-    if (!invite || invite.expiresAt <= this.d.clock.now()) throw new NotFound('Invite', inviteId)
-    if (!(await ownsAnyOf(this.d.avatars, p, [invite.targetAvatarId, ...inviterIds(guild)]))) {
-      throw new Forbidden('Only the invited avatar and the guild\'s leader and officers may see an invite.', 'not-owner')
-    }
-    return invite
+    return this.pendingInviteFor(p, guildId, inviteId, 'see')
   }
 
   /** Pending invites of an avatar: for its owner. */
   async invitesOfAvatar(p: Principal, avatarId: string): Promise<Invite[]> {
-    if ((await this.d.avatars.ownerOf(avatarId)) === undefined) throw new NotFound('Avatar', avatarId)
-    await requireOwnedAvatar(this.d.avatars, p, avatarId)
+    const owner = await this.d.avatars.ownerOf(avatarId)
+    if (owner === undefined) throw new NotFound('Avatar', avatarId)
+    if (owner !== p.userId && !isTrusted(p)) throw new NotOwner(`Avatar '${avatarId}' is not one of your avatars.`)
     return inviteRepo.pendingOfTarget(this.d.database.current(), avatarId, this.d.clock.now())
   }
 
   /** Withdrawn by the guild's leader or officers, or declined by the invited avatar's owner. */
   async withdrawInvite(p: Principal, guildId: string, inviteId: string): Promise<void> {
-    await this.d.database.transaction(async (tx) => {
-      const guild = await guildRepo.getForUpdate(tx, guildId)
-      const invite = await inviteRepo.find(tx, guildId, inviteId)
-      if (!invite) throw new NotFound('Invite', inviteId)
-      if (!(await ownsAnyOf(this.d.avatars, p, [invite.targetAvatarId, ...inviterIds(guild)]))) {
-        throw new Forbidden('Only the invited avatar\'s owner or the guild\'s leader and officers may withdraw an invite.', 'not-owner')
-      }
-      await inviteRepo.delete(tx, invite.id)
-    })
+    const invite = await this.pendingInviteFor(p, guildId, inviteId, 'withdraw or decline')
+    await this.d.database.transaction((tx) => inviteRepo.delete(tx, invite.id))
+  }
+
+  /** A pending invite, for the invited avatar's owner and the guild's leader and officers; an expired one is gone. */
+  private async pendingInviteFor(p: Principal, guildId: string, inviteId: string, action: string): Promise<Invite> {
+    const q = this.d.database.current()
+    const guild = await guildRepo.get(q, guildId)
+    const invite = await inviteRepo.find(q, guildId, inviteId)
+    if (!invite || invite.expiresAt <= this.d.clock.now()) throw new NotFound('Invite', inviteId)
+    if (!(await ownsAnyOf(this.d.avatars, p, [invite.targetAvatarId, ...inviterIds(guild)]))) {
+      throw new NotOwner(`Only the invited avatar's owner and the guild's leader and officers may ${action} an invite.`)
+    }
+    return invite
   }
 
   async accept(p: Principal, guildId: string, inviteId: string, input: { avatarId: string; nickname: string }): Promise<void> {
@@ -272,7 +274,7 @@ export class GuildApp {
 
   private async requireInviterOwner(p: Principal, guild: Guild): Promise<void> {
     if (await ownsAnyOf(this.d.avatars, p, inviterIds(guild))) return
-    throw new Forbidden("Only the guild's leader and officers may see its invites.", 'guild-role-required')
+    throw new GuildRoleRequired('see its invites', rules.INVITERS)
   }
 }
 

@@ -60,7 +60,7 @@ export function startBattle(b: { id: string; guildId: string; bossType: BossType
   }
 }
 
-export const participantOf = (b: Battle, avatarId: string) => b.participants.find((p) => p.avatarId === avatarId)
+const participantOf = (b: Battle, avatarId: string) => b.participants.find((p) => p.avatarId === avatarId)
 
 /** Who may attack now: throws when the battle is over, or the avatar is not in it or has fallen. */
 export function checkAttacker(b: Battle, avatarId: string): void {

@@ -94,11 +94,10 @@ export class UnknownAvatar extends BadRequest {
   }
 }
 
-export class UnknownBossType extends BadRequest {
-  constructor(bossType: string, allowed: readonly string[]) {
-    super(`'${bossType}' is not a boss type; choose one of ${allowed.join(', ')}.`, 'unknown-boss-type', [
-      { path: '/bossType', message: `must be one of ${allowed.join(', ')}` },
-    ])
+/** An acting-avatar field names an avatar the caller does not own (DESIGN §5), or a read is not theirs. */
+export class NotOwner extends Forbidden {
+  constructor(detail: string) {
+    super(detail, 'not-owner')
   }
 }
 

@@ -29,7 +29,7 @@ export function guildLinks(id: string) {
 export const memberView = (m: Member) => ({ avatarId: m.avatarId, nickname: m.nickname, role: m.role, joinedAt: m.joinedAt.toISOString() })
 
 /** In collections (leaderboard, list) a guild carries only its main links: the page stays small. */
-export const guildSummaryLinks = (id: string) => links({ self: guildPath(id), members: `${guildPath(id)}/members`, rank: `${guildPath(id)}/rank` })
+const guildSummaryLinks = (id: string) => links({ self: guildPath(id), members: `${guildPath(id)}/members`, rank: `${guildPath(id)}/rank` })
 
 const rankedGuildView = ({ guild, globalRank }: RankedGuild, linksOf: (id: string) => Links) => ({
   id: guild.id,
