@@ -7,7 +7,6 @@
  */
 import { ConfigError, loadConfigFromEnvironment, UPSTREAM_CONTEXTS } from './config.js'
 import { generateSigningJwk } from './platform/auth/keys.js'
-import { CONTEXTS } from './server.js'
 import { Cluster } from './split/cluster.js'
 
 function fail(message: string): never {
@@ -30,7 +29,7 @@ async function main(): Promise<void> {
   }
   const jwtPrivateKey = config.jwtPrivateKey ?? JSON.stringify(await generateSigningJwk())
   if (!config.jwtPrivateKey) console.log('[launcher] JWT_PRIVATE_KEY is not set: a key was made for this run (tokens end when it stops)')
-  const contexts = UPSTREAM_CONTEXTS.filter((c) => (CONTEXTS as readonly string[]).includes(c)).map((context) => ({ context, replicas: config.replicas[context] }))
+  const contexts = UPSTREAM_CONTEXTS.map((context) => ({ context, replicas: config.replicas[context] }))
   let cluster: Cluster
   try {
     cluster = await Cluster.start({

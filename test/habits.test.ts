@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { MISSED_WINDOWS_JOB } from '../src/contexts/tracking/index.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { attend, avatarOf, newHabit } from './support/habits.js'
@@ -226,7 +227,7 @@ describe('events', () => {
     onTestFinished(() => local.close())
     const p = await newPlayer(local)
     const id = await newHabit(local, p)
-    await local.runJob('tracking.missed-windows')
+    await local.runJob(MISSED_WINDOWS_JOB)
     await local.settle()
     expect((await avatarOf(local, p)).health.current).toBe(100)
 
@@ -234,8 +235,8 @@ describe('events', () => {
     c.set(new Date('2026-03-05T08:00:00Z'))
     await signIn(local, p)
     await attend(local, p, id, '2026-03-03T09:00:00')
-    await local.runJob('tracking.missed-windows')
-    await local.runJob('tracking.missed-windows')
+    await local.runJob(MISSED_WINDOWS_JOB)
+    await local.runJob(MISSED_WINDOWS_JOB)
     await local.settle()
     // Only 4 March was missed: 100 − 5.
     expect((await avatarOf(local, p)).health.current).toBe(95)

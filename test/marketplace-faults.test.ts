@@ -8,6 +8,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { RECOVER_SAGAS_JOB } from '../src/contexts/marketplace/index.js'
 import { SAGA_LEASE_MS } from '../src/contexts/marketplace/domain/rules.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, type TestApp } from './support/app.js'
@@ -21,7 +22,7 @@ const RETRIES = 2
 /** Every call of the adapter: the first attempt and its retries. */
 const ATTEMPTS = RETRIES + 1
 const ALWAYS = Infinity
-const RECOVER = 'marketplace.recover-sagas'
+const RECOVER = RECOVER_SAGAS_JOB
 
 const clock = new ManualClock(new Date())
 const standIn = new AvatarStandIn(TIMEOUT_MS)

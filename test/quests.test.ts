@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { EXPIRE_JOB, FINISH_JOINS_JOB } from '../src/contexts/quest/index.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, callRetries, type TestApp } from './support/app.js'
 import { newGuild, joinGuild } from './support/guilds.js'
@@ -178,12 +179,15 @@ describe('quests', () => {
     await joinGuild(app, guildId, leader, member)
     const foreign = await app.inject({ method: 'POST', url: '/api/v1/quests', headers: outsider.auth, payload: { name: 'Q', guildId, habits: [READ] } })
     expect(foreign.statusCode).toBe(403)
+    expect(foreign.json().type).toBe('/problems/not-guild-member')
 
     const questId = await createQuest(app, leader, { name: 'Guild training', guildId })
     expect((await join(app, member, questId)).statusCode).toBe(200)
     const refused = await join(app, outsider, questId)
     expect(refused.statusCode).toBe(403)
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/)
+    expect(refused.json().type).toBe('/problems/not-guild-member')
+    expect(await habitsOf(app, outsider)).toEqual([])
 
     const listed = async (p: Player) => {
       const res = await app.inject({ url: '/api/v1/quests?limit=200', headers: p.auth })
@@ -256,6 +260,7 @@ describe('participation', () => {
     await join(app, p, id)
     const url = questUrl(id, `/participants/${p.avatarId}`)
     expect((await app.inject({ method: 'DELETE', url, headers: other.auth })).statusCode).toBe(403)
+    expect((await app.inject({ url, headers: p.auth })).json().status).toBe('IN_PROGRESS')
     expect((await app.inject({ method: 'DELETE', url, headers: p.auth })).statusCode).toBe(204)
     expect((await app.inject({ url, headers: p.auth })).statusCode).toBe(404)
     expect((await app.inject({ method: 'DELETE', url, headers: p.auth })).statusCode).toBe(404)
@@ -345,12 +350,12 @@ describe('a quest run from join to outcome', () => {
     // ...and a completion recorded after the close does not count, though its window was a required one.
     expect((await attend(local, bob, copyOf(b, 'run'), '2026-03-02T23:00:00')).statusCode).toBe(204)
     await local.settle()
-    await local.runJob('quest.expire-participations')
+    await local.runJob(EXPIRE_JOB)
     expect(await progress(local, bob, id)).toMatchObject({ status: 'IN_PROGRESS', done: 1 })
 
     c.set(new Date('2026-03-03T11:00:00Z'))
     await signIn(local, bob)
-    await local.runJob('quest.expire-participations')
+    await local.runJob(EXPIRE_JOB)
     await local.settle()
     expect(await progress(local, bob, id)).toMatchObject({ status: 'EXPIRED', done: 1, required: 3 })
     const bobs = await habitsOf(local, bob)
@@ -429,7 +434,7 @@ describe('a join cut short by a crash', () => {
     expect(await habitsOf(local, q)).toHaveLength(1)
     c.advance(2 * 60_000)
     await signIn(local, q)
-    await local.runJob('quest.finish-joins')
+    await local.runJob(FINISH_JOINS_JOB)
     expect((await habitsOf(local, q)).map((h) => h.title).sort()).toEqual(['Read 20 pages', 'Run 5 km'])
   })
 

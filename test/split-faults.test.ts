@@ -6,6 +6,7 @@
  * a cluster of its own and removes everything it made, also when it fails.
  */
 import { describe, expect, test } from 'vitest'
+import { RECOVER_SAGAS_JOB } from '../src/contexts/marketplace/index.js'
 import { SAGA_LEASE_MS } from '../src/contexts/marketplace/domain/rules.js'
 import { ManualClock, systemClock } from '../src/platform/clock.js'
 import { buildTestApp } from './support/app.js'
@@ -136,7 +137,7 @@ describe('split services under faults', () => {
   test('every avatar replica killed in the middle of buys, then restarted: each run completes or is undone, and the books balance', async ({ onTestFinished }) => {
     const BUYS = 30
     const ITEMS = ['Minor Healing Draught', 'Cup of Strong Coffee']
-    const RECOVER = 'marketplace.recover-sagas'
+    const RECOVER = RECOVER_SAGAS_JOB
     const clock = new ManualClock(systemClock.now())
     const app = await splitApp({ clock })
     onTestFinished(() => app.close())

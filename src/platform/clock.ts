@@ -6,22 +6,15 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() }
 
 export class ManualClock implements Clock {
-  private readonly listeners: ((now: Date) => void)[] = []
-
   constructor(private current: Date) {}
   now(): Date {
     return new Date(this.current)
   }
   set(to: Date): void {
     this.current = new Date(to)
-    for (const l of this.listeners) l(this.now())
   }
   advance(ms: number): void {
     this.set(new Date(this.current.getTime() + ms))
-  }
-  /** Tells `listener` of every change (a test harness passes it on to other processes). */
-  onChange(listener: (now: Date) => void): void {
-    this.listeners.push(listener)
   }
 }
 

@@ -88,9 +88,14 @@ export class Cluster {
     return this.processes.find((p) => p.name === 'gateway')!
   }
 
+  /** The processes not killed or exited. */
+  live(): ClusterProcess[] {
+    return this.processes.filter((p) => isAlive(p.child))
+  }
+
   /** The live processes serving a context. */
   of(context: string): ClusterProcess[] {
-    return this.processes.filter((p) => p.context === context && isAlive(p.child))
+    return this.live().filter((p) => p.context === context)
   }
 
   /** Kills one process at once (SIGKILL: no clean shutdown), as a crash would. */

@@ -227,7 +227,7 @@ export async function buildOwnSplitApp(opts: SplitAppOptions, nats: NatsSettings
   const c = own.cluster
   const app = await drive(opts, {
     gateway: () => c.gateway.url,
-    processes: () => c.processes.filter((p) => p.child.exitCode === null && p.child.signalCode === null),
+    processes: () => c.live(),
     database: own.db.database,
     jwk: own.jwk,
     close: own.stop,

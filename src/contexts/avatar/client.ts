@@ -9,11 +9,9 @@
  */
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import { SYSTEM } from '../../platform/auth/principal.js'
-import { AppError, NotFound } from '../../platform/errors.js'
+import { NotFound } from '../../platform/errors.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import type { AvatarApp } from './app/avatar-app.js'
-
-/** The format of avatar ids, for other contexts' schemas: 1–64 of [A-Za-z0-9_-]. */
 
 export interface AvatarItem {
   type: 'WEAPON' | 'ARMOR' | 'CONSUMABLE'
@@ -58,11 +56,11 @@ export const inProcessAvatarClient = (app: AvatarApp): AvatarClient => ({
   isOwner: (avatarId, userId) => app.isOwner(avatarId, userId),
   ownerOf: (avatarId) => app.ownerOf(avatarId),
   profile: (avatarId) => app.profile(avatarId),
-  spend: (avatarId, amount, key) => app.spendByCall(key, avatarId, amount),
-  earn: (avatarId, amount, key) => app.earnByCall(key, avatarId, amount),
-  addItem: (avatarId, item, key) => app.addItemByCall(key, avatarId, item),
-  takeItem: (avatarId, name, key) => app.takeItemByCall(key, avatarId, name),
-  damage: (avatarId, amount, key) => app.damageByCall(key, avatarId, amount),
+  spend: (avatarId, amount, key) => app.spendMoney(SYSTEM, avatarId, amount, key),
+  earn: (avatarId, amount, key) => app.earnMoney(SYSTEM, avatarId, amount, key),
+  addItem: (avatarId, item, key) => app.addItem(SYSTEM, avatarId, item, key),
+  takeItem: (avatarId, name, key) => app.takeItem(SYSTEM, avatarId, name, key),
+  damage: (avatarId, amount, key) => app.damage(SYSTEM, avatarId, amount, key),
 })
 
 /**
@@ -74,21 +72,10 @@ export const inProcessAvatarClient = (app: AvatarApp): AvatarClient => ({
 export function httpAvatarClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): AvatarClient {
   const http = new ServiceClient(baseUrl, token, opts)
   const path = (avatarId: string, rest = '') => `/api/v1/avatars/${encodeURIComponent(avatarId)}${rest}`
-  const ownerOf = async (avatarId: string) => {
-    try {
-      return (await http.call<{ userId: string }>({ method: 'GET', path: path(avatarId, '/owner') })).userId
-    } catch (e) {
-      if (e instanceof AppError && e.status === 404) return undefined
-      throw e
-    }
-  }
+  const ownerOf = async (avatarId: string) => (await http.callOrUndefined<{ userId: string }>({ method: 'GET', path: path(avatarId, '/owner') }))?.userId
   return {
     discard: async (avatarId) => {
-      try {
-        await http.call({ method: 'DELETE', path: path(avatarId) })
-      } catch (e) {
-        if (!(e instanceof AppError && e.status === 404)) throw e
-      }
+      await http.callOrUndefined({ method: 'DELETE', path: path(avatarId) })
     },
     provision: (input) =>
       http.call({ method: 'PUT', path: path(input.avatarId), body: { ownerId: input.ownerId, name: input.name } }),

@@ -4,7 +4,6 @@
  * contexts run as separate services.
  */
 import type { TokenSource } from '../../platform/auth/service-token.js'
-import { AppError } from '../../platform/errors.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import { isId } from '../../platform/ids.js'
 import type { GuildApp } from './app/guild-app.js'
@@ -36,13 +35,7 @@ export function httpGuildClient(baseUrl: string | (() => string), token: TokenSo
     exists: async (guildId) => {
       // The API refuses a malformed id (400); no guild has one.
       if (!isId(guildId)) return false
-      try {
-        await http.call({ method: 'GET', path: `/api/v1/guilds/${guildId}` })
-        return true
-      } catch (e) {
-        if (e instanceof AppError && e.status === 404) return false
-        throw e
-      }
+      return (await http.callOrUndefined({ method: 'GET', path: `/api/v1/guilds/${guildId}` })) !== undefined
     },
   }
 }

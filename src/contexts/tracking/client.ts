@@ -9,6 +9,7 @@ import { ServiceClient, type ServiceClientOptions } from '../../platform/http/se
 import type { TrackingApp } from './app/tracking-app.js'
 import * as habits from './domain/habit.js'
 import * as windows from './domain/windows.js'
+import { UNLINK_MAX_HABITS } from './domain/rules.js'
 
 export type { HabitTemplate } from './domain/habit.js'
 export type { LocalDateTime, Recurrence, Window } from './domain/windows.js'
@@ -40,7 +41,11 @@ export function httpTrackingClient(baseUrl: string | (() => string), token: Toke
       method: 'PUT', path: `/api/v1/habits/${habitId}`,
       body: { ...copy, recurrence: { type: recurrence.type, dayOfWeek: recurrence.type === 'WEEKLY' ? recurrence.dayOfWeek : null, dayOfMonth: recurrence.type === 'MONTHLY' ? recurrence.dayOfMonth : null } },
     }),
-    unlinkFromQuest: (questId, habitIds) => http.call({ method: 'POST', path: '/api/v1/habits/quest-unlinks', body: { questId, habitIds } }),
+    unlinkFromQuest: async (questId, habitIds) => {
+      for (let i = 0; i < habitIds.length; i += UNLINK_MAX_HABITS) {
+        await http.call({ method: 'POST', path: '/api/v1/habits/quest-unlinks', body: { questId, habitIds: habitIds.slice(i, i + UNLINK_MAX_HABITS) } })
+      }
+    },
   }
 }
 

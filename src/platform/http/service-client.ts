@@ -76,6 +76,16 @@ export class ServiceClient {
     }
   }
 
+  /** As `call`, with a 404 answered as undefined: for lookups where "none" is an answer. */
+  async callOrUndefined<T>(req: ServiceRequest): Promise<T | undefined> {
+    try {
+      return await this.call<T>(req)
+    } catch (e) {
+      if (e instanceof AppError && e.status === 404) return undefined
+      throw e
+    }
+  }
+
   private async headers(req: ServiceRequest): Promise<Record<string, string>> {
     return {
       authorization: `Bearer ${await this.token()}`,

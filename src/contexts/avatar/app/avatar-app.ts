@@ -230,26 +230,6 @@ export class AvatarApp {
     return { level: a.level, attack: rules.effectiveAttack(a), defense: rules.effectiveDefense(a), health: a.health, maxHealth: a.maxHealth }
   }
 
-  spendByCall(key: string, id: string, amount: number): Promise<void> {
-    return this.spendMoney(SYSTEM, id, amount, key)
-  }
-
-  earnByCall(key: string, id: string, amount: number): Promise<void> {
-    return this.earnMoney(SYSTEM, id, amount, key)
-  }
-
-  addItemByCall(key: string, id: string, item: Item): Promise<void> {
-    return this.addItem(SYSTEM, id, item, key)
-  }
-
-  takeItemByCall(key: string, id: string, name: string): Promise<Item> {
-    return this.takeItem(SYSTEM, id, name, key)
-  }
-
-  damageByCall(key: string, id: string, amount: number): Promise<{ died: boolean; health: number }> {
-    return this.damage(SYSTEM, id, amount, key)
-  }
-
   // ---- the one way an avatar changes ----
 
   private async change<R>(

@@ -77,7 +77,7 @@ export class IdentityApp {
     const email = normalizeEmail(input.email)
     const now = this.d.clock.now()
     const keys = { email: `email:${email}`, address: `address:${clientAddress}` }
-    await this.refuseWhileThrottled(keys, now)
+    const earlierFailures = await this.refuseWhileThrottled(keys, now)
 
     const user = await userRepo.findByEmail(this.d.database.db, email)
     const valid = user
@@ -87,18 +87,19 @@ export class IdentityApp {
       await loginFailureRepo.record(this.d.database.db, [keys.email, keys.address], now, this.windowStart(now))
       throw new InvalidCredentials()
     }
-    await loginFailureRepo.forget(this.d.database.db, keys.email)
+    if (earlierFailures.has(keys.email)) await loginFailureRepo.forget(this.d.database.db, keys.email)
     return this.d.database.transaction((tx) => this.startSession(tx, user.id, user.role as Role, newId()))
   }
 
-  /** Failures are counted in the database, so every edge process throttles alike. */
-  private async refuseWhileThrottled(keys: { email: string; address: string }, now: Date): Promise<void> {
+  /** Failures are counted in the database, so every edge process throttles alike. Answers those that count. */
+  private async refuseWhileThrottled(keys: { email: string; address: string }, now: Date): Promise<Map<string, number[]>> {
     const failures = await loginFailureRepo.timesSince(this.d.database.db, [keys.email, keys.address], this.windowStart(now))
     const wait = Math.max(
       retryAfterMs(failures.get(keys.email) ?? [], this.emailLimit, now.getTime()),
       retryAfterMs(failures.get(keys.address) ?? [], this.addressLimit, now.getTime()),
     )
     if (wait > 0) throw new LoginThrottled(Math.ceil(wait / 1000))
+    return failures
   }
 
   /** Failures at or before this no longer count. */

@@ -26,3 +26,6 @@ export const MISSED_JOB_BATCH = 200
 
 export const LIST_DEFAULT_LIMIT = 50
 export const LIST_MAX_LIMIT = 200
+
+/** Habits one unlink request names at most (the HTTP port sends longer lists in parts). */
+export const UNLINK_MAX_HABITS = 1000

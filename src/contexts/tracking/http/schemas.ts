@@ -7,9 +7,9 @@ import { WEEKDAYS } from '../domain/windows.js'
 
 export const HabitIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 
-const Title = Type.String({ minLength: 1, maxLength: TITLE_MAX, pattern: '\\S' })
-const Description = Type.String({ maxLength: DESCRIPTION_MAX })
-const Tags = Type.Array(Type.String({ maxLength: TAG_MAX }), { maxItems: TAGS_MAX, description: 'Trimmed and de-duplicated; 1–40 characters each' })
+export const Title = Type.String({ minLength: 1, maxLength: TITLE_MAX, pattern: '\\S' })
+export const Description = Type.String({ maxLength: DESCRIPTION_MAX })
+export const Tags = Type.Array(Type.String({ maxLength: TAG_MAX }), { maxItems: TAGS_MAX, description: 'Trimmed and de-duplicated; 1–40 characters each' })
 const RecurrenceType = StringEnum(RECURRENCE_TYPES)
 const DayOfWeek = Nullable(StringEnum(WEEKDAYS))
 const DayOfMonth = Nullable(Type.Integer({ minimum: DAY_OF_MONTH_MIN, maximum: DAY_OF_MONTH_MAX, description: '31 means the last day of shorter months' }))

@@ -5,29 +5,28 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { requireTrusted } from '../../../platform/auth/principal.js'
-import { AvatarIdString, NoContent, noContent, problemResponses, StringEnum } from '../../../platform/http/schemas.js'
+import { AvatarIdString, NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
 import type { TrackingApp } from '../app/tracking-app.js'
-import { RECURRENCE_TYPES, toRecurrence } from '../domain/habit.js'
-import { WEEKDAYS } from '../domain/windows.js'
-import { HabitIdParams } from './schemas.js'
+import { toRecurrence } from '../domain/habit.js'
+import { UNLINK_MAX_HABITS } from '../domain/rules.js'
+import { Description, HabitIdParams, RecurrenceBody, Tags, Title } from './schemas.js'
 
 const tags = ['habits']
+/** A quest id as the quest context names it. */
+const QuestId = Type.String({ format: 'uuid' })
+/** The habit fields as a player's create takes them (the same limits), for a copy. */
 const QuestCopyBody = Type.Object({
   avatarId: AvatarIdString(),
-  questId: Type.String({ minLength: 1, maxLength: 64 }),
-  title: Type.String({ minLength: 1, maxLength: 200 }),
-  description: Type.String({ maxLength: 2000 }),
-  tags: Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20 }),
-  recurrence: Type.Object({
-    type: StringEnum(RECURRENCE_TYPES),
-    dayOfWeek: Type.Optional(Type.Union([StringEnum(WEEKDAYS), Type.Null()])),
-    dayOfMonth: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 31 }), Type.Null()])),
-  }),
+  questId: QuestId,
+  title: Title,
+  description: Description,
+  tags: Tags,
+  recurrence: RecurrenceBody,
   timeZone: Type.String({ minLength: 1, maxLength: 64 }),
 })
 const UnlinkBody = Type.Object({
-  questId: Type.String({ minLength: 1, maxLength: 64 }),
-  habitIds: Type.Array(Type.String({ format: 'uuid' }), { maxItems: 1000 }),
+  questId: QuestId,
+  habitIds: Type.Array(Type.String({ format: 'uuid' }), { maxItems: UNLINK_MAX_HABITS }),
 })
 
 export const trackingServiceRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = async (f, { app }) => {
