@@ -97,6 +97,18 @@ describe('a guild from founding to its members coming and going', () => {
     expect((await get(other.leader, guildUrl(other.id, '/invites'))).json().items).toEqual([])
   })
 
+  test("membership events carry the guild's version after each change, the disbanding one included", async () => {
+    const { id, leader, rest: [member] } = await guildWith(2)
+    expect((await patch(leader, guildUrl(id, `/members/${member!.avatarId}/role`), { roleName: 'OFFICER', requestorId: leader.avatarId })).statusCode).toBe(204)
+    expect((await post(member!, guildUrl(id, `/members/${member!.avatarId}/leave`))).statusCode).toBe(204)
+    expect((await post(leader, guildUrl(id, `/members/${leader.avatarId}/leave`))).statusCode).toBe(204)
+    const rows = await app.database.db.execute(sql`select type, version from guild.outbox where aggregate_id = ${id} order by seq`)
+    // Founded (1), joined (2), a role changed without an event (3), left (4), the last one out (5).
+    expect((rows as unknown as { rows: { type: string; version: number }[] }).rows.map((r) => [r.type, r.version])).toEqual([
+      ['GuildCreated', 1], ['MemberJoined', 2], ['MemberLeft', 4], ['MemberLeft', 5], ['GuildDisbanded', 5],
+    ])
+  })
+
   test('leadership transfer makes the old leader an officer', async () => {
     const { id, leader, rest: [heir] } = await guildWith(2)
     expect((await post(leader, guildUrl(id, '/leader'), { avatarId: heir!.avatarId, requestorId: leader.avatarId })).statusCode).toBe(204)

@@ -11,7 +11,7 @@ import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
 import { INVITE_TTL_MS, POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
 import type { GuildEvent } from '../events.js'
 import { battleRepo } from '../store/battles.js'
-import { guildRepo, inviteRepo } from '../store/guilds.js'
+import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
 import { ownsAnyOf, requireOwnedAvatar } from './ownership.js'
 
 export interface GuildDeps {
@@ -43,8 +43,9 @@ function explainUniqueViolation(e: unknown, facts: { name?: string; avatarId?: s
 export class GuildApp {
   constructor(private readonly d: GuildDeps) {}
 
-  private async events(tx: Tx, aggregateId: string, drafts: Draft[]): Promise<void> {
-    await this.d.outbox.add(tx, drafts.map((e) => ({ ...e, aggregateId, version: 1 })))
+  /** The events of one change, carrying the guild's membership version after it. */
+  private async events(tx: Tx, aggregateId: string, version: number, drafts: Draft[]): Promise<void> {
+    await this.d.outbox.add(tx, drafts.map((e) => ({ ...e, aggregateId, version })))
   }
 
   // ---- reads ----
@@ -99,7 +100,7 @@ export class GuildApp {
         if (await guildRepo.guildOf(tx, input.creatorAvatarId)) throw new AlreadyInGuild(input.creatorAvatarId)
         await guildRepo.insert(tx, guild)
         await inviteRepo.deleteOfTarget(tx, input.creatorAvatarId)
-        await this.events(tx, guild.id, [{ type: 'GuildCreated', payload: { guildId: guild.id, name, leaderAvatarId: input.creatorAvatarId } }])
+        await this.events(tx, guild.id, 1, [{ type: 'GuildCreated', payload: { guildId: guild.id, name, leaderAvatarId: input.creatorAvatarId } }])
       })
     } catch (e) {
       throw explainUniqueViolation(e, { name, avatarId: input.creatorAvatarId })
@@ -120,11 +121,12 @@ export class GuildApp {
     })
   }
 
-  private async disband(tx: Tx, guild: Guild): Promise<void> {
+  /** Deletes the guild; `drafts` are the events of the change that emptied it, if one did. */
+  private async disband(tx: Tx, guild: StoredGuild, drafts: Draft[] = []): Promise<void> {
     const battle = await battleRepo.inProgressOf(tx, guild.id)
     if (battle) await battleRepo.delete(tx, battle.id)
     await guildRepo.delete(tx, guild.id)
-    await this.events(tx, guild.id, [{ type: 'GuildDisbanded', payload: { guildId: guild.id } }])
+    await this.events(tx, guild.id, guild.version + 1, [...drafts, { type: 'GuildDisbanded', payload: { guildId: guild.id } }])
   }
 
   // ---- invites ----
@@ -204,9 +206,9 @@ export class GuildApp {
         const after = rules.admit(guild, invite, input.avatarId, nickname, this.d.clock.now())
         const elsewhere = await guildRepo.guildOf(tx, input.avatarId)
         if (elsewhere) throw new AlreadyInGuild(input.avatarId)
-        await guildRepo.saveMembers(tx, guildId, guild.members, after)
+        const version = await guildRepo.saveMembers(tx, guildId, guild.members, after)
         await inviteRepo.deleteOfTarget(tx, input.avatarId)
-        await this.events(tx, guildId, [{ type: 'MemberJoined', payload: { guildId, avatarId: input.avatarId } }])
+        await this.events(tx, guildId, version, [{ type: 'MemberJoined', payload: { guildId, avatarId: input.avatarId } }])
       })
     } catch (e) {
       throw explainUniqueViolation(e, { avatarId: input.avatarId, nickname })
@@ -241,9 +243,8 @@ export class GuildApp {
     await this.d.database.transaction(async (tx) => {
       const guild = await guildRepo.getForUpdate(tx, guildId)
       const after = decide(guild)
-      await this.events(tx, guildId, drafts)
-      if (after.length === 0) return this.disband(tx, guild)
-      await guildRepo.saveMembers(tx, guildId, guild.members, after)
+      if (after.length === 0) return this.disband(tx, guild, drafts)
+      await this.events(tx, guildId, await guildRepo.saveMembers(tx, guildId, guild.members, after), drafts)
     })
   }
 

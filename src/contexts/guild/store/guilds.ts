@@ -16,19 +16,23 @@ const guildColumns = {
   name: guilds.name,
   points: guilds.points,
   createdAt: guilds.createdAt,
+  version: guilds.version,
   // Written with an alias: drizzle leaves column names unqualified in a one-table select.
   members: sql<MemberJson[] | string>`coalesce((select json_agg(json_build_object(
     'avatarId', m.avatar_id, 'nickname', m.nickname, 'role', m.role, 'joinedAt', m.joined_at) order by m.seq)
     from ${members} as m where m.guild_id = ${guilds}.id), '[]')`,
 }
 
-type GuildRow = { id: string; seq: number; name: string; points: number; createdAt: Date; members: MemberJson[] | string }
+type GuildRow = { id: string; seq: number; name: string; points: number; createdAt: Date; version: number; members: MemberJson[] | string }
 
-function toGuild(r: GuildRow): Guild & { seq: number } {
+/** A guild as stored: with its creation order and its membership version. */
+export type StoredGuild = Guild & { seq: number; version: number }
+
+function toGuild(r: GuildRow): StoredGuild {
   // node-postgres and PGlite both parse json; a driver that does not hands over text.
   const list = typeof r.members === 'string' ? (JSON.parse(r.members) as MemberJson[]) : r.members
   return {
-    id: r.id, seq: r.seq, name: r.name, points: r.points, createdAt: r.createdAt,
+    id: r.id, seq: r.seq, name: r.name, points: r.points, createdAt: r.createdAt, version: r.version,
     members: list.map((m) => ({ avatarId: m.avatarId, nickname: m.nickname, role: m.role as Role, joinedAt: new Date(m.joinedAt) })),
   }
 }
@@ -54,19 +58,19 @@ async function tally(tx: Tx, points: number, seq: number, delta: number, levels:
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 export const guildRepo = {
-  async find(q: Queryable, id: string): Promise<(Guild & { seq: number }) | undefined> {
+  async find(q: Queryable, id: string): Promise<StoredGuild | undefined> {
     const [row] = await q.select(guildColumns).from(guilds).where(eq(guilds.id, id))
     return row && toGuild(row)
   },
 
-  async get(q: Queryable, id: string): Promise<Guild & { seq: number }> {
+  async get(q: Queryable, id: string): Promise<StoredGuild> {
     const g = await guildRepo.find(q, id)
     if (!g) throw new NotFound('Guild', id)
     return g
   },
 
   /** Loads and row-locks the guild, so membership changes to one guild queue. */
-  async getForUpdate(tx: Tx, id: string): Promise<Guild & { seq: number }> {
+  async getForUpdate(tx: Tx, id: string): Promise<StoredGuild> {
     const [row] = await tx.select(guildColumns).from(guilds).where(eq(guilds.id, id)).for('update')
     if (!row) throw new NotFound('Guild', id)
     return toGuild(row)
@@ -83,8 +87,8 @@ export const guildRepo = {
     await tx.insert(members).values(g.members.map(({ avatarId, nickname, role, joinedAt }) => ({ avatarId, nickname, role, joinedAt, guildId: g.id })))
   },
 
-  /** Writes the member list a rule answered: who joined, who left, whose role changed. */
-  async saveMembers(tx: Tx, guildId: string, before: Member[], after: Member[]): Promise<void> {
+  /** Writes the member list a rule answered: who joined, who left, whose role changed. Answers the new version. */
+  async saveMembers(tx: Tx, guildId: string, before: Member[], after: Member[]): Promise<number> {
     const kept = new Set(after.map((m) => m.avatarId))
     const gone = before.filter((m) => !kept.has(m.avatarId)).map((m) => m.avatarId)
     if (gone.length > 0) await tx.delete(members).where(and(eq(members.guildId, guildId), inArray(members.avatarId, gone)))
@@ -94,6 +98,8 @@ export const guildRepo = {
       if (!was) await tx.insert(members).values({ avatarId: m.avatarId, nickname: m.nickname, role: m.role, joinedAt: m.joinedAt, guildId })
       else if (was.role !== m.role) await tx.update(members).set({ role: m.role }).where(eq(members.avatarId, m.avatarId))
     }
+    const [row] = await tx.update(guilds).set({ version: sql`${guilds.version} + 1` }).where(eq(guilds.id, guildId)).returning({ version: guilds.version })
+    return row!.version
   },
 
   async delete(tx: Tx, id: string): Promise<void> {
@@ -137,7 +143,7 @@ export const guildRepo = {
   },
 
   /** The first `limit` guilds in rank order. */
-  async leaderboard(q: Queryable, limit: number): Promise<(Guild & { seq: number })[]> {
+  async leaderboard(q: Queryable, limit: number): Promise<StoredGuild[]> {
     const rows = await q.select(guildColumns).from(guilds).orderBy(desc(guilds.points), asc(guilds.seq)).limit(limit)
     return rows.map(toGuild)
   },
@@ -146,7 +152,7 @@ export const guildRepo = {
    * A page of guilds in creation order, optionally those whose name holds `name` (any case) and
    * the one `memberId` belongs to.
    */
-  async list(q: Queryable, s: { name?: string | undefined; memberId?: string | undefined; afterSeq?: number | undefined; limit: number }): Promise<(Guild & { seq: number })[]> {
+  async list(q: Queryable, s: { name?: string | undefined; memberId?: string | undefined; afterSeq?: number | undefined; limit: number }): Promise<StoredGuild[]> {
     const rows = await q.select(guildColumns).from(guilds)
       .where(and(
         s.name === undefined ? undefined : ilike(guilds.name, `%${likeEscape(s.name)}%`),

@@ -16,6 +16,8 @@ export const guilds = guildSchema.table(
     name: text('name').notNull(),
     points: bigint('points', { mode: 'number' }).notNull(),
     createdAt: instant('created_at').notNull(),
+    /** The membership's version: the events of a change carry it (DESIGN §3). Points do not count. */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     uniqueIndex('guilds_name_key').on(sql`lower(${t.name})`),
