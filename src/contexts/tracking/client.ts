@@ -15,6 +15,7 @@ export type { HabitTemplate } from './domain/habit.js'
 export type { LocalDateTime, Recurrence, Window } from './domain/windows.js'
 export const RECURRENCE_TYPES = habits.RECURRENCE_TYPES
 export const WEEKDAYS = windows.WEEKDAYS
+export const recurrenceFields = windows.recurrenceFields
 
 export interface QuestHabitCopy extends habits.HabitTemplate {
   avatarId: string
@@ -39,7 +40,7 @@ export function httpTrackingClient(baseUrl: string | (() => string), token: Toke
   return {
     copyQuestHabit: (habitId, { recurrence, ...copy }) => http.call({
       method: 'PUT', path: `/api/v1/habits/${habitId}`,
-      body: { ...copy, recurrence: { type: recurrence.type, dayOfWeek: recurrence.type === 'WEEKLY' ? recurrence.dayOfWeek : null, dayOfMonth: recurrence.type === 'MONTHLY' ? recurrence.dayOfMonth : null } },
+      body: { ...copy, recurrence: windows.recurrenceFields(recurrence) },
     }),
     unlinkFromQuest: async (questId, habitIds) => {
       for (let i = 0; i < habitIds.length; i += UNLINK_MAX_HABITS) {

@@ -1,5 +1,5 @@
 import { links } from '../../../platform/http/links.js'
-import type { Recurrence } from '../../tracking/client.js'
+import { recurrenceFields } from '../../tracking/client.js'
 import { progressOf, type Participation } from '../domain/participation.js'
 import type { Quest, QuestHabit } from '../domain/quest.js'
 
@@ -37,11 +37,7 @@ export function questView(q: Quest) {
   }
 }
 
-const recurrenceView = (r: Recurrence) => ({
-  type: r.type,
-  dayOfMonth: r.type === 'MONTHLY' ? r.dayOfMonth : null,
-  dayOfWeek: r.type === 'WEEKLY' ? r.dayOfWeek : null,
-})
+const recurrenceView = recurrenceFields
 
 export function questHabitsView(q: Quest) {
   const self = `${questPath(q.id)}/habits`

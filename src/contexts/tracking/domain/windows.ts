@@ -17,6 +17,13 @@ export type Recurrence =
   /** 1–31; 31 (or 29/30) means the month's last day when the month is shorter. */
   | { type: 'MONTHLY'; dayOfMonth: number }
 
+/** A recurrence as flat fields (the API's and the table's shape): the day that does not apply is null. */
+export const recurrenceFields = (r: Recurrence) => ({
+  type: r.type,
+  dayOfWeek: r.type === 'WEEKLY' ? r.dayOfWeek : null,
+  dayOfMonth: r.type === 'MONTHLY' ? r.dayOfMonth : null,
+})
+
 /** A window runs from an occurrence's date (inclusive) to the next occurrence's date (exclusive). */
 export interface Window {
   start: LocalDate

@@ -1,15 +1,11 @@
 import { links } from '../../../platform/http/links.js'
 import type { HabitSnapshot } from '../app/tracking-app.js'
 import { nextRecurrenceDate } from '../domain/habit.js'
-import type { Recurrence } from '../domain/windows.js'
+import { recurrenceFields } from '../domain/windows.js'
 
 export const habitPath = (id: string) => `/api/v1/habits/${id}`
 
-export const recurrenceView = (r: Recurrence) => ({
-  type: r.type,
-  dayOfMonth: r.type === 'MONTHLY' ? r.dayOfMonth : null,
-  dayOfWeek: r.type === 'WEEKLY' ? r.dayOfWeek : null,
-})
+export const recurrenceView = recurrenceFields
 
 export function habitLinks(id: string, avatarId: string) {
   const self = habitPath(id)

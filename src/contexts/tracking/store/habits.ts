@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Habit, RecurrenceType } from '../domain/habit.js'
-import type { LocalDate, Recurrence, Weekday } from '../domain/windows.js'
+import { recurrenceFields, type LocalDate, type Recurrence, type Weekday } from '../domain/windows.js'
 import { completions, habits, missedWindows } from './tables.js'
 
 type Row = typeof habits.$inferSelect
@@ -19,12 +19,13 @@ function toHabit(row: Row): Habit {
 }
 
 function fromHabit({ recurrence, ...h }: Habit) {
-  return {
-    ...h,
-    recurrenceType: recurrence.type,
-    dayOfWeek: recurrence.type === 'WEEKLY' ? recurrence.dayOfWeek : null,
-    dayOfMonth: recurrence.type === 'MONTHLY' ? recurrence.dayOfMonth : null,
-  }
+  return { ...h, ...recurrenceColumns(recurrence) }
+}
+
+/** The table names the type column apart: `recurrence_type`. */
+function recurrenceColumns(r: Recurrence) {
+  const { type, ...days } = recurrenceFields(r)
+  return { recurrenceType: type, ...days }
 }
 
 export const habitRepo = {
