@@ -46,13 +46,7 @@ export async function openTestDatabase(t: TemplateInfo): Promise<TestDatabase> {
 /** A fresh PostgreSQL database copied from the run's migrated template. */
 export async function openPostgresTestDatabase(t: TemplateInfo, poolSize = 10): Promise<TestDatabase> {
   const name = `${t.runId}_${process.pid}_${++seq}`
-  const admin = new pg.Client({ connectionString: t.postgresAdminUrl })
-  await admin.connect()
-  try {
-    await admin.query(`create database "${name}" template "${t.postgresTemplate}"`)
-  } finally {
-    await admin.end()
-  }
+  await createDatabase(t.postgresAdminUrl!, name, t.postgresTemplate)
   const url = databaseUrl(t.postgresAdminUrl!, name)
   const database = Database.postgres(url, poolSize)
   return {
@@ -68,14 +62,18 @@ export async function openPostgresTestDatabase(t: TemplateInfo, poolSize = 10): 
 /** An empty PostgreSQL database (nothing migrated), dropped by the answer's `drop`. */
 export async function createEmptyPostgresDatabase(t: TemplateInfo): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${t.runId}_${process.pid}_${++seq}_empty`
-  const admin = new pg.Client({ connectionString: t.postgresAdminUrl })
+  await createDatabase(t.postgresAdminUrl!, name)
+  return { url: databaseUrl(t.postgresAdminUrl!, name), drop: () => dropDatabase(t.postgresAdminUrl!, name) }
+}
+
+export async function createDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
   try {
-    await admin.query(`create database "${name}"`)
+    await admin.query(`create database "${name}"${template ? ` template "${template}"` : ''}`)
   } finally {
     await admin.end()
   }
-  return { url: databaseUrl(t.postgresAdminUrl!, name), drop: () => dropDatabase(t.postgresAdminUrl!, name) }
 }
 
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {

@@ -1,11 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { Database } from '../../src/platform/db/database.js'
 import { migrateDatabase } from '../../src/platform/db/migrate.js'
-import { databaseUrl, dropDatabase, type TemplateInfo } from './backends.js'
+import { createDatabase, databaseUrl, dropDatabase, type TemplateInfo } from './backends.js'
 import { bundleQuestline } from './bundle.js'
 import { SplitClusterBroker } from './split-clusters.js'
 
@@ -59,13 +58,7 @@ async function preparePostgres(info: TemplateInfo, runId: string): Promise<() =>
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) throw new Error('The postgres test project needs TEST_DATABASE_URL.')
   const template = `${runId}_template`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  try {
-    await admin.query(`create database "${template}"`)
-  } finally {
-    await admin.end()
-  }
+  await createDatabase(adminUrl, template)
   const url = databaseUrl(adminUrl, template)
   const database = Database.postgres(url, 1)
   await migrateDatabase(database, url)

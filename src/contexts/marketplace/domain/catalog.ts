@@ -1,3 +1,4 @@
+import type { AvatarItem } from '../../avatar/client.js'
 import { LevelTooLow } from './errors.js'
 import { CATALOG, MIN_SELL_PRICE, SELL_PRICE_DIVISOR, type CatalogItem, type ITEM_FILTERS } from './rules.js'
 
@@ -5,13 +6,7 @@ export type { CatalogItem }
 export type ItemFilter = (typeof ITEM_FILTERS)[number]
 
 /** An item as an avatar holds it: what is bought is added to the inventory in this shape. */
-export interface Item {
-  type: CatalogItem['type']
-  name: string
-  description: string
-  power: number
-  effect?: CatalogItem['effect']
-}
+export type Item = AvatarItem
 
 export const findInCatalog = (name: string): CatalogItem | undefined => CATALOG.find((i) => i.name === name)
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
-import { Nullable, StringEnum } from '../../../platform/http/schemas.js'
+import { AvatarIdString, Nullable, StringEnum } from '../../../platform/http/schemas.js'
 import { RECURRENCE_TYPES, WEEKDAYS } from '../../tracking/client.js'
 import { PARTICIPATION_STATUSES } from '../domain/participation.js'
 import {
@@ -9,7 +9,7 @@ import {
 
 export const QuestIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 
-const AvatarId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
+const AvatarId = AvatarIdString()
 export const ParticipantParams = Type.Object({ id: Type.String({ format: 'uuid' }), avatarId: AvatarId })
 
 const Name = Type.String({ minLength: 1, maxLength: NAME_MAX, pattern: '\\S', description: 'Trimmed' })
@@ -47,22 +47,22 @@ export const CreateQuestBody = Type.Object({
   reward: Type.Optional(RewardBody),
   guildId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'Only members of this guild may join' }))),
   habits: Type.Optional(Type.Array(QuestHabitBody, { maxItems: QUEST_HABITS_MAX })),
-  ownerAvatarId: Type.Optional(Type.String({ ...AvatarId, description: 'An avatar the caller owns; default their registration avatar' })),
+  ownerAvatarId: Type.Optional(AvatarIdString({ description: 'An avatar the caller owns; default their registration avatar' })),
 })
 
 export const NameBody = Type.Object({ name: Name })
 export const DurationBody = Type.Object({ duration: Duration })
-export const JoinBody = Type.Object({ avatarId: Type.String({ ...AvatarId, description: 'An avatar the caller owns' }) })
+export const JoinBody = Type.Object({ avatarId: AvatarIdString({ description: 'An avatar the caller owns' }) })
 
 const Limit = Type.Integer({ minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT })
 export const ListQuery = Type.Object({
   limit: Limit,
   cursor: Type.Optional(Type.String({ format: 'uuid', description: 'The `next` of the previous page' })),
-  avatarId: Type.Optional(Type.String({ ...AvatarId, description: "Whose guild's quests to include (an avatar the caller owns; default their registration avatar)" })),
+  avatarId: Type.Optional(AvatarIdString({ description: "Whose guild's quests to include (an avatar the caller owns; default their registration avatar)" })),
 })
 export const ParticipantsQuery = Type.Object({
   limit: Limit,
-  cursor: Type.Optional(Type.String({ ...AvatarId, description: 'The `next` of the previous page' })),
+  cursor: Type.Optional(AvatarIdString({ description: 'The `next` of the previous page' })),
 })
 
 // ---- views ----
