@@ -7,11 +7,12 @@ import { AvatarApp } from './app/avatar-app.js'
 import { inProcessAvatarClient, type AvatarClient } from './client.js'
 import { avatarRoutes } from './http/avatar-routes.js'
 import { itemRoutes } from './http/item-routes.js'
-import { inbox, outbox as outboxTable } from './store/tables.js'
+import { outbox as outboxTable } from './store/tables.js'
 import { SYSTEM } from '../../platform/auth/principal.js'
 import { NotFound } from '../../platform/errors.js'
 import type { Subscription } from '../../platform/events/bus.js'
-import { exactlyOnce } from '../../platform/events/inbox.js'
+import type { DomainEvent } from '../../platform/events/outbox.js'
+import { batchMetrics } from '../../platform/http/metrics.js'
 import type { BattleLost, BattleWon } from '../guild/events.js'
 import type { QuestCompleted } from '../quest/events.js'
 import type { HabitAttended, HabitMissed } from '../tracking/events.js'
@@ -25,30 +26,35 @@ export function avatarContext(deps: { database: Database; clock: Clock; economyM
     await f.register(itemRoutes, { app })
   }
   const client: AvatarClient = inProcessAvatarClient(app)
-  const once = (handle: Parameters<typeof exactlyOnce>[3]) => exactlyOnce(deps.database, inbox, deps.clock, handle)
+  // An event's effect on one avatar is a keyed change (the key names the event and the avatar), so a
+  // redelivery answers as the first delivery did; and concurrent deliveries for one avatar batch.
+  const key = (e: DomainEvent, avatarId: string) => `event:${e.id}:${avatarId}`
+  const reward = (e: DomainEvent, avatarId: string, r: { experience: number; money: number }) => unlessGone(app.rewardFromPlay(avatarId, r, key(e, avatarId)))
+  const damage = (e: DomainEvent, avatarId: string, amount: number) => unlessGone(app.damage(SYSTEM, avatarId, amount, key(e, avatarId)))
   // An event about an avatar deleted since has nothing left to change.
   const unlessGone = (work: Promise<unknown>) => work.then(() => undefined, (e: unknown) => { if (!(e instanceof NotFound)) throw e })
   const subscription: Subscription = {
     consumer: 'avatar',
     handlers: {
       tracking: {
-        HabitAttended: once((e) => unlessGone(app.rewardFromPlay((e as HabitAttended).payload.avatarId, (e as HabitAttended).payload.reward))),
-        HabitMissed: once((e) => unlessGone(app.damage(SYSTEM, (e as HabitMissed).payload.avatarId, (e as HabitMissed).payload.damage))),
+        HabitAttended: (e) => reward(e, (e as HabitAttended).payload.avatarId, (e as HabitAttended).payload.reward),
+        HabitMissed: (e) => damage(e, (e as HabitMissed).payload.avatarId, (e as HabitMissed).payload.damage),
       },
       guild: {
-        BattleWon: once(async (e) => {
-          const { participants, reward } = (e as BattleWon).payload
-          for (const id of participants) await unlessGone(app.rewardFromPlay(id, reward))
-        }),
-        BattleLost: once(async (e) => {
+        BattleWon: async (e) => {
+          const { participants, reward: r } = (e as BattleWon).payload
+          await Promise.all(participants.map((id) => reward(e, id, r)))
+        },
+        BattleLost: async (e) => {
           const { participants, penalty } = (e as BattleLost).payload
-          for (const id of participants) await unlessGone(app.damage(SYSTEM, id, penalty))
-        }),
+          await Promise.all(participants.map((id) => damage(e, id, penalty)))
+        },
       },
       quest: {
-        QuestCompleted: once((e) => unlessGone(app.rewardFromPlay((e as QuestCompleted).payload.avatarId, (e as QuestCompleted).payload.reward))),
+        QuestCompleted: (e) => reward(e, (e as QuestCompleted).payload.avatarId, (e as QuestCompleted).payload.reward),
       },
     },
   }
-  return { name: 'avatar' as const, routes, client, outbox, subscription }
+  const metrics = batchMetrics('avatar_command', 'avatar changes', () => app.batchStats)
+  return { name: 'avatar' as const, routes, client, outbox, subscription, metrics }
 }

@@ -26,6 +26,9 @@ interface UnitOfWork {
   afterCommit: (() => void)[]
 }
 
+/** Runs one SQL statement on its own (autocommit), by a fixed name so PostgreSQL keeps it prepared. */
+type RawQuery = (name: string, text: string, params: unknown[]) => Promise<Record<string, unknown>[]>
+
 export class Database {
   private readonly ambient = new AsyncLocalStorage<UnitOfWork>()
 
@@ -33,6 +36,7 @@ export class Database {
     readonly kind: 'embedded' | 'postgres',
     readonly db: Db,
     private readonly release: () => Promise<void>,
+    private readonly raw: RawQuery,
     /** Raw client for dumps (embedded only). */
     readonly pglite?: PGlite,
   ) {}
@@ -45,10 +49,11 @@ export class Database {
         ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
       })
       const db = drizzlePglite(client) as unknown as Db
+      const raw: RawQuery = async (_name, text, params) => (await client.query<Record<string, unknown>>(text, params)).rows
       return new Database('embedded', db, async () => {
         await client.close()
         await lock?.release()
-      }, client)
+      }, raw, client)
     } catch (e) {
       await lock?.release()
       throw e
@@ -60,7 +65,16 @@ export class Database {
     // An idle client's error (server restart) must not crash the process; the next query reports it.
     pool.on('error', () => {})
     const db = drizzlePg(pool) as unknown as Db
-    return new Database('postgres', db, () => pool.end())
+    const raw: RawQuery = async (name, text, values) => (await pool.query<Record<string, unknown>>({ name, text, values })).rows
+    return new Database('postgres', db, () => pool.end(), raw)
+  }
+
+  /**
+   * One statement in autocommit, outside any transaction: the fewest round trips a write can take.
+   * `name` must always go with the same `text` (PostgreSQL prepares it once per connection).
+   */
+  statement(name: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    return this.raw(name, text, params)
   }
 
   /** The open transaction of this async context, else the pool. */

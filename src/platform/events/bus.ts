@@ -16,8 +16,11 @@ export interface Subscription {
  * applied exactly once by consumers that record handled ids (inbox.ts).
  */
 export interface EventBus {
-  /** Resolves once the bus has taken the events (in-process: once every handler has run). */
-  publish(context: string, events: DomainEvent[]): Promise<void>
+  /**
+   * Hands the events to the bus all at once; resolves once the bus has taken them (in-process: once
+   * every handler has run), answering those it could not take, each with its error.
+   */
+  publish(context: string, events: DomainEvent[]): Promise<PublishFailure[]>
   subscribe(subscription: Subscription): void
   start(): Promise<void>
   close(): Promise<void>
@@ -27,6 +30,16 @@ export interface EventBus {
   pending(): Promise<number>
   /** The same, per durable consumer this process reads from (for /metrics). */
   backlog(): Promise<ConsumerBacklog[]>
+}
+
+export interface PublishFailure {
+  event: DomainEvent
+  error: unknown
+}
+
+/** The failures among settled publishes, each with its event. */
+export function failuresOf(events: DomainEvent[], settled: PromiseSettledResult<unknown>[]): PublishFailure[] {
+  return settled.flatMap((s, i) => (s.status === 'rejected' ? [{ event: events[i]!, error: s.reason as unknown }] : []))
 }
 
 export interface ConsumerBacklog {

@@ -1,10 +1,11 @@
-import type { ConsumerBacklog, EventBus, Subscription } from './bus.js'
+import { failuresOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 
 /**
- * The all-in-one bus: publishing runs the subscribed handlers directly. A handler that throws
- * fails the publish, so the relay keeps the event and delivers it again later; handlers that
- * already succeeded skip it then, through their inbox.
+ * The all-in-one bus: publishing runs the subscribed handlers directly, every event of the batch
+ * at once, so consumers can apply concurrent deliveries together. A handler that throws fails that
+ * event's publish, so the relay keeps it and delivers it again later; handlers that already
+ * succeeded skip it then, through their inbox.
  */
 export class InProcessBus implements EventBus {
   private readonly subscriptions: Subscription[] = []
@@ -13,13 +14,14 @@ export class InProcessBus implements EventBus {
     this.subscriptions.push(subscription)
   }
 
-  async publish(context: string, events: DomainEvent[]): Promise<void> {
-    for (const event of events) {
-      for (const s of this.subscriptions) {
-        const handle = s.handlers[context]?.[event.type]
-        if (handle) await handle(event)
-      }
+  async publish(context: string, events: DomainEvent[]): Promise<PublishFailure[]> {
+    const deliver = async (event: DomainEvent) => {
+      const handlers = this.subscriptions.flatMap((s) => s.handlers[context]?.[event.type] ?? [])
+      const settled = await Promise.allSettled(handlers.map((handle) => handle(event)))
+      const failure = settled.find((r) => r.status === 'rejected')
+      if (failure) throw failure.reason
     }
+    return failuresOf(events, await Promise.allSettled(events.map(deliver)))
   }
 
   async start(): Promise<void> {}

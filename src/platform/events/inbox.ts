@@ -2,7 +2,7 @@ import { text, timestamp, uuid, type PgSchema } from 'drizzle-orm/pg-core'
 import type { Clock } from '../clock.js'
 import type { Database, Tx } from '../db/database.js'
 import type { DomainEvent } from './outbox.js'
-
+import { failed, KeyedBatcher, succeeded } from '../batcher.js'
 
 /** Ids of the events a consuming context has applied, one row each. */
 export function inboxTable(schema: PgSchema) {
@@ -18,7 +18,9 @@ export type InboxTable = ReturnType<typeof inboxTable>
 /**
  * Wraps a consumer's handler so its effect and the record of the event commit together: a
  * redelivered event finds its id and does nothing. Use cases called by the handler join the
- * transaction.
+ * transaction. Deliveries that arrive while one is being applied are applied together, in one
+ * transaction with their inbox rows; should that fail, each is applied alone, so one bad event
+ * does not hold back the others.
  */
 export function exactlyOnce(
   database: Database,
@@ -26,11 +28,25 @@ export function exactlyOnce(
   clock: Clock,
   handle: (event: DomainEvent, tx: Tx) => Promise<void>,
 ): (event: DomainEvent) => Promise<void> {
-  return (event) =>
+  const applyTogether = (events: DomainEvent[]) =>
     database.transaction(async (tx) => {
-      const fresh = await tx.insert(inbox).values({ eventId: event.id, type: event.type, handledAt: clock.now() })
+      const handledAt = clock.now()
+      const fresh = await tx.insert(inbox).values(events.map((e) => ({ eventId: e.id, type: e.type, handledAt })))
         .onConflictDoNothing().returning({ id: inbox.eventId })
-      if (fresh.length === 0) return
-      await handle(event, tx)
+      const due = new Set(fresh.map((r) => r.id))
+      for (const event of events) {
+        // A delivery and its redelivery may share a batch: the first applies, the second finds it done.
+        if (due.delete(event.id)) await handle(event, tx)
+      }
     })
+  const batcher = new KeyedBatcher<DomainEvent, void>(async (_, events) => {
+    try {
+      await applyTogether(events)
+      return events.map(() => succeeded(undefined))
+    } catch (e) {
+      if (events.length === 1) return [failed(e)]
+      return Promise.all(events.map((event) => applyTogether([event]).then(() => succeeded(undefined), failed)))
+    }
+  })
+  return (event) => batcher.submit('deliveries', event)
 }

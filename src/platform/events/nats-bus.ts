@@ -3,7 +3,7 @@ import {
 } from '@nats-io/jetstream'
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from '../log.js'
-import { subjectOf, type ConsumerBacklog, type EventBus, type Subscription } from './bus.js'
+import { failuresOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 
 export interface NatsBusOptions {
@@ -17,6 +17,8 @@ export interface NatsBusOptions {
 
 const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000
 const REDELIVERY_DELAY_MS = 500
+/** Deliveries of one durable consumer handled at once by this process. */
+const MAX_IN_FLIGHT = 64
 
 /**
  * Events over NATS JetStream: one stream for all subjects `<prefix>.<context>.<EventType>`,
@@ -67,7 +69,12 @@ export class NatsBus implements EventBus {
     }
   }
 
+  /**
+   * Handles up to `MAX_IN_FLIGHT` deliveries at once (each acknowledged on its own), so that a
+   * consumer can apply concurrent deliveries together.
+   */
   private async handle(messages: ConsumerMessages, producer: string, handlers: Subscription['handlers'][string]): Promise<void> {
+    const inFlight = new Set<Promise<void>>()
     for await (const m of messages) {
       const type = m.subject.slice(`${this.options.prefix}.${producer}.`.length)
       const handler = handlers[type]
@@ -75,21 +82,21 @@ export class NatsBus implements EventBus {
         m.ack()
         continue
       }
-      try {
-        await handler(m.json<DomainEvent>())
-        m.ack()
-      } catch (e) {
+      const work = handler(m.json<DomainEvent>()).then(() => m.ack(), (e: unknown) => {
         this.log?.warn({ err: e, subject: m.subject }, 'event handler failed; redelivering')
         m.nak(REDELIVERY_DELAY_MS)
-      }
+      }).finally(() => inFlight.delete(work))
+      inFlight.add(work)
+      if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight)
     }
+    await Promise.all(inFlight)
   }
 
-  async publish(context: string, events: DomainEvent[]): Promise<void> {
-    if (!this.js) throw new Error('The NATS bus is not started.')
-    for (const e of events) {
-      await this.js.publish(subjectOf(this.options.prefix, context, e.type), JSON.stringify(e), { msgID: e.id })
-    }
+  async publish(context: string, events: DomainEvent[]): Promise<PublishFailure[]> {
+    const js = this.js
+    if (!js) throw new Error('The NATS bus is not started.')
+    const subject = (e: DomainEvent) => subjectOf(this.options.prefix, context, e.type)
+    return failuresOf(events, await Promise.allSettled(events.map((e) => js.publish(subject(e), JSON.stringify(e), { msgID: e.id }))))
   }
 
   async ping(): Promise<void> {

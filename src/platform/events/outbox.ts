@@ -58,7 +58,12 @@ export class Outbox {
     await tx.insert(this.table).values(
       drafts.map((d) => ({ id: newId(), type: d.type, aggregateId: d.aggregateId, version: d.version, occurredAt, payload: d.payload })),
     )
-    this.database.afterCommit(() => this.listeners.forEach((l) => l()))
+    this.database.afterCommit(() => this.announce())
+  }
+
+  /** Tells the relay that events were committed (by a statement of the caller's own, outside `add`). */
+  announce(): void {
+    this.listeners.forEach((l) => l())
   }
 
   onCommitted(listener: () => void): void {

@@ -1,5 +1,5 @@
 import { asc, inArray, isNull, lt, or, sql, and } from 'drizzle-orm'
-import type { Database } from '../db/database.js'
+import type { Database, Queryable } from '../db/database.js'
 import type { Logger } from '../log.js'
 import type { EventBus } from './bus.js'
 import type { DomainEvent, Outbox, OutboxTable } from './outbox.js'
@@ -101,49 +101,51 @@ export class OutboxRelay {
     } while (this.again && !this.stopped)
   }
 
-  /** Publishes the outbox's pending events in order; answers how many it published. */
+  /**
+   * Publishes the outbox's pending events, a claimed batch at a time, every event of a batch at
+   * once; answers how many it published. Failed events wait out a growing backoff; the rest of
+   * their batch is marked published in the same statement.
+   */
   private async drainOutbox(o: Outbox): Promise<number> {
     for (let published = 0; ; ) {
       const batch = await this.claim(o.table)
       if (batch.length === 0) return published
-      const done: number[] = []
-      try {
-        for (const row of batch) {
-          await this.bus.publish(o.context, [toEvent(row)])
-          done.push(row.seq)
-        }
-      } catch (e) {
-        const failed = batch[done.length]!
-        this.log?.warn({ err: e, context: o.context, event: failed.id, type: failed.type, attempts: failed.attempts + 1 }, 'event delivery failed; will retry')
-        await this.settle(o.table, done, failed, batch.slice(done.length + 1).map((r) => r.seq))
-        throw e
+      const failures = await this.bus.publish(o.context, batch.map(toEvent))
+      const failedIds = new Set(failures.map((f) => f.event.id))
+      for (const f of failures) {
+        const row = batch.find((r) => r.id === f.event.id)!
+        this.log?.warn({ err: f.error, context: o.context, event: row.id, type: row.type, attempts: row.attempts + 1 }, 'event delivery failed; will retry')
       }
-      await this.settle(o.table, done)
-      published += done.length
+      await this.settle(o.table, batch.filter((r) => !failedIds.has(r.id)).map((r) => r.seq), batch.filter((r) => failedIds.has(r.id)))
+      published += batch.length - failures.length
     }
   }
 
   private async claim(t: OutboxTable): Promise<Row[]> {
     const lease = sql`now() + make_interval(secs => ${this.options.leaseSeconds})`
-    const rows = await this.database.transaction((tx) =>
-      tx.update(t).set({ claimedUntil: lease }).where(inArray(t.seq,
-        tx.select({ seq: t.seq }).from(t)
-          .where(and(isNull(t.publishedAt), or(isNull(t.claimedUntil), lt(t.claimedUntil, sql`now()`))))
-          .orderBy(asc(t.seq)).limit(this.options.batchSize).for('update', { skipLocked: true }),
-      )).returning(),
-    )
+    // One statement in autocommit: the rows it leases are locked only while it runs.
+    const db = this.database.db
+    const rows = await db.update(t).set({ claimedUntil: lease }).where(inArray(t.seq,
+      db.select({ seq: t.seq }).from(t)
+        .where(and(isNull(t.publishedAt), or(isNull(t.claimedUntil), lt(t.claimedUntil, sql`now()`))))
+        .orderBy(asc(t.seq)).limit(this.options.batchSize).for('update', { skipLocked: true }),
+    )).returning()
     return rows.sort((a, b) => a.seq - b.seq)
   }
 
-  /** Marks what was published; a failed event waits out a growing backoff; the rest is released. */
-  private async settle(t: OutboxTable, published: number[], failed?: Row, released: number[] = []): Promise<void> {
+  /** Marks what was published; each failed event waits out a growing backoff. */
+  private async settle(t: OutboxTable, published: number[], failed: Row[]): Promise<void> {
+    const markPublished = (q: Queryable) => q.update(t).set({ publishedAt: sql`now()`, claimedUntil: null }).where(inArray(t.seq, published))
+    if (failed.length === 0) {
+      await markPublished(this.database.db)
+      return
+    }
     await this.database.transaction(async (tx) => {
-      if (published.length) await tx.update(t).set({ publishedAt: sql`now()`, claimedUntil: null }).where(inArray(t.seq, published))
-      if (released.length) await tx.update(t).set({ claimedUntil: null }).where(inArray(t.seq, released))
-      if (failed) {
-        const backoffMs = Math.min(MAX_BACKOFF_MS, 100 * 2 ** failed.attempts)
-        await tx.update(t).set({ attempts: failed.attempts + 1, claimedUntil: sql`now() + make_interval(secs => ${backoffMs / 1000})` })
-          .where(inArray(t.seq, [failed.seq]))
+      if (published.length) await markPublished(tx)
+      for (const row of failed) {
+        const backoffMs = Math.min(MAX_BACKOFF_MS, 100 * 2 ** row.attempts)
+        await tx.update(t).set({ attempts: row.attempts + 1, claimedUntil: sql`now() + make_interval(secs => ${backoffMs / 1000})` })
+          .where(inArray(t.seq, [row.seq]))
       }
     })
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import type { BatchStats } from '../batcher.js'
 
 /** Adds a context's own metrics (saga states, …) to the process's registry. */
 export type MetricsSource = (registry: Registry) => void
@@ -36,6 +37,20 @@ export class Metrics {
     app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
       reply.type(this.registry.contentType)
       return this.registry.metrics()
+    })
+  }
+}
+
+/** How a batcher has coalesced its commands: batches applied and commands in them, since start. */
+export function batchMetrics(prefix: string, what: string, stats: () => BatchStats): MetricsSource {
+  return (registry) => {
+    new Gauge({
+      name: `${prefix}_batches`, help: `Batches of ${what} applied by this process`, registers: [registry],
+      collect() { this.set(stats().batches) },
+    })
+    new Gauge({
+      name: `${prefix}_batched`, help: `${what} applied in those batches`, registers: [registry],
+      collect() { this.set(stats().commands) },
     })
   }
 }

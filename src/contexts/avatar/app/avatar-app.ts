@@ -1,38 +1,26 @@
 import { sql } from 'drizzle-orm'
 import type { EconomyMode } from '../../../config.js'
 import { isTrusted, requireTrusted, SYSTEM, type Principal } from '../../../platform/auth/principal.js'
+import { failed, KeyedBatcher, type Outcome } from '../../../platform/batcher.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
-import { BadRequest, Forbidden } from '../../../platform/errors.js'
+import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
+import { BadRequest, Forbidden, NotFound } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import * as rules from '../domain/avatar.js'
 import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
-import { AvatarIdTaken, IdempotencyKeyReused, TooManyAvatars } from '../domain/errors.js'
+import { AvatarIdTaken, TooManyAvatars } from '../domain/errors.js'
 import { MAX_AVATARS_PER_USER, RESERVED_AVATAR_IDS } from '../domain/rules.js'
-import type { AvatarEvent } from '../events.js'
-import { appliedCallRepo, avatarRepo, type AvatarSearch } from '../store/avatars.js'
+import { avatarCommandStore } from '../store/avatar-commands.js'
+import { avatarRepo, type AvatarSearch } from '../store/avatars.js'
+import { authorizeChange, decideBatch, type AvatarCommand, type Decision, type Draft, type KeyedCall } from './avatar-batch.js'
 
 export interface AvatarDeps {
   database: Database
   outbox: Outbox
   clock: Clock
   economyMode: EconomyMode
-}
-
-type Draft = { [E in AvatarEvent as E['type']]: Pick<E, 'type' | 'payload'> }[AvatarEvent['type']]
-
-/** A call from another context, applied at most once per key. */
-export interface KeyedCall {
-  key: string
-  operation: string
-}
-
-/** What a use case decided: the changed avatar, the events it caused, and its answer. */
-interface Decision<R> {
-  avatar: Avatar
-  events?: Draft[]
-  result: R
 }
 
 const changed = (avatar: Avatar): Decision<void> => ({ avatar, result: undefined })
@@ -47,9 +35,21 @@ function grown(g: rules.Growth): Decision<void> {
   return { avatar: g.avatar, events, result: undefined }
 }
 
-/** The avatar context's use cases. Each change is one transaction: load, decide, save, outbox. */
+export type { KeyedCall }
+
+/**
+ * The avatar context's use cases. Each change of an avatar is decided by the pure rules and
+ * written, with its events, in one statement (see `applyBatch`).
+ */
 export class AvatarApp {
+  private readonly commands = new KeyedBatcher<AvatarCommand, unknown>((id, batch) => this.applyBatch(id, batch))
+
   constructor(private readonly d: AvatarDeps) {}
+
+  /** How the avatar's changes were batched so far (for /metrics). */
+  get batchStats() {
+    return this.commands.stats
+  }
 
   // ---- reads: any signed-in player may look at any avatar ----
 
@@ -107,7 +107,7 @@ export class AvatarApp {
   async delete(p: Principal, id: string): Promise<void> {
     await this.d.database.transaction(async (tx) => {
       const a = await avatarRepo.getForUpdate(tx, id)
-      this.authorizeChange(p, a)
+      authorizeChange(p, a)
       await avatarRepo.delete(tx, id)
       await this.d.outbox.add(tx, [
         { type: 'AvatarDeleted', aggregateId: id, version: a.version + 1, payload: { avatarId: id, ownerId: a.ownerId } },
@@ -142,9 +142,9 @@ export class AvatarApp {
     return this.change(p, id, (a) => grown(rules.grantExperience(a, amount)), { mints: true, call: keyed(key, 'grant-experience') })
   }
 
-  /** A reward earned by play (events from other contexts); never refused. */
-  rewardFromPlay(id: string, reward: { experience: number; money: number }): Promise<void> {
-    return this.change(SYSTEM, id, (a) => grown(rules.receiveReward(a, reward)))
+  /** A reward earned by play (events from other contexts); never refused; applied once per key. */
+  rewardFromPlay(id: string, reward: { experience: number; money: number }, key: string): Promise<void> {
+    return this.change(SYSTEM, id, (a) => grown(rules.receiveReward(a, reward)), { call: keyed(key, 'reward') })
   }
 
   damage(p: Principal, id: string, amount: number, key?: string): Promise<{ died: boolean; health: number }> {
@@ -232,33 +232,35 @@ export class AvatarApp {
 
   // ---- the one way an avatar changes ----
 
-  private async change<R>(
+  /**
+   * Every change of an existing avatar goes through the avatar's batcher: concurrent changes of one
+   * avatar are decided one after another on the same in-memory state and written together.
+   */
+  private change<R>(
     p: Principal, id: string, decide: (a: Avatar) => Decision<R>, opts: { mints?: boolean; call?: KeyedCall | undefined } = {},
   ): Promise<R> {
     if (opts.mints && this.d.economyMode === 'authoritative' && !isTrusted(p)) {
-      throw new Forbidden('This server runs an authoritative economy: value comes only from play.', 'economy-authoritative')
+      return Promise.reject(new Forbidden('This server runs an authoritative economy: value comes only from play.', 'economy-authoritative'))
     }
-    const { call } = opts
-    return this.d.database.transaction(async (tx) => {
-      const before = await avatarRepo.getForUpdate(tx, id)
-      this.authorizeChange(p, before)
-      // Looked up under the avatar's row lock, so two deliveries of one call cannot both apply.
-      const applied = call && (await appliedCallRepo.find(tx, call.key))
-      if (applied) {
-        if (applied.avatarId !== id || applied.operation !== call.operation) throw new IdempotencyKeyReused(call.key)
-        return applied.result as R
-      }
-      const { avatar, events = [], result } = decide(before)
-      const version = before.version + 1
-      await avatarRepo.save(tx, { ...avatar, version })
-      await this.d.outbox.add(tx, events.map((e) => ({ ...e, aggregateId: id, version })))
-      if (call) await appliedCallRepo.record(tx, call.key, { avatarId: id, operation: call.operation, result }, this.d.clock.now())
-      return result
+    return this.commands.submit(id, { principal: p, decide, call: opts.call }) as Promise<R>
+  }
+
+  /**
+   * Applies one batch of commands on one avatar: one read, the decisions in arrival order, one
+   * write. A write that lost a race with another process (the version moved on, or a key it
+   * records was recorded meanwhile) is decided again on fresh state; a database failure is retried,
+   * then every caller of the batch is answered 503 and nothing of it is applied.
+   */
+  private applyBatch(id: string, commands: AvatarCommand[]): Promise<Outcome<unknown>[]> {
+    return untilWritten(`avatar '${id}'`, async () => {
+      const loaded = await avatarCommandStore.load(this.d.database, id, commands.flatMap((c) => (c.call ? [c.call.key] : [])))
+      if (!loaded) return commands.map(() => failed(new NotFound('Avatar', id)))
+      const { outcomes, write } = decideBatch(loaded, commands, this.d.clock.now())
+      if (!write) return outcomes
+      if (!(await avatarCommandStore.write(this.d.database, write))) return RACE_LOST
+      if (write.events.length) this.d.outbox.announce()
+      return outcomes
     })
   }
 
-  private authorizeChange(p: Principal, a: Avatar): void {
-    if (isTrusted(p) || a.ownerId === p.userId) return
-    throw new Forbidden(`Avatar '${a.id}' belongs to another player.`, 'not-owner')
-  }
 }

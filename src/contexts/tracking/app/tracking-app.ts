@@ -1,6 +1,7 @@
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database } from '../../../platform/db/database.js'
+import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
 import { BadRequest, Conflict, Forbidden } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
@@ -10,8 +11,8 @@ import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
 import { MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE, REWARD_MONEY } from '../domain/rules.js'
 import { addDays, dateOf, isValidTimeZone, localDateTimeIn, parseLocalDateTime, type LocalDate, type Recurrence } from '../domain/windows.js'
-import type { TrackingEvent } from '../events.js'
-import { completionRepo, habitRepo, missedRepo } from '../store/habits.js'
+import type { HabitAttended } from '../events.js'
+import { attendanceStore, completionRepo, habitRepo, missedRepo } from '../store/habits.js'
 
 export interface TrackingDeps {
   database: Database
@@ -20,7 +21,6 @@ export interface TrackingDeps {
   avatars: AvatarClient
 }
 
-type Draft = { [E in TrackingEvent as E['type']]: Pick<E, 'type' | 'payload'> }[TrackingEvent['type']]
 
 export interface NewHabit {
   avatarId: string
@@ -148,22 +148,23 @@ export class TrackingApp {
   async attend(p: Principal, id: string, date: string): Promise<void> {
     const attendedAt = parseLocalDateTime(date)
     if (!attendedAt) throw new InvalidDate(date)
-    await this.d.database.transaction(async (tx) => {
-      const before = await habitRepo.getForUpdate(tx, id)
+    await untilWritten(`habit '${id}'`, async () => {
+      const { habit: before, completed } = await attendanceStore.load(this.d.database.db, id)
       this.authorize(p, before)
-      const completed = await completionRepo.windowStarts(tx, id)
       const a = rules.attend(before, completed, attendedAt, localDateTimeIn(this.d.clock.now(), before.timeZone))
       const habit = { ...a.habit, version: before.version + 1 }
-      await completionRepo.insert(tx, { habitId: id, windowStart: a.window.start, attendedAt, recordedAt: this.d.clock.now() })
-      await habitRepo.save(tx, habit)
-      await this.d.outbox.add(tx, [{
-        type: 'HabitAttended', aggregateId: id, version: habit.version,
-        payload: {
-          habitId: id, avatarId: habit.avatarId, questId: habit.associatedQuestId,
-          windowStart: a.window.start, windowEnd: a.window.end, attendedAt, streak: a.streak,
-          reward: { experience: a.experience, money: REWARD_MONEY },
-        },
-      } satisfies Draft & { aggregateId: string; version: number }])
+      const payload: HabitAttended['payload'] = {
+        habitId: id, avatarId: habit.avatarId, questId: habit.associatedQuestId,
+        windowStart: a.window.start, windowEnd: a.window.end, attendedAt, streak: a.streak,
+        reward: { experience: a.experience, money: REWARD_MONEY },
+      }
+      const written = await attendanceStore.write(this.d.database, {
+        readVersion: before.version, habit,
+        completion: { windowStart: a.window.start, attendedAt, recordedAt: this.d.clock.now() },
+        event: { id: newId(), type: 'HabitAttended', payload },
+      })
+      if (!written) return RACE_LOST
+      this.d.outbox.announce()
     })
   }
 

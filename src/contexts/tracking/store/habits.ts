@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
-import type { Queryable, Tx } from '../../../platform/db/database.js'
+import type { Database, Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Habit, RecurrenceType } from '../domain/habit.js'
 import { recurrenceFields, type LocalDate, type Recurrence, type Weekday } from '../domain/windows.js'
@@ -123,5 +123,60 @@ export const missedRepo = {
     const rows = await tx.insert(missedWindows).values({ habitId, windowStart, recordedAt }).onConflictDoNothing()
       .returning({ s: missedWindows.windowStart })
     return rows.length === 1
+  },
+}
+
+/**
+ * An attend in two statements, each in autocommit: the habit with the windows it has completed,
+ * then the completion, the habit's new streak and the event in one write guarded by the habit's
+ * version (and by the completion's key): a write that lost a race writes nothing.
+ */
+const loadForAttend = new WeakMap<Queryable, ReturnType<typeof prepareLoadForAttend>>()
+const prepareLoadForAttend = (q: Queryable) =>
+  q.select({
+    habit: habits,
+    completed: sql<LocalDate[]>`(select coalesce(jsonb_agg(c.window_start), '[]'::jsonb) from tracking.completions c where c.habit_id = ${habits.id})`,
+  }).from(habits).where(eq(habits.id, sql.placeholder('id'))).prepare('habit_load_for_attend')
+
+const WRITE_ATTENDANCE = `
+with h as (
+  update tracking.habits
+     set last_attended_at = $3, last_completed_window_start = $4::date, streak = $5, best_streak = $6, version = $7
+   where id = $1 and version = $2
+  returning id
+), c as (
+  insert into tracking.completions (habit_id, window_start, attended_at, recorded_at)
+  select h.id, $8::date, $9, $10::timestamptz from h
+), o as (
+  insert into tracking.outbox (id, type, aggregate_id, version, occurred_at, payload)
+  select $11::uuid, $12, h.id, $7, $10::timestamptz, $13::jsonb from h
+)
+select count(*)::int as updated from h`
+
+export interface AttendanceWrite {
+  readVersion: number
+  habit: Habit
+  completion: { windowStart: LocalDate; attendedAt: string; recordedAt: Date }
+  event: { id: string; type: string; payload: unknown }
+}
+
+export const attendanceStore = {
+  async load(q: Queryable, id: string): Promise<{ habit: Habit; completed: Set<LocalDate> }> {
+    let statement = loadForAttend.get(q)
+    if (!statement) loadForAttend.set(q, (statement = prepareLoadForAttend(q)))
+    const [row] = await statement.execute({ id })
+    if (!row) throw new NotFound('Habit', id)
+    return { habit: toHabit(row.habit), completed: new Set(row.completed) }
+  },
+
+  /** false when the habit moved on (or is gone) since it was read: nothing was written. */
+  async write(database: Database, w: AttendanceWrite): Promise<boolean> {
+    const h = w.habit
+    const [row] = await database.statement('habit_write_attendance', WRITE_ATTENDANCE, [
+      h.id, w.readVersion, h.lastAttendedAt, h.lastCompletedWindowStart, h.streak, h.bestStreak, h.version,
+      w.completion.windowStart, w.completion.attendedAt, w.completion.recordedAt.toISOString(),
+      w.event.id, w.event.type, JSON.stringify(w.event.payload),
+    ])
+    return row?.updated === 1
   },
 }

@@ -1,0 +1,34 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { AppError, ServiceUnavailable } from '../errors.js'
+import { pgErrorCode, UNIQUE_VIOLATION } from './database.js'
+
+/** What an attempt answers when its guarded write found the state moved on: nothing was written. */
+export const RACE_LOST = Symbol('race lost')
+
+/** Tries after database errors before the caller is answered 503. */
+const FAILED_ATTEMPTS = 3
+/** Tries of a change that keeps losing races with other processes changing the same row. */
+const RACE_ATTEMPTS = 30
+const MAX_PAUSE_MS = 50
+
+/**
+ * Runs a read-decide-write attempt until it writes. The write is guarded (by the version that was
+ * read, and by unique keys), so a race with another process writes nothing: the attempt is made
+ * again on fresh state after a short random pause. The game's refusals (AppErrors) are answers and
+ * pass through; other errors are the database's, retried and then answered 503, with nothing applied.
+ */
+export async function untilWritten<T>(what: string, attempt: () => Promise<T | typeof RACE_LOST>): Promise<T> {
+  for (let tries = 1, failures = 0; ; tries++) {
+    try {
+      const answer = await attempt()
+      if (answer !== RACE_LOST) return answer
+    } catch (e) {
+      if (e instanceof AppError) throw e
+      if (pgErrorCode(e) !== UNIQUE_VIOLATION && ++failures >= FAILED_ATTEMPTS) {
+        throw new ServiceUnavailable(`The database did not take the change of ${what} (${(e as Error).message}); nothing was applied.`)
+      }
+    }
+    if (tries >= RACE_ATTEMPTS) throw new ServiceUnavailable(`${what} is changing too fast to apply this change; nothing was applied.`)
+    await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** tries))
+  }
+}
