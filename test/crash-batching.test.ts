@@ -15,6 +15,7 @@ import { backend, createDatabase, databaseUrl, dropDatabase } from './support/ba
 const EARNS = 120
 const AT_ONCE = 40
 const START_TIMEOUT_MS = 60_000
+const TEST_TIMEOUT_MS = 180_000
 
 interface Server {
   url: string
@@ -76,9 +77,12 @@ async function dataPlace(): Promise<{ env: Record<string, string>; cleanup(): Pr
 
 test(`SIGKILL during ${EARNS} batched earns: every acknowledged earn survives, none is applied twice`, async ({ onTestFinished }) => {
   const place = await dataPlace()
-  onTestFinished(() => place.cleanup())
-  let server = await start(place.env)
-  onTestFinished(() => killed(server))
+  let server: Server | undefined
+  onTestFinished(async () => {
+    if (server) await killed(server)
+    await place.cleanup()
+  })
+  server = await start(place.env)
 
   const account = { name: 'Crash', email: `crash-${Date.now()}@example.com`, password: 'crash test password' }
   const reg = await json(`${server.url}/auth/register`, { method: 'POST', body: JSON.stringify(account) })
@@ -94,9 +98,9 @@ test(`SIGKILL during ${EARNS} batched earns: every acknowledged earn survives, n
   const worker = async () => {
     while (next < EARNS) {
       const i = next++
-      const r = await earn(server.url, i).catch(() => undefined)
+      const r = await earn(server!.url, i).catch(() => undefined)
       if (r?.status === 204) acknowledged.add(i)
-      if (acknowledged.size >= EARNS / 3) await killed(server)
+      if (acknowledged.size >= EARNS / 3) await killed(server!)
     }
   }
   await Promise.all(Array.from({ length: AT_ONCE }, worker))
@@ -115,4 +119,4 @@ test(`SIGKILL during ${EARNS} batched earns: every acknowledged earn survives, n
   const retried = await Promise.all(Array.from({ length: EARNS }, (_, i) => earn(server.url, i)))
   expect(retried.map((r) => r.status).filter((s) => s !== 204)).toEqual([])
   expect(await amount()).toBe(100 + sum(Array.from({ length: EARNS }, (_, i) => i)))
-})
+}, TEST_TIMEOUT_MS)

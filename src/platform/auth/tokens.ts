@@ -5,6 +5,7 @@ import { newId } from '../ids.js'
 import { SIGNING_ALG, type SigningKeys } from './keys.js'
 import { ROLES, type Principal, type Role } from './principal.js'
 import type { RevocationCheck } from './revocations.js'
+import { BoundedMap } from '../bounded-map.js'
 
 export interface TokenSettings {
   issuer: string
@@ -36,7 +37,7 @@ type RemoteKeys = ReturnType<typeof createRemoteJWKSet>
  * every 30 s for a key it does not know, and after 10 minutes).
  */
 export class AccessTokens {
-  private readonly verified = new Map<string, Principal>()
+  private readonly verified = new BoundedMap<string, Principal>(VERIFIED_CACHE_SIZE)
   private readonly edgeKeys: RemoteKeys | undefined
 
   constructor(
@@ -81,10 +82,7 @@ export class AccessTokens {
       return null
     }
     const principal = await this.verifySignature(token)
-    if (principal) {
-      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!)
-      this.verified.set(token, principal)
-    }
+    if (principal) this.verified.set(token, principal)
     return principal
   }
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { EconomyMode } from '../../../config.js'
 import { isTrusted, requireTrusted, SYSTEM, type Principal } from '../../../platform/auth/principal.js'
 import { failed, KeyedBatcher, type Outcome } from '../../../platform/batcher.js'
+import { BoundedMap } from '../../../platform/bounded-map.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
@@ -37,12 +38,17 @@ function grown(g: rules.Growth): Decision<void> {
 
 export type { KeyedCall }
 
+/** How many avatars a process remembers as it last wrote them. */
+const REMEMBERED_AVATARS = 10_000
+
 /**
  * The avatar context's use cases. Each change of an avatar is decided by the pure rules and
  * written, with its events, in one statement (see `applyBatch`).
  */
 export class AvatarApp {
   private readonly commands = new KeyedBatcher<AvatarCommand, unknown>((id, batch) => this.applyBatch(id, batch))
+  /** Avatars as this process last wrote them: a batch on one of them needs no read. */
+  private readonly lastWritten = new BoundedMap<string, Avatar>(REMEMBERED_AVATARS)
 
   constructor(private readonly d: AvatarDeps) {}
 
@@ -246,21 +252,30 @@ export class AvatarApp {
   }
 
   /**
-   * Applies one batch of commands on one avatar: one read, the decisions in arrival order, one
-   * write. A write that lost a race with another process (the version moved on, or a key it
-   * records was recorded meanwhile) is decided again on fresh state; a database failure is retried,
-   * then every caller of the batch is answered 503 and nothing of it is applied.
+   * Applies one batch of commands on one avatar: one read (none when this process wrote the
+   * avatar last and no key needs looking up), the decisions in arrival order, one write. A write
+   * that lost a race with another process (the version moved on, or a key it records was recorded
+   * meanwhile) is decided again on fresh state; a database failure is retried, then every caller
+   * of the batch is answered 503 and nothing of it is applied.
    */
   private applyBatch(id: string, commands: AvatarCommand[]): Promise<Outcome<unknown>[]> {
+    const keys = commands.flatMap((c) => (c.call ? [c.call.key] : []))
     return untilWritten(`avatar '${id}'`, async () => {
-      const loaded = await avatarCommandStore.load(this.d.database, id, commands.flatMap((c) => (c.call ? [c.call.key] : [])))
+      // The state this process last wrote serves unless keys must be looked up; the guarded write
+      // proves it current, and answers that write nothing are given only on state just read.
+      const remembered = keys.length === 0 ? this.lastWritten.get(id) : undefined
+      const loaded = remembered ? { avatar: remembered, applied: new Map() } : await avatarCommandStore.load(this.d.database, id, keys)
       if (!loaded) return commands.map(() => failed(new NotFound('Avatar', id)))
       const { outcomes, write } = decideBatch(loaded, commands, this.d.clock.now())
-      if (!write) return outcomes
-      if (!(await avatarCommandStore.write(this.d.database, write))) return RACE_LOST
-      if (write.events.length) this.d.outbox.announce()
-      return outcomes
+      if (write && (await avatarCommandStore.write(this.d.database, write))) {
+        this.lastWritten.set(id, write.avatar)
+        if (write.events.length) this.d.outbox.announce()
+        return outcomes
+      }
+      this.lastWritten.delete(id)
+      return write || remembered ? RACE_LOST : outcomes
     })
   }
+
 
 }
