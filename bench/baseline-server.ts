@@ -1,36 +1,109 @@
 /**
- * The bare baseline: fastify and pg doing the same SQL as the platform's avatar GET and money
- * earn, with no auth, no validation, no events. What the platform's overhead is measured against.
+ * The floor: what the simplest server could do for the avatar GET and money earn. Fastify with
+ * no auth, no validation, no events; ONE table holding the avatar with its inventory, equipment
+ * and spells as jsonb; one statement per request in autocommit.
+ *
+ *   GET  /avatars/:id        select * … where id = $1, mapped to the contract's Avatar JSON
+ *   POST /avatars/:id/earn   update … set money = money + $2 where id = $1 returning *  → 204
+ *
+ * FLOOR_ENGINE=postgres (DATABASE_URL, a pg Pool of 10 like the platform's default) or embedded
+ * (PGlite in-process on FLOOR_DATA_DIR, default a temporary directory removed at exit; PGlite
+ * has one connection and queues queries). It creates and seeds its own table, floor.avatars:
+ * FLOOR_HOT_ID (default 'hot') and the bench's spread ids (FLOOR_SPREAD of them, default 1000).
  */
+import { randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
 import Fastify from 'fastify'
 import pg from 'pg'
+import { SPREAD_AVATARS, spreadIds } from './lib/bench-avatars.js'
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
+interface Query {
+  query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>
+  close(): Promise<void>
+}
+
+async function open(): Promise<Query> {
+  if (process.env.FLOOR_ENGINE === 'embedded') {
+    const given = process.env.FLOOR_DATA_DIR
+    const dir = given ?? await mkdtemp(path.join(tmpdir(), 'questline-floor-'))
+    const db = await PGlite.create({ dataDir: dir })
+    return {
+      query: (sql, params) => db.query<Record<string, unknown>>(sql, params),
+      close: async () => {
+        await db.close()
+        if (!given) await rm(dir, { recursive: true, force: true })
+      },
+    }
+  }
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
+  return { query: (sql, params) => pool.query(sql, params), close: () => pool.end() }
+}
+
+const db = await open()
+
+// A fresh avatar as the platform makes one (level 1, 100 health, 50 mana, 100 money, stats 10/10/10, 5 points).
+await db.query('create schema if not exists floor')
+await db.query('drop table if exists floor.avatars')
+await db.query(`create table floor.avatars (
+  id text primary key, owner_id uuid not null, name text not null,
+  level integer not null, experience integer not null, health integer not null, max_health integer not null,
+  mana integer not null, max_mana integer not null, money bigint not null,
+  strength integer not null, defense integer not null, intelligence integer not null, unspent_points integer not null,
+  inventory_id uuid not null, equipment_id uuid not null,
+  inventory jsonb not null, equipped jsonb not null, spells jsonb not null,
+  version integer not null, created_at timestamptz not null)`)
+const ids = [process.env.FLOOR_HOT_ID ?? 'hot', ...spreadIds(Number(process.env.FLOOR_SPREAD ?? SPREAD_AVATARS))]
+await db.query(`insert into floor.avatars
+  select id, $2::uuid, 'Bench', 1, 0, 100, 100, 50, 50, 100, 10, 10, 10, 5, gen_random_uuid(), gen_random_uuid(), '[]', '[]', '[]', 1, now()
+  from unnest($1::text[]) as id`, [ids, randomUUID()])
+await db.query('analyze floor.avatars')
+
+const self = (id: string) => `/api/v1/avatars/${encodeURIComponent(id)}`
+
+/** The row as the contract's Avatar, `_links` included (the platform's avatarView, by hand). */
+function avatarJson(r: Record<string, unknown>) {
+  const id = r.id as string
+  const level = r.level as number
+  const href = self(id)
+  return {
+    id,
+    name: r.name,
+    money: { amount: Number(r.money) },
+    // experienceRequired is 50 × level + 50 (DESIGN §6); the floor computes it as the platform does.
+    level: { levelNumber: level, currentExperience: r.experience, experienceRequired: 50 * level + 50 },
+    health: { current: r.health, max: r.max_health },
+    mana: { amount: r.mana, max: r.max_mana },
+    stats: { strength: r.strength, defense: r.defense, intelligence: r.intelligence },
+    inventory: { id: r.inventory_id, items: r.inventory },
+    equippedItems: { id: r.equipment_id, items: r.equipped },
+    spells: r.spells,
+    _links: {
+      self: { href }, avatar: { href }, name: { href: `${href}/name` }, inventory: { href: `${href}/inventory` },
+      equippedItems: { href: `${href}/equipped-items` }, stats: { href: `${href}/stats` }, experience: { href: `${href}/experience` },
+      level: { href: `${href}/level` }, health: { href: `${href}/health` }, mana: { href: `${href}/mana` },
+      money: { href: `${href}/money` }, delete: { href },
+    },
+  }
+}
+
 const app = Fastify()
 
 app.get('/healthz', async () => ({ status: 'ok' }))
 
 app.get<{ Params: { id: string } }>('/avatars/:id', async (req, reply) => {
-  const { rows } = await pool.query('select * from avatar.avatars where id = $1', [req.params.id])
+  const { rows } = await db.query('select * from floor.avatars where id = $1', [req.params.id])
   if (rows.length === 0) return reply.code(404).send({ error: 'not found' })
-  return rows[0]
+  return avatarJson(rows[0]!)
 })
 
 app.post<{ Params: { id: string }; Body: { amount: number } }>('/avatars/:id/earn', async (req, reply) => {
-  const client = await pool.connect()
-  try {
-    await client.query('begin')
-    await client.query('select * from avatar.avatars where id = $1 for update', [req.params.id])
-    await client.query('update avatar.avatars set money = money + $2, version = version + 1 where id = $1', [req.params.id, req.body.amount])
-    await client.query('commit')
-  } catch (e) {
-    await client.query('rollback')
-    throw e
-  } finally {
-    client.release()
-  }
+  const { rows } = await db.query('update floor.avatars set money = money + $2 where id = $1 returning *', [req.params.id, req.body.amount])
+  if (rows.length === 0) return reply.code(404).send({ error: 'not found' })
   return reply.code(204).send()
 })
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' })
-process.once('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)))
+process.once('SIGTERM', () => void app.close().then(() => db.close()).then(() => process.exit(0)))

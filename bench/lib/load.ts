@@ -9,6 +9,12 @@ export interface LoadResult {
   errors: number
 }
 
+/** What one request of a varied load goes to: its path, and headers added to the spec's. */
+export interface Target {
+  path: string
+  headers?: Record<string, string>
+}
+
 export interface LoadSpec {
   url: string
   method?: 'GET' | 'POST'
@@ -20,9 +26,12 @@ export interface LoadSpec {
   amount?: number
   /** Per-request paths, taken in turn (each used once with `amount`). */
   paths?: string[]
+  /** Per-request path and headers, taken in turn (each used once with `amount`); instead of `paths`. */
+  targets?: Target[]
 }
 
 export async function load(spec: LoadSpec): Promise<LoadResult> {
+  const targets: Target[] | undefined = spec.targets ?? spec.paths?.map((path) => ({ path }))
   let next = 0
   const result = await autocannon({
     url: spec.url,
@@ -32,7 +41,12 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
       method: spec.method ?? 'GET',
       headers: spec.headers ?? {},
       ...(spec.body ? { body: spec.body } : {}),
-      ...(spec.paths ? { setupRequest: (req: autocannon.Request) => ({ ...req, path: spec.paths![next++ % spec.paths!.length]! }) } : {}),
+      ...(targets ? {
+        setupRequest: (req: autocannon.Request) => {
+          const t = targets[next++ % targets.length]!
+          return { ...req, path: t.path, headers: { ...req.headers, ...t.headers } }
+        },
+      } : {}),
     }],
   })
   return {
@@ -50,3 +64,5 @@ export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 }
+
+export const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 50)

@@ -3,7 +3,20 @@ import { createServer } from 'node:net'
 
 export interface Started {
   url: string
+  /** The server process's id (also under `taskset`, which execs it). */
+  pid: number
   stop(): Promise<void>
+}
+
+export interface StartOptions {
+  /** CPU list for `taskset -c` (e.g. '1'); unset = not pinned. */
+  cpus?: string | undefined
+}
+
+/** The command that runs a TypeScript entry point as `npm start` does (minus prestart), pinned when asked. */
+export function nodeCommand(entry: string, args: string[], cpus?: string): [string, string[]] {
+  const node = [process.execPath, '--import', 'tsx', entry, ...args]
+  return cpus ? ['taskset', ['-c', cpus, ...node]] : [node[0]!, node.slice(1)]
 }
 
 const live = new Set<ChildProcess>()
@@ -34,29 +47,31 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Starts a TypeScript entry point as a child process and waits until `readyPath` answers 200 (60 s at most). */
-export async function startServer(name: string, entry: string, args: string[], env: Record<string, string>, readyPath: string): Promise<Started> {
+/** Starts a TypeScript entry point as a child process and waits until `readyPath` answers 200 (120 s at most: a fresh embedded data dir on a busy machine is slow). */
+export async function startServer(name: string, entry: string, args: string[], env: Record<string, string>, readyPath: string, options: StartOptions = {}): Promise<Started> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const [command, commandArgs] = nodeCommand(entry, args, options.cpus)
+  const child = spawn(command, commandArgs, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
   live.add(child)
   const url = `http://127.0.0.1:${port}`
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${name} exited with code ${code}`))))
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 120_000
   for (;;) {
     const ok = await Promise.race([fetch(url + readyPath, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false), exited])
     if (ok) break
     if (Date.now() > deadline) {
       child.kill('SIGKILL')
-      throw new Error(`${name} was not ready within 60 s`)
+      throw new Error(`${name} was not ready within 120 s`)
     }
     await new Promise((r) => setTimeout(r, 250))
   }
   exited.catch(() => undefined)
   return {
     url,
+    pid: child.pid!,
     stop: () => new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve()
       child.once('exit', () => resolve())

@@ -1,5 +1,7 @@
 /** Measurements several benches take against a running Questline (all-in-one or split). */
 import { performance } from 'node:perf_hooks'
+import { experienceRequired } from '../../src/contexts/avatar/domain/rules.js'
+import { experienceForStreak } from '../../src/contexts/tracking/domain/rules.js'
 import { call } from './http.js'
 import { load, percentile, type LoadResult } from './load.js'
 
@@ -12,6 +14,10 @@ export async function inBatches<T>(n: number, width: number, make: (i: number) =
 export const nowLocal = () => new Date().toISOString().slice(0, 19)
 
 const round = (ms: number) => Math.round(ms * 10) / 10
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** How long to wait for rewards before calling the platform stuck. */
+const REWARD_TIMEOUT_MS = 60_000
 
 export const measureAvatarReads = (base: string, token: string, avatarId: string, connections: number, duration: number): Promise<LoadResult> =>
   load({ url: `${base}/api/v1/avatars/${avatarId}`, headers: { authorization: `Bearer ${token}` }, connections, duration })
@@ -19,7 +25,24 @@ export const measureAvatarReads = (base: string, token: string, avatarId: string
 const newHabit = async (base: string, token: string, avatarId: string, i: number) =>
   ((await call(base, token, 'POST', '/api/v1/habits', { avatarId, title: `habit ${i}`, recurrenceType: 'DAILY' })) as { id: string }).id
 
-/** Attends on `n` distinct habits (each its first completion), `connections` at a time. */
+/** Experience earned over the avatar's life: every level it left, plus what it holds in this one. */
+export async function totalExperience(base: string, token: string, avatarId: string): Promise<number> {
+  const level = (await call(base, token, 'GET', `/api/v1/avatars/${avatarId}/level`)) as { levelNumber: number; currentExperience: number }
+  let total = level.currentExperience
+  for (let l = 1; l < level.levelNumber; l++) total += experienceRequired(l)
+  return total
+}
+
+/** Polls the avatar until its total experience reaches `target`; answers when it did (performance.now()). */
+async function experienceReaches(base: string, token: string, avatarId: string, target: number, since: number, everyMs: number): Promise<number> {
+  for (;;) {
+    if ((await totalExperience(base, token, avatarId)) >= target) return performance.now()
+    if (performance.now() - since > REWARD_TIMEOUT_MS) throw new Error(`rewards were not all visible within ${REWARD_TIMEOUT_MS / 1000} s`)
+    if (everyMs > 0) await sleep(everyMs)
+  }
+}
+
+/** Attends on `n` distinct habits (each its first completion), `connections` at a time: the requests alone. */
 export async function measureAttends(base: string, token: string, avatarId: string, n: number, connections: number): Promise<LoadResult> {
   const habits = await inBatches(n, 16, (i) => newHabit(base, token, avatarId, i))
   return load({
@@ -28,20 +51,42 @@ export async function measureAttends(base: string, token: string, avatarId: stri
   })
 }
 
-/** End to end: from an attend request to its reward readable on the avatar (events and consumer), one at a time. */
+export interface EndToEnd {
+  /** The attend requests alone: their rate and latency. */
+  requests: LoadResult
+  /** From the first attend until every reward shows on the avatar. */
+  elapsedMs: number
+  /** n / elapsed. */
+  perSecond: number
+}
+
+/**
+ * Attends on `n` distinct habits (each its first completion, `connections` at a time), timed end
+ * to end: from the first request until the avatar's experience holds all `n` rewards.
+ */
+export async function measureAttendsEndToEnd(base: string, token: string, avatarId: string, n: number, connections: number): Promise<EndToEnd> {
+  const habits = await inBatches(n, 16, (i) => newHabit(base, token, avatarId, 20_000 + i))
+  const target = (await totalExperience(base, token, avatarId)) + n * experienceForStreak(1)
+  const t0 = performance.now()
+  const requests = await load({
+    url: base, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ date: nowLocal() }),
+    connections: Math.min(connections, n), amount: n, paths: habits.map((h) => `/api/v1/habits/${h}/attend`),
+  })
+  if (requests.non2xx > 0 || requests.errors > 0) throw new Error(`attends: ${requests.non2xx} non-2xx, ${requests.errors} errors`)
+  const t1 = await experienceReaches(base, token, avatarId, target, t0, 20)
+  const elapsedMs = t1 - t0
+  return { requests, elapsedMs: round(elapsedMs), perSecond: n / (elapsedMs / 1000) }
+}
+
+/** End to end: from an attend request to its experience readable on the avatar (events and consumer), one at a time. */
 export async function measureRewardDelay(base: string, token: string, avatarId: string, probes: number): Promise<{ p50: number; p99: number }> {
   const habits = await inBatches(probes, 16, (i) => newHabit(base, token, avatarId, 10_000 + i))
   const delays: number[] = []
   for (const habit of habits) {
-    const before = ((await call(base, token, 'GET', `/api/v1/avatars/${avatarId}/money`)) as { amount: number }).amount
+    const before = await totalExperience(base, token, avatarId)
     const t0 = performance.now()
     await call(base, token, 'POST', `/api/v1/habits/${habit}/attend`, { date: nowLocal() })
-    for (;;) {
-      const money = ((await call(base, token, 'GET', `/api/v1/avatars/${avatarId}/money`)) as { amount: number }).amount
-      if (money > before) break
-      if (performance.now() - t0 > 10_000) throw new Error('a reward did not arrive within 10 s')
-    }
-    delays.push(performance.now() - t0)
+    delays.push((await experienceReaches(base, token, avatarId, before + 1, t0, 0)) - t0)
   }
   delays.sort((a, b) => a - b)
   return { p50: round(percentile(delays, 50)), p99: round(percentile(delays, 99)) }

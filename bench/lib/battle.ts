@@ -1,0 +1,90 @@
+/**
+ * Every member of one guild attacking one boss at once, for a duration. A battle ends when its
+ * turns run out (turnsPerMember × members); the leader then starts the next one, and the members
+ * carry on. Attacks/s counts accepted attacks (204) over the whole duration, restarts included.
+ */
+import { performance } from 'node:perf_hooks'
+import { call } from './http.js'
+import { percentile } from './load.js'
+import type { Guild, Player } from './players.js'
+
+export interface BattleResult {
+  attacks: number
+  rps: number
+  p50: number
+  p99: number
+  /** Attacks refused because the battle had just ended or the attacker had fallen. */
+  refused: number
+  errors: number
+  battles: number
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100
+
+export async function measureBattle(base: string, guild: Guild, bossType: string, durationS: number): Promise<BattleResult> {
+  const startBattle = async () => ((await call(base, guild.leader.token, 'POST', '/api/v1/battles', {
+    guildId: guild.id, bossType, requesterId: guild.leader.avatarId,
+  })) as { id: string }).id
+
+  let current = await startBattle()
+  let battles = 1
+  let renewing: Promise<void> | undefined
+  /** The first member to see `ended` over starts the next battle; the others wait for it. */
+  const renew = async (ended: string) => {
+    if (current !== ended) return
+    renewing ??= startBattle().then((id) => {
+      current = id
+      battles++
+    }).finally(() => {
+      renewing = undefined
+    })
+    await renewing
+  }
+
+  const latencies: number[] = []
+  let refused = 0
+  let errors = 0
+  let firstError: string | undefined
+  const t0 = performance.now()
+  const end = t0 + durationS * 1000
+
+  const fight = async (p: Player) => {
+    const headers = { ...p.auth, 'content-type': 'application/json' }
+    const body = JSON.stringify({ damage: 1, attackerAvatarId: p.avatarId })
+    while (performance.now() < end) {
+      const battle = current
+      const started = performance.now()
+      const res = await fetch(`${base}/api/v1/battles/${battle}/damage`, { method: 'POST', headers, body })
+      const text = await res.text()
+      const ms = performance.now() - started
+      if (res.status === 204) {
+        latencies.push(ms)
+      } else if (res.status === 400 && text.includes('/problems/battle-over')) {
+        refused++
+        await renew(battle)
+      } else if (res.status === 400 && text.includes('/problems/attacker-fallen')) {
+        // Fallen for this battle: wait for the next (the others end this one).
+        refused++
+        await new Promise((r) => setTimeout(r, 10))
+      } else {
+        errors++
+        firstError ??= `${res.status} ${text.slice(0, 200)}`
+        if (errors > 100) throw new Error(`battle: too many failed attacks, first: ${firstError}`)
+      }
+    }
+  }
+  await Promise.all(guild.members.map(fight))
+  await renewing
+  const elapsed = (performance.now() - t0) / 1000
+  if (firstError) console.warn(`battle: ${errors} failed attacks, first: ${firstError}`)
+  latencies.sort((a, b) => a - b)
+  return {
+    attacks: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    refused,
+    errors,
+    battles,
+  }
+}
