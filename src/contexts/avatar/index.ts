@@ -12,7 +12,7 @@ import { SYSTEM } from '../../platform/auth/principal.js'
 import { NotFound } from '../../platform/errors.js'
 import type { Subscription } from '../../platform/events/bus.js'
 import { exactlyOnce } from '../../platform/events/inbox.js'
-import type { BattleLost, BattleWon } from '../guild/events.js'
+import type { BattleLost, BattleWon, BossStruckBack } from '../guild/events.js'
 import type { QuestCompleted } from '../quest/events.js'
 import type { HabitAttended, HabitMissed } from '../tracking/events.js'
 
@@ -44,6 +44,7 @@ export function avatarContext(deps: { database: Database; clock: Clock; economyM
           const { participants, penalty } = (e as BattleLost).payload
           for (const id of participants) await unlessGone(app.damage(SYSTEM, id, penalty))
         }),
+        BossStruckBack: once((e) => unlessGone(app.damage(SYSTEM, (e as BossStruckBack).payload.avatarId, (e as BossStruckBack).payload.damage))),
       },
       quest: {
         QuestCompleted: once((e) => unlessGone(app.rewardFromPlay((e as QuestCompleted).payload.avatarId, (e as QuestCompleted).payload.reward))),
