@@ -24,7 +24,7 @@ export function avatarContext(deps: { database: Database; clock: Clock; economyM
     await f.register(avatarRoutes, { app })
     await f.register(itemRoutes, { app })
   }
-  const client: AvatarClient = inProcessAvatarClient(app)
+  const client: AvatarClient = inProcessAvatarClient(app, deps.database)
   const once = (handle: Parameters<typeof exactlyOnce>[3]) => exactlyOnce(deps.database, inbox, deps.clock, handle)
   // An event about an avatar deleted since has nothing left to change.
   const unlessGone = (work: Promise<unknown>) => work.then(() => undefined, (e: unknown) => { if (!(e instanceof NotFound)) throw e })
