@@ -12,9 +12,10 @@ import { inProcessTrackingClient } from './tracking/client.js'
  * in-process port refuses one, before it reaches the other context's use cases.
  */
 let database: Database
+// Starting an embedded database takes seconds on a busy machine.
 beforeAll(async () => {
   database = await Database.embedded({})
-})
+}, 60_000)
 afterAll(() => database.close())
 
 /** Stands in for a context's use cases: any use of it is a call that got through. */
