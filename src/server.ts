@@ -136,7 +136,7 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     const marketplaceAvatars = config.avatarUrl ? httpAvatarClient(config.avatarUrl, serviceTokens, callOptions) : avatars
     const marketplace = marketplaceContext({ database, clock, avatars: marketplaceAvatars })
     const all: ServedContext[] = [
-      { name: 'edge', outbox: identity.outbox },
+      { name: 'edge', outbox: identity.outbox, jobs: identity.jobs },
       { name: 'avatar', apiRoutes: avatar.routes, outbox: avatar.outbox, subscription: avatar.subscription, metrics: avatar.metrics },
       { name: 'tracking', apiRoutes: tracking.routes, outbox: tracking.outbox, subscription: tracking.subscription, jobs: tracking.jobs },
       { name: 'guild', apiRoutes: guild.routes, outbox: guild.outbox, subscription: guild.subscription, jobs: guild.jobs },

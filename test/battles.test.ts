@@ -125,6 +125,33 @@ test('every participant fallen: LOST before the turns run out', async () => {
   expect(b.participants.map((p: { fallen: boolean }) => p.fallen)).toEqual([true, true])
 })
 
+test('20 attacks at once by one attacker: the strike-back that takes their last health fells them, later ones are refused, each lands once', async () => {
+  const { guildId, leader } = await guildOfSize(4)
+  const id = await startBattle(leader, guildId, 'TROLL')
+  // The troll: 5 turns a member (20 here), strength 20, defense 8. Attack 10 deals 10 - 8 = 2;
+  // it strikes back 20 - 10 = 10, so the 10th strike-back takes the leader's 100 health.
+  const results = await Promise.all(Array.from({ length: 20 }, () => hit(leader, id, 50)))
+  const accepted = results.filter((r) => r.statusCode === 204)
+  for (const r of results.filter((r) => r.statusCode !== 204)) expectProblem(r, 400, 'attacker-fallen')
+  expect(accepted).toHaveLength(10)
+
+  const battle = (await get(leader, battleUrl(id))).json()
+  expect(battle).toMatchObject({ status: 'IN_PROGRESS', currentTurn: 10, bossRemainingHealth: 780 })
+  expect(battle.participants[0]).toEqual({ avatarId: leader.avatarId, fallen: true, damageDealt: 20, attacks: 10 })
+  const log = (await get(leader, battleUrl(id, '/attacks'))).json().items as { turn: number; strikeBack: number; attackerFell: boolean }[]
+  expect(log.map((a) => a.turn)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+  expect(log.map((a) => a.strikeBack)).toEqual(Array(10).fill(10))
+  expect(log.map((a) => a.attackerFell)).toEqual([...Array(9).fill(false), true])
+  expectProblem(await hit(leader, id, 50), 400, 'attacker-fallen')
+
+  // The avatar took the 100 once: it died once (health refilled, a tenth of its 100 money gone), not twice.
+  await app.settle()
+  await app.settle()
+  const a = await avatarOf(app, leader)
+  expect(a.health.current).toBe(100)
+  expect(a.money.amount).toBe(90)
+})
+
 test('the leader cancels a battle in progress; another can start after', async () => {
   const { guildId, leader, players: [, member] } = await guildOfSize(2)
   const id = await startBattle(leader, guildId, 'TROLL')

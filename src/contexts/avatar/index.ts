@@ -13,7 +13,7 @@ import { NotFound } from '../../platform/errors.js'
 import type { Subscription } from '../../platform/events/bus.js'
 import type { DomainEvent } from '../../platform/events/outbox.js'
 import { batchMetrics } from '../../platform/http/metrics.js'
-import type { BattleLost, BattleWon } from '../guild/events.js'
+import type { BattleLost, BattleWon, BossStruckBack } from '../guild/events.js'
 import type { QuestCompleted } from '../quest/events.js'
 import type { HabitAttended, HabitMissed } from '../tracking/events.js'
 
@@ -25,7 +25,7 @@ export function avatarContext(deps: { database: Database; clock: Clock; economyM
     await f.register(avatarRoutes, { app })
     await f.register(itemRoutes, { app })
   }
-  const client: AvatarClient = inProcessAvatarClient(app)
+  const client: AvatarClient = inProcessAvatarClient(app, deps.database)
   // An event's effect on one avatar is a keyed change (the key names the event and the avatar), so a
   // redelivery answers as the first delivery did; and concurrent deliveries for one avatar batch.
   const key = (e: DomainEvent, avatarId: string) => `event:${e.id}:${avatarId}`
@@ -49,6 +49,7 @@ export function avatarContext(deps: { database: Database; clock: Clock; economyM
           const { participants, penalty } = (e as BattleLost).payload
           await Promise.all(participants.map((id) => damage(e, id, penalty)))
         },
+        BossStruckBack: (e) => damage(e, (e as BossStruckBack).payload.avatarId, (e as BossStruckBack).payload.damage),
       },
       quest: {
         QuestCompleted: (e) => reward(e, (e as QuestCompleted).payload.avatarId, (e as QuestCompleted).payload.reward),

@@ -4,6 +4,7 @@
  * contexts run as separate services.
  */
 import type { TokenSource } from '../../platform/auth/service-token.js'
+import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import { isId } from '../../platform/ids.js'
 import type { GuildApp } from './app/guild-app.js'
@@ -15,10 +16,20 @@ export interface GuildClient {
   exists(guildId: string): Promise<boolean>
 }
 
-export const inProcessGuildClient = (app: GuildApp): GuildClient => ({
-  guildOf: async (avatarId) => (await app.guildOf(avatarId)) ?? null,
-  exists: (guildId) => app.exists(guildId),
-})
+/** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
+export function inProcessGuildClient(app: GuildApp, database: Database): GuildClient {
+  const outside = (method: string) => database.assertNoOpenTransaction(`GuildClient.${method}`)
+  return {
+    guildOf: async (avatarId) => {
+      outside('guildOf')
+      return (await app.guildOf(avatarId)) ?? null
+    },
+    exists: async (guildId) => {
+      outside('exists')
+      return app.exists(guildId)
+    },
+  }
+}
 
 /**
  * The same port over the guild service's public API (split services), with a service token:

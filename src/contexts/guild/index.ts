@@ -27,7 +27,7 @@ export function guildContext(deps: { database: Database; clock: Clock; avatars: 
     await f.register(guildRoutes, { app: guilds })
     await f.register(battleRoutes, { app: battles })
   }
-  const client: GuildClient = inProcessGuildClient(guilds)
+  const client: GuildClient = inProcessGuildClient(guilds, deps.database)
   const once = (handle: Parameters<typeof exactlyOnce>[3]) => exactlyOnce(deps.database, inbox, deps.clock, handle)
   const subscription: Subscription = {
     consumer: 'guild',

@@ -8,7 +8,11 @@ import { Outbox } from '../../platform/events/outbox.js'
 import type { AvatarClient } from '../avatar/client.js'
 import { IdentityApp } from './app/identity-app.js'
 import { identityRoutes } from './http/routes.js'
+import type { Job } from '../../platform/jobs/scheduler.js'
+import { REGISTRATION_RECOVERY_EVERY_MS } from './domain/rules.js'
 import { outbox as outboxTable } from './store/tables.js'
+
+export const RECOVER_REGISTRATIONS_JOB = 'identity.recover-registrations'
 
 /** The edge's identity context: accounts, logins and tokens under /auth. */
 export function identityContext(deps: {
@@ -24,5 +28,6 @@ export function identityContext(deps: {
   const routes: FastifyPluginAsync = async (f) => {
     await f.register(identityRoutes, { app, tokens: deps.tokens })
   }
-  return { name: 'identity' as const, routes, outbox }
+  const jobs: Job[] = [{ name: RECOVER_REGISTRATIONS_JOB, everyMs: REGISTRATION_RECOVERY_EVERY_MS, run: async () => void (await app.recoverRegistrations()) }]
+  return { name: 'identity' as const, routes, outbox, jobs }
 }

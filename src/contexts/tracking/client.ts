@@ -5,6 +5,7 @@
  * rules, exported so no other context copies the window arithmetic.
  */
 import type { TokenSource } from '../../platform/auth/service-token.js'
+import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import type { TrackingApp } from './app/tracking-app.js'
 import * as habits from './domain/habit.js'
@@ -50,10 +51,20 @@ export function httpTrackingClient(baseUrl: string | (() => string), token: Toke
   }
 }
 
-export const inProcessTrackingClient = (app: TrackingApp): TrackingClient => ({
-  copyQuestHabit: (habitId, { questId, ...copy }) => app.copyForQuest(habitId, { ...copy, associatedQuestId: questId }),
-  unlinkFromQuest: (questId, habitIds) => app.unlinkFromQuest(questId, habitIds),
-})
+/** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
+export function inProcessTrackingClient(app: TrackingApp, database: Database): TrackingClient {
+  const outside = (method: string) => database.assertNoOpenTransaction(`TrackingClient.${method}`)
+  return {
+    copyQuestHabit: async (habitId, { questId, ...copy }) => {
+      outside('copyQuestHabit')
+      return app.copyForQuest(habitId, { ...copy, associatedQuestId: questId })
+    },
+    unlinkFromQuest: async (questId, habitIds) => {
+      outside('unlinkFromQuest')
+      return app.unlinkFromQuest(questId, habitIds)
+    },
+  }
+}
 
 /**
  * Checks a habit described elsewhere (a quest's entry) by the rules a habit follows and

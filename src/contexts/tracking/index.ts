@@ -34,6 +34,6 @@ export function trackingContext(deps: { database: Database; clock: Clock; avatar
     },
   }
   const jobs: Job[] = [{ name: MISSED_WINDOWS_JOB, everyMs: MISSED_JOB_EVERY_MS, run: async () => void (await app.judgeMissedWindows()) }]
-  const client: TrackingClient = inProcessTrackingClient(app)
+  const client: TrackingClient = inProcessTrackingClient(app, deps.database)
   return { name: 'tracking' as const, routes, client, outbox, subscription, jobs }
 }

@@ -104,6 +104,18 @@ export class Database {
     else callback()
   }
 
+  /**
+   * Throws when a transaction is open in this async context. In-process port adapters call it
+   * first: a call to another context would silently join this transaction in one process, and
+   * be an HTTP call made while its row locks are held in split services (DESIGN §9.1). Always on:
+   * it is a programming error, and a cheap check.
+   */
+  assertNoOpenTransaction(what: string): void {
+    if (this.ambient.getStore()) {
+      throw new Error(`${what} was called inside an open database transaction: read what the decision needs before it opens, and reach other contexts after commit.`)
+    }
+  }
+
   async ping(): Promise<void> {
     await this.db.execute(sql`select 1`)
   }

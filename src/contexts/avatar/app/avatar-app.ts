@@ -248,6 +248,8 @@ export class AvatarApp {
     if (opts.mints && this.d.economyMode === 'authoritative' && !isTrusted(p)) {
       return Promise.reject(new Forbidden('This server runs an authoritative economy: value comes only from play.', 'economy-authoritative'))
     }
+    // Its write is a statement of its own: inside a caller's transaction it would not join it.
+    this.d.database.assertNoOpenTransaction(`A change of avatar '${id}'`)
     return this.commands.submit(id, { principal: p, decide, call: opts.call }) as Promise<R>
   }
 

@@ -24,10 +24,7 @@ export interface BattleDeps {
 
 type Draft = { [E in GuildEvent as E['type']]: Pick<E, 'type' | 'payload'> }[GuildEvent['type']]
 
-/** The idempotency key of the strike-back that answers one turn of one battle. */
-const strikeBackKey = (battleId: string, turn: number) => `guild.battle:${battleId}:turn:${turn}:strike-back`
-
-/** Boss battles of guilds. Attacks on one battle are serialised by its row lock. */
+/** Boss battles of guilds. Attacks on one battle are serialised by its row lock, under which no other context is called. */
 export class BattleApp {
   constructor(private readonly d: BattleDeps) {}
 
@@ -98,26 +95,31 @@ export class BattleApp {
   }
 
   /**
-   * One attack, one turn. The strike-back reaches the avatar through its port in this same
-   * transaction (its idempotency key is the turn), so a fallen attacker is known before the
-   * next attack is judged. Answers the turn the attack used.
+   * One attack, one turn. The attacker's profile is read before the battle is locked; under the
+   * lock the pure rules judge the hit, the strike-back and whether it fells the attacker (from the
+   * battle's own health ledger), and the battle, the attack and the strike-back event commit
+   * together. The avatar context applies the strike-back after commit, exactly once, from the
+   * event. Answers the turn the attack used.
    */
   async attackBoss(p: Principal, id: string, input: { damage: number; attackerAvatarId: string }): Promise<number> {
     const attacker = input.attackerAvatarId
     await requireOwnedAvatar(this.d.avatars, p, attacker)
+    // Refused before asking the avatar anything: an unknown battle, a finished one, an outsider, a fallen attacker.
+    fight.checkAttacker(await battleRepo.get(this.d.database.current(), id), attacker)
+    const fighter = await this.d.avatars.profile(attacker)
     return this.d.database.transaction(async (tx) => {
       const before = await battleRepo.getForUpdate(tx, id)
-      fight.checkAttacker(before, attacker)
-      const fighter = await this.d.avatars.profile(attacker)
       const now = this.d.clock.now()
       const hit = fight.strike(before, attacker, input.damage, fighter, now)
-      const turn = hit.battle.currentTurn
-      const died = hit.strikeBack > 0 && (await this.d.avatars.damage(attacker, hit.strikeBack, strikeBackKey(id, turn))).died
-      const after = fight.afterStrikeBack(hit.battle, attacker, died, now)
+      const after = hit.battle
+      const turn = after.currentTurn
       await battleRepo.save(tx, after)
       await battleRepo.recordAttack(tx, id, {
-        turn, attackerAvatarId: attacker, requestedDamage: input.damage, dealt: hit.dealt, strikeBack: hit.strikeBack, attackerFell: died, at: now,
+        turn, attackerAvatarId: attacker, requestedDamage: input.damage, dealt: hit.dealt, strikeBack: hit.strikeBack, attackerFell: hit.attackerFell, at: now,
       })
+      if (hit.strikeBack > 0) {
+        await this.events(tx, after, [{ type: 'BossStruckBack', payload: { battleId: id, guildId: after.guildId, turn, avatarId: attacker, damage: hit.strikeBack } }])
+      }
       if (after.status !== 'IN_PROGRESS') await this.conclude(tx, after)
       return turn
     })

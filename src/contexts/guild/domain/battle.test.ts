@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { afterStrikeBack, pointsForVictory, startBattle, strike, type Battle } from './battle.js'
+import { pointsForVictory, startBattle, strike, type Battle } from './battle.js'
 import { BOSSES } from './rules.js'
 
 const t0 = new Date('2026-03-02T08:00:00Z')
 const goblinFight = (memberIds = ['a', 'b']): Battle => startBattle({ id: 'b1', guildId: 'g1', bossType: 'GOBLIN', memberIds, now: t0 })
+const fallenIn = (b: Battle, id: string): Battle => ({ ...b, participants: b.participants.map((p) => (p.avatarId === id ? { ...p, fallen: true, health: 0 } : p)) })
 
 describe('starting a battle', () => {
   test('turns are 6 per member for the goblin, shared by all, from turn 0 at full health', () => {
@@ -16,7 +17,7 @@ describe('starting a battle', () => {
 describe('an attack', () => {
   test('deals min(damage, attack) minus the boss defense and takes the boss strength minus defense back', () => {
     // goblin: defense 2, strength 8. min(50, 12) - 2 = 10 dealt; 8 - 3 = 5 back.
-    const s = strike(goblinFight(), 'a', 50, { attack: 12, defense: 3 }, t0)
+    const s = strike(goblinFight(), 'a', 50, { attack: 12, defense: 3, health: 100 }, t0)
     expect(s.dealt).toBe(10)
     expect(s.strikeBack).toBe(5)
     expect(s.battle.bossRemainingHealth).toBe(140)
@@ -25,11 +26,11 @@ describe('an attack', () => {
   })
 
   test('asking for less than the attack deals what was asked, minus defense', () => {
-    expect(strike(goblinFight(), 'a', 5, { attack: 12, defense: 0 }, t0).dealt).toBe(3)
+    expect(strike(goblinFight(), 'a', 5, { attack: 12, defense: 0, health: 100 }, t0).dealt).toBe(3)
   })
 
   test('a hit and a strike-back are at least 1', () => {
-    const s = strike(goblinFight(), 'a', 0, { attack: 12, defense: 100 }, t0)
+    const s = strike(goblinFight(), 'a', 0, { attack: 12, defense: 100, health: 100 }, t0)
     expect(s.dealt).toBe(1)
     expect(s.strikeBack).toBe(1)
   })
@@ -37,36 +38,77 @@ describe('an attack', () => {
   test('the killing blow deals only the health left, wins, and draws no strike-back', () => {
     let b = goblinFight()
     b = { ...b, bossRemainingHealth: 4 }
-    const s = strike(b, 'b', 100, { attack: 100, defense: 0 }, t0)
+    const s = strike(b, 'b', 100, { attack: 100, defense: 0, health: 100 }, t0)
     expect(s.dealt).toBe(4)
     expect(s.strikeBack).toBe(0)
     expect(s.battle).toMatchObject({ status: 'WON', bossRemainingHealth: 0, endedAt: t0 })
   })
 
   test('outsiders, fallen attackers and finished battles are refused', () => {
-    expect(() => strike(goblinFight(), 'z', 1, { attack: 5, defense: 0 }, t0)).toThrow(/not a participant/)
-    const fallen = afterStrikeBack(goblinFight(), 'a', true, t0)
-    expect(() => strike(fallen, 'a', 1, { attack: 5, defense: 0 }, t0)).toThrow(/fallen/)
-    expect(() => strike({ ...goblinFight(), status: 'WON' }, 'a', 1, { attack: 5, defense: 0 }, t0)).toThrow(/over/)
+    expect(() => strike(goblinFight(), 'z', 1, { attack: 5, defense: 0, health: 100 }, t0)).toThrow(/not a participant/)
+    expect(() => strike(fallenIn(goblinFight(), 'a'), 'a', 1, { attack: 5, defense: 0, health: 100 }, t0)).toThrow(/fallen/)
+    expect(() => strike({ ...goblinFight(), status: 'WON' }, 'a', 1, { attack: 5, defense: 0, health: 100 }, t0)).toThrow(/over/)
+  })
+})
+
+describe('the strike-back and the fall', () => {
+  test('a strike-back that takes the last health fells the attacker, judged by the battle at once', () => {
+    // goblin strength 8, defense 0: 8 back; 8 health left.
+    const s = strike(goblinFight(), 'a', 1, { attack: 5, defense: 0, health: 8 }, t0)
+    expect(s).toMatchObject({ strikeBack: 8, attackerFell: true })
+    expect(s.battle.participants[0]).toMatchObject({ fallen: true, health: 0 })
+    expect(s.battle.status).toBe('IN_PROGRESS')
+  })
+
+  test('the battle counts its own strike-backs though the avatar still reports its health from before them', () => {
+    // 20 health, 8 back each time: 12, 4, then fallen; the avatar reports 20 all along.
+    const fighter = { attack: 5, defense: 0, health: 20 }
+    let b = goblinFight()
+    const fell: boolean[] = []
+    for (let i = 0; i < 3; i++) {
+      const s = strike(b, 'a', 1, fighter, t0)
+      fell.push(s.attackerFell)
+      b = s.battle
+    }
+    expect(fell).toEqual([false, false, true])
+    expect(b.participants[0]).toMatchObject({ health: 0, fallen: true, attacks: 3 })
+    expect(() => strike(b, 'a', 1, fighter, t0)).toThrow(/fallen/)
+  })
+
+  test('the lower health counts: damage taken outside the battle too', () => {
+    // The battle left 92; the avatar reports 5 (hurt elsewhere since): 5 - 8 fells it.
+    let b = strike(goblinFight(), 'a', 1, { attack: 5, defense: 0, health: 100 }, t0).battle
+    expect(b.participants[0]!.health).toBe(92)
+    const s = strike(b, 'a', 1, { attack: 5, defense: 0, health: 5 }, t0)
+    expect(s.attackerFell).toBe(true)
+    b = s.battle
+    expect(b.participants[0]!.health).toBe(0)
+  })
+
+  test('the killing blow draws no strike-back and fells no one', () => {
+    const s = strike({ ...goblinFight(), bossRemainingHealth: 1 }, 'a', 1, { attack: 5, defense: 0, health: 1 }, t0)
+    expect(s).toMatchObject({ strikeBack: 0, attackerFell: false })
+    expect(s.battle.participants[0]).toMatchObject({ fallen: false, health: 1 })
   })
 })
 
 describe('the outcome', () => {
   test('the last turn used without a kill loses', () => {
     const b = { ...goblinFight(['a']), currentTurn: 5 }
-    const s = strike(b, 'a', 3, { attack: 3, defense: 0 }, t0)
+    const s = strike(b, 'a', 3, { attack: 3, defense: 0, health: 100 }, t0)
     expect(s.battle.currentTurn).toBe(6)
-    expect(afterStrikeBack(s.battle, 'a', false, t0).status).toBe('LOST')
+    expect(s.battle).toMatchObject({ status: 'LOST', endedAt: t0 })
   })
 
   test('everyone fallen loses; one still standing fights on', () => {
-    const one = afterStrikeBack(goblinFight(), 'a', true, t0)
+    const one = strike(goblinFight(), 'a', 1, { attack: 5, defense: 0, health: 1 }, t0).battle
     expect(one.status).toBe('IN_PROGRESS')
-    expect(afterStrikeBack(one, 'b', true, t0).status).toBe('LOST')
+    expect(strike(one, 'b', 1, { attack: 5, defense: 0, health: 1 }, t0).battle).toMatchObject({ status: 'LOST', endedAt: t0 })
   })
 
-  test('a won battle stays won', () => {
-    expect(afterStrikeBack({ ...goblinFight(), status: 'WON' }, 'a', true, t0).status).toBe('WON')
+  test('the last turn that kills the boss wins', () => {
+    const b = { ...goblinFight(['a']), currentTurn: 5, bossRemainingHealth: 3 }
+    expect(strike(b, 'a', 5, { attack: 5, defense: 0, health: 100 }, t0).battle.status).toBe('WON')
   })
 
   test('victory points are a tenth of the experience reward', () => {

@@ -1,7 +1,9 @@
 /**
- * Boss battle rules. Pure. An attack is two steps because the strike-back's effect (did the
- * attacker die?) is the avatar context's answer: `strike` decides the hit and the strike-back,
- * `afterStrikeBack` records the answer and judges the outcome.
+ * Boss battle rules. Pure. An attack is judged whole inside the battle: the hit, the boss's
+ * strike-back, and whether it fells the attacker. The fall is judged from the battle's own health
+ * ledger of the attacker (the lower of the health the avatar reported before the attack and what
+ * the battle left it with), so the battle knows at once, without waiting for the avatar context
+ * to apply the strike-back (which it does after commit, from an event).
  */
 import { AttackerFallen, BattleOver, NotAParticipant } from './errors.js'
 import { BATTLE_POINTS_DIVISOR, BOSSES, MIN_HIT, type Boss, type BossType } from './rules.js'
@@ -13,6 +15,8 @@ export interface Participant {
   fallen: boolean
   damageDealt: number
   attacks: number
+  /** The attacker's health as this battle last left it (after its strike-back); absent before its first attack. */
+  health?: number | undefined
 }
 
 export interface Battle {
@@ -29,10 +33,12 @@ export interface Battle {
   endedAt: Date | null
 }
 
-/** What an attacker brings to a fight (from the avatar context). */
+/** What an attacker brings to a fight (from the avatar context, read before the attack). */
 export interface Fighter {
   attack: number
   defense: number
+  /** The avatar's health as it reported it; strike-backs of this battle may not have reached it yet. */
+  health: number
 }
 
 export interface Strike {
@@ -41,6 +47,8 @@ export interface Strike {
   dealt: number
   /** Damage the boss strikes back with; 0 when it fell. */
   strikeBack: number
+  /** The strike-back took the attacker's last health: fallen for this battle. */
+  attackerFell: boolean
 }
 
 export function startBattle(b: { id: string; guildId: string; bossType: BossType; memberIds: string[]; now: Date }): Battle {
@@ -70,31 +78,32 @@ export function checkAttacker(b: Battle, avatarId: string): void {
   if (p.fallen) throw new AttackerFallen(avatarId)
 }
 
-/** An attack uses one turn: dealt = max(1, min(damage, attack) − boss defense); the boss strikes back if it stands. */
+/**
+ * An attack uses one turn: dealt = max(1, min(damage, attack) − boss defense). If the boss stands,
+ * it strikes back with max(1, boss strength − defense), taken from the attacker's health in this
+ * battle: the lower of what the avatar reported and what the battle last left it with (a
+ * strike-back the avatar has not applied yet still counts; healing during the battle does not).
+ * An attacker left with none has fallen. Boss at 0: WON; turns used up or everyone fallen: LOST.
+ */
 export function strike(b: Battle, attackerId: string, damage: number, fighter: Fighter, now: Date): Strike {
   checkAttacker(b, attackerId)
   const hit = Math.max(MIN_HIT, Math.min(damage, fighter.attack) - b.boss.defense)
   const dealt = Math.min(hit, b.bossRemainingHealth)
   const bossRemainingHealth = b.bossRemainingHealth - dealt
   const won = bossRemainingHealth === 0
-  const battle: Battle = {
-    ...b,
-    currentTurn: b.currentTurn + 1,
-    bossRemainingHealth,
-    participants: b.participants.map((p) =>
-      p.avatarId === attackerId ? { ...p, damageDealt: p.damageDealt + dealt, attacks: p.attacks + 1 } : p),
-    ...(won ? { status: 'WON' as const, endedAt: now } : {}),
-  }
   const strikeBack = won ? 0 : Math.max(MIN_HIT, b.boss.strength - fighter.defense)
-  return { battle, dealt, strikeBack }
-}
-
-/** Records whether the strike-back killed the attacker; turns used up or everyone fallen: LOST. */
-export function afterStrikeBack(b: Battle, attackerId: string, attackerDied: boolean, now: Date): Battle {
-  if (b.status !== 'IN_PROGRESS') return b
-  const participants = attackerDied ? b.participants.map((p) => (p.avatarId === attackerId ? { ...p, fallen: true } : p)) : b.participants
-  const lost = b.currentTurn >= b.numOfTurns || participants.every((p) => p.fallen)
-  return { ...b, participants, ...(lost ? { status: 'LOST' as const, endedAt: now } : {}) }
+  const attacker = participantOf(b, attackerId)!
+  const healthBefore = Math.min(fighter.health, attacker.health ?? fighter.health)
+  const health = Math.max(0, healthBefore - strikeBack)
+  const attackerFell = strikeBack > 0 && health === 0
+  const participants = b.participants.map((p) => p.avatarId !== attackerId ? p : {
+    ...p, damageDealt: p.damageDealt + dealt, attacks: p.attacks + 1, health, fallen: attackerFell,
+  })
+  const currentTurn = b.currentTurn + 1
+  const lost = !won && (currentTurn >= b.numOfTurns || participants.every((p) => p.fallen))
+  const status = won ? 'WON' as const : lost ? 'LOST' as const : b.status
+  const battle: Battle = { ...b, currentTurn, bossRemainingHealth, participants, status, endedAt: status === 'IN_PROGRESS' ? b.endedAt : now }
+  return { battle, dealt, strikeBack, attackerFell }
 }
 
 /** Guild points for a battle won. */

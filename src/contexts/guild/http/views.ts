@@ -84,7 +84,8 @@ export const battleView = (b: Battle) => ({
   numOfTurns: b.numOfTurns,
   boss: bossView(b.bossType, b.boss),
   bossRemainingHealth: b.bossRemainingHealth,
-  participants: b.participants,
+  // The health ledger is the battle's own bookkeeping, not part of the view.
+  participants: b.participants.map(({ avatarId, fallen, damageDealt, attacks }) => ({ avatarId, fallen, damageDealt, attacks })),
   startedAt: b.startedAt.toISOString(),
   endedAt: b.endedAt?.toISOString() ?? null,
   _links: battleLinks(b),

@@ -65,7 +65,7 @@ export const battles = guildSchema.table(
     currentTurn: integer('current_turn').notNull(),
     numOfTurns: integer('num_of_turns').notNull(),
     bossRemainingHealth: integer('boss_remaining_health').notNull(),
-    participants: jsonb('participants').$type<{ avatarId: string; fallen: boolean; damageDealt: number; attacks: number }[]>().notNull(),
+    participants: jsonb('participants').$type<{ avatarId: string; fallen: boolean; damageDealt: number; attacks: number; health?: number | undefined }[]>().notNull(),
     startedAt: instant('started_at').notNull(),
     endedAt: instant('ended_at'),
   },

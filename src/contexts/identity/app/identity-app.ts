@@ -5,14 +5,16 @@ import type { RevocationList } from '../../../platform/auth/revocations.js'
 import type { AccessTokens } from '../../../platform/auth/tokens.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
+import { AppError } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId, newSecret } from '../../../platform/ids.js'
 import type { AvatarClient } from '../../avatar/client.js'
-import { EmailTaken, InvalidCredentials, InvalidRefreshToken, LoginThrottled } from '../domain/errors.js'
+import { AvatarUnavailable, EmailTaken, InvalidCredentials, InvalidRefreshToken, LoginThrottled } from '../domain/errors.js'
 import { type FailureLimit, retryAfterMs } from '../domain/login-throttle.js'
 import { judgeRefresh } from '../domain/refresh-token.js'
-import { ARGON2, normalizeEmail } from '../domain/rules.js'
-import { loginFailureRepo, refreshTokenRepo, userRepo } from '../store/repositories.js'
+import { canLogIn } from '../domain/registration.js'
+import { ARGON2, normalizeEmail, REGISTRATION_LEASE_MS, REGISTRATION_RECOVERY_BATCH } from '../domain/rules.js'
+import { loginFailureRepo, refreshTokenRepo, registrationRepo, userRepo } from '../store/repositories.js'
 
 export interface IdentityDeps {
   database: Database
@@ -47,30 +49,103 @@ export class IdentityApp {
     this.addressLimit = { maxFailures: d.config.loginMaxFailuresPerAddress, windowMs }
   }
 
-  /** The user and their first avatar (id = user id) are made together or not at all. */
+  /**
+   * The user and their first avatar (id = user id) are made both or neither (DESIGN §5). The user
+   * is committed PENDING with its registration's log row; the avatar is provisioned after commit
+   * (idempotent by its id); then the user is activated and the session answered. When
+   * provisioning fails, the registration is undone: the avatar discarded (in case it was made
+   * after all) and the user deleted, freeing the email. What cannot be undone now stays recorded
+   * for the recovery job. Until then the email is taken (409) and the user cannot log in.
+   */
   async register(input: { name: string; email: string; password: string }): Promise<Session> {
     const email = normalizeEmail(input.email)
     const name = input.name.trim()
     const passwordHash = await hash(input.password, ARGON2)
     const userId = newId()
-    const now = this.d.clock.now()
-    let provisioned = false
+    await this.d.database.transaction(async (tx) => {
+      const now = this.d.clock.now()
+      if (!(await userRepo.insert(tx, { id: userId, email, name, passwordHash, role: 'player', createdAt: now, status: 'PENDING' }))) {
+        throw new EmailTaken()
+      }
+      await registrationRepo.begin(tx, userId, now, this.leaseFrom(now))
+    })
     try {
-      return await this.d.database.transaction(async (tx) => {
-        if (!(await userRepo.insert(tx, { id: userId, email, name, passwordHash, role: 'player', createdAt: now }))) {
-          throw new EmailTaken()
-        }
-        provisioned = true
-        await this.d.avatars.provision({ avatarId: userId, ownerId: userId, name })
+      await this.d.avatars.provision({ avatarId: userId, ownerId: userId, name })
+    } catch (e) {
+      const undone = await this.turnAround(userId, describe(e))
+      // A refusal settles that nothing was made: the client hears it. Anything else is the partner failing.
+      throw isRefusal(e) ? e : new AvatarUnavailable(undone)
+    }
+    let session: Session | undefined
+    try {
+      session = await this.d.database.transaction(async (tx) => {
+        if (!(await registrationRepo.complete(tx, userId, this.d.clock.now()))) return undefined
+        await userRepo.activate(tx, userId)
         await this.d.outbox.add(tx, [{ type: 'UserRegistered', aggregateId: userId, version: 1, payload: { userId, name } }])
         return this.startSession(tx, userId, 'player', newId())
       })
     } catch (e) {
-      // In one process the avatar rolled back with the user; a separate avatar service may have
-      // made it (even if its answer was lost): take it back, so neither exists.
-      if (provisioned) await this.d.avatars.discard(userId).catch(() => undefined)
+      // The avatar exists but the account could not be completed: neither is kept.
+      await this.turnAround(userId, describe(e))
       throw e
     }
+    // The request outlived its lease and the recovery job is undoing the registration.
+    if (!session) throw new AvatarUnavailable(false)
+    return session
+  }
+
+  /**
+   * The recovery job: registrations whose lease ran out unfinished (their request died, or undoing
+   * them failed) are undone. Answers how many were; throws when some could not be yet (they are
+   * tried again once their lease runs out).
+   */
+  async recoverRegistrations(): Promise<number> {
+    let undone = 0
+    let failed = 0
+    for (;;) {
+      const now = this.d.clock.now()
+      const claimed = await this.d.database.transaction((tx) =>
+        registrationRepo.claimAbandoned(tx, now, this.leaseFrom(now), REGISTRATION_RECOVERY_BATCH))
+      for (const userId of claimed) {
+        if (await this.undo(userId)) undone++
+        else failed++
+      }
+      if (claimed.length < REGISTRATION_RECOVERY_BATCH) break
+    }
+    if (failed > 0) throw new Error(`${failed} of ${undone + failed} abandoned registrations could not be undone yet; they stay recorded and are tried again.`)
+    return undone
+  }
+
+  /** Turns the registration around and undoes it; answers whether it is undone now. */
+  private async turnAround(userId: string, failure: string): Promise<boolean> {
+    const now = this.d.clock.now()
+    const mine = await this.d.database.transaction((tx) => registrationRepo.turnAround(tx, userId, failure, now, this.leaseFrom(now)))
+    // Taken over by the recovery job (the request outlived its lease): the job undoes it.
+    if (!mine) return false
+    return this.undo(userId)
+  }
+
+  /**
+   * The compensation of a registration in COMPENSATING, leased to the caller: the avatar is
+   * discarded, then the user deleted. A discard that fails is recorded; the registration stays
+   * COMPENSATING for the recovery job once the lease runs out. Answers whether it is undone.
+   */
+  private async undo(userId: string): Promise<boolean> {
+    try {
+      await this.d.avatars.discard(userId)
+    } catch (e) {
+      await this.d.database.transaction((tx) => registrationRepo.compensationFailed(tx, userId, describe(e), this.d.clock.now()))
+      return false
+    }
+    await this.d.database.transaction(async (tx) => {
+      await userRepo.deletePending(tx, userId)
+      await registrationRepo.compensated(tx, userId, this.d.clock.now())
+    })
+    return true
+  }
+
+  private leaseFrom(now: Date): Date {
+    return new Date(now.getTime() + REGISTRATION_LEASE_MS)
   }
 
   async login(input: { email: string; password: string }, clientAddress: string): Promise<Session> {
@@ -79,7 +154,9 @@ export class IdentityApp {
     const keys = { email: `email:${email}`, address: `address:${clientAddress}` }
     const earlierFailures = await this.refuseWhileThrottled(keys, now)
 
-    const user = await userRepo.findByEmail(this.d.database.db, email)
+    const found = await userRepo.findByEmail(this.d.database.db, email)
+    // A user whose registration is not complete has no account yet.
+    const user = found && canLogIn(found.status) ? found : undefined
     const valid = user
       ? await verify(user.passwordHash, input.password)
       : (await verify(await this.decoy(), input.password), false)
@@ -164,3 +241,10 @@ export class IdentityApp {
     return this.decoyHash
   }
 }
+
+/** The avatar's answer settles that nothing was made (a 4xx refusal); anything else leaves it in doubt. */
+const isRefusal = (e: unknown): e is AppError => e instanceof AppError && e.status >= 400 && e.status < 500
+/** The log keeps this much of why a registration turned around. */
+const FAILURE_TEXT_MAX = 500
+const describe = (e: unknown) =>
+  (e instanceof AppError ? `${e.slug}: ${e.message}` : e instanceof Error ? e.message : String(e)).slice(0, FAILURE_TEXT_MAX)

@@ -1,4 +1,4 @@
-import { Conflict, TooManyRequests, Unauthorized } from '../../../platform/errors.js'
+import { BadGateway, Conflict, TooManyRequests, Unauthorized } from '../../../platform/errors.js'
 
 export class EmailTaken extends Conflict {
   constructor() {
@@ -22,5 +22,15 @@ export class InvalidRefreshToken extends Unauthorized {
 export class LoginThrottled extends TooManyRequests {
   constructor(retryAfterSeconds: number) {
     super(`Too many failed logins; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds)
+  }
+}
+
+/** Registration's partner failed: the account was not made (or is being undone: its email stays taken until then). */
+export class AvatarUnavailable extends BadGateway {
+  constructor(undone: boolean) {
+    super(undone
+      ? 'The avatar service failed while your account was being made; nothing was kept. Try again.'
+      : 'The avatar service failed while your account was being made; it is being undone, and its email is free again once that is done.',
+    'avatar-unavailable')
   }
 }

@@ -9,3 +9,12 @@ export const USER_NAME_MAX_LENGTH = 64
 export const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase()
+
+/**
+ * A registration's lease: the request that began it has this long to finish it (longer than a
+ * provisioning call with its retries); after it, an unfinished one belongs to the recovery job,
+ * which also waits this long between attempts at undoing one.
+ */
+export const REGISTRATION_LEASE_MS = 60_000
+export const REGISTRATION_RECOVERY_EVERY_MS = 30_000
+export const REGISTRATION_RECOVERY_BATCH = 50

@@ -29,7 +29,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ app: IdentityApp; token
   f.post('/auth/register', {
     schema: {
       tags, summary: 'Register an account; its avatar (id = userId) is created with it', body: RegisterBody,
-      response: { 200: SessionView, ...problemResponses(400, 409) },
+      response: { 200: SessionView, ...problemResponses(400, 409, 502) },
     },
   }, async (req) => app.register(req.body))
 

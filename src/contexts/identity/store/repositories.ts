@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { and, eq, gt, inArray, isNull, lte } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm'
 import type { Role } from '../../../platform/auth/principal.js'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { newId } from '../../../platform/ids.js'
-import { loginFailures, refreshTokens, users } from './tables.js'
+import { OPEN_REGISTRATION_STATES, type RegistrationState, type UserStatus } from '../domain/registration.js'
+import { loginFailures, refreshTokens, registrations, users } from './tables.js'
 
 export type UserRow = typeof users.$inferSelect
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect
@@ -13,7 +14,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest('base6
 
 export const userRepo = {
   /** false when the email is taken. */
-  async insert(tx: Tx, u: { id: string; email: string; name: string; passwordHash: string; role: Role; createdAt: Date }): Promise<boolean> {
+  async insert(tx: Tx, u: { id: string; email: string; name: string; passwordHash: string; role: Role; createdAt: Date; status: UserStatus }): Promise<boolean> {
     const rows = await tx.insert(users).values(u).onConflictDoNothing({ target: users.email }).returning({ id: users.id })
     return rows.length === 1
   },
@@ -25,6 +26,61 @@ export const userRepo = {
     const [row] = await q.select().from(users).where(eq(users.id, id))
     return row
   },
+  async activate(tx: Tx, id: string): Promise<void> {
+    await tx.update(users).set({ status: 'ACTIVE' }).where(eq(users.id, id))
+  },
+  /** Deletes a user whose registration is being undone (never an active one): its email is free again. */
+  async deletePending(tx: Tx, id: string): Promise<void> {
+    await tx.delete(users).where(and(eq(users.id, id), eq(users.status, 'PENDING')))
+  },
+}
+
+/**
+ * The registration saga's log. Each change of state is conditional on the state it leaves, so the
+ * request that began a registration and the recovery job never both act on it.
+ */
+export const registrationRepo = {
+  async begin(tx: Tx, userId: string, now: Date, leaseUntil: Date): Promise<void> {
+    await tx.insert(registrations).values({ userId, state: 'PENDING', leaseUntil, createdAt: now, updatedAt: now })
+  },
+  /** PENDING → DONE; false when the recovery job has taken the registration over. */
+  complete(tx: Tx, userId: string, now: Date): Promise<boolean> {
+    return move(tx, userId, 'PENDING', { state: 'DONE', updatedAt: now })
+  },
+  /** PENDING → COMPENSATING, leased to the caller; false when the recovery job has it already. */
+  turnAround(tx: Tx, userId: string, failure: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    return move(tx, userId, 'PENDING', { state: 'COMPENSATING', failure, leaseUntil, updatedAt: now })
+  },
+  /** COMPENSATING → COMPENSATED. */
+  compensated(tx: Tx, userId: string, now: Date): Promise<boolean> {
+    return move(tx, userId, 'COMPENSATING', { state: 'COMPENSATED', updatedAt: now })
+  },
+  /** The compensation failed: why is kept, and the row waits for its lease to run out. */
+  async compensationFailed(tx: Tx, userId: string, failure: string, now: Date): Promise<void> {
+    await tx.update(registrations)
+      .set({ failure, failedAttempts: sql`${registrations.failedAttempts} + 1`, updatedAt: now })
+      .where(and(eq(registrations.userId, userId), eq(registrations.state, 'COMPENSATING')))
+  },
+  /**
+   * Open registrations whose lease ran out (their request died, or an attempt at undoing them
+   * failed), turned COMPENSATING and leased to the caller. SKIP LOCKED: replicas share the work.
+   */
+  async claimAbandoned(tx: Tx, now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
+    const rows = await tx.select({ userId: registrations.userId }).from(registrations)
+      .where(and(inArray(registrations.state, [...OPEN_REGISTRATION_STATES]), lte(registrations.leaseUntil, now)))
+      .orderBy(asc(registrations.leaseUntil)).limit(limit).for('update', { skipLocked: true })
+    const ids = rows.map((r) => r.userId)
+    if (ids.length > 0) {
+      await tx.update(registrations).set({ state: 'COMPENSATING', leaseUntil, updatedAt: now }).where(inArray(registrations.userId, ids))
+    }
+    return ids
+  },
+}
+
+async function move(tx: Tx, userId: string, from: RegistrationState, to: Partial<typeof registrations.$inferInsert>): Promise<boolean> {
+  const rows = await tx.update(registrations).set(to)
+    .where(and(eq(registrations.userId, userId), eq(registrations.state, from))).returning({ userId: registrations.userId })
+  return rows.length === 1
 }
 
 export const refreshTokenRepo = {

@@ -1,4 +1,5 @@
-import { index, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { index, integer, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { outboxTable } from '../../../platform/events/outbox.js'
 
 export const identitySchema = pgSchema('identity')
@@ -13,7 +14,31 @@ export const users = identitySchema.table('users', {
   passwordHash: text('password_hash').notNull(),
   role: text('role').notNull().default('player'),
   createdAt: at('created_at').notNull(),
+  /** `PENDING` until its registration is complete (its avatar made): such a user cannot log in. */
+  status: text('status').notNull().default('ACTIVE'),
 })
+
+/**
+ * The registration saga's log: one row per registration. The user is committed `PENDING` with
+ * its row, the avatar is provisioned after commit, and the row ends `DONE` (user active) or,
+ * when provisioning failed, `COMPENSATING` until the avatar is discarded and the user deleted
+ * (`COMPENSATED`, the email free again). Open rows whose lease ran out belong to the recovery job.
+ */
+export const registrations = identitySchema.table(
+  'registrations',
+  {
+    userId: uuid('user_id').primaryKey(),
+    state: text('state').notNull(),
+    leaseUntil: at('lease_until').notNull(),
+    /** Why the registration turned around, then why its compensation last failed. */
+    failure: text('failure'),
+    /** Attempts at undoing it that failed. */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('registrations_open_idx').on(t.leaseUntil).where(sql`${t.state} in ('PENDING', 'COMPENSATING')`)],
+)
 
 export const refreshTokens = identitySchema.table(
   'refresh_tokens',

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { Database } from '../platform/db/database.js'
+import type { AvatarApp } from './avatar/app/avatar-app.js'
+import { inProcessAvatarClient } from './avatar/client.js'
+import type { GuildApp } from './guild/app/guild-app.js'
+import { inProcessGuildClient } from './guild/client.js'
+import type { TrackingApp } from './tracking/app/tracking-app.js'
+import { inProcessTrackingClient } from './tracking/client.js'
+
+/**
+ * DESIGN §9.1: no call to another context inside an open transaction. Every method of every
+ * in-process port refuses one, before it reaches the other context's use cases.
+ */
+let database: Database
+// Starting an embedded database takes seconds on a busy machine.
+beforeAll(async () => {
+  database = await Database.embedded({})
+}, 60_000)
+afterAll(() => database.close())
+
+/** Stands in for a context's use cases: any use of it is a call that got through. */
+const unreachable = <T>(): T => new Proxy({}, { get: (_t, name) => { throw new Error(`the port reached the app (${String(name)})`) } }) as T
+
+type Port = Record<string, (...args: unknown[]) => Promise<unknown>>
+const ports = () => [
+  { name: 'AvatarClient', port: inProcessAvatarClient(unreachable<AvatarApp>(), database) as unknown as Port },
+  { name: 'TrackingClient', port: inProcessTrackingClient(unreachable<TrackingApp>(), database) as unknown as Port },
+  { name: 'GuildClient', port: inProcessGuildClient(unreachable<GuildApp>(), database) as unknown as Port },
+]
+const callEach = (port: Port) => Object.entries(port).map(([method, call]) => ({ method, answer: call('a', 'b', 'c') }))
+
+test('every method of every in-process port throws inside an open transaction, naming the call', async () => {
+  let refused = 0
+  await database.transaction(async () => {
+    for (const { name, port } of ports()) {
+      for (const { method, answer } of callEach(port)) {
+        await expect(answer).rejects.toThrow(`${name}.${method} was called inside an open database transaction`)
+        refused++
+      }
+    }
+  })
+  // 10 avatar methods, 2 tracking, 2 guild.
+  expect(refused).toBe(14)
+})
+
+test('outside a transaction, and once it has committed, the call goes through', async () => {
+  for (const { port } of ports()) {
+    for (const { answer } of callEach(port)) await expect(answer).rejects.toThrow('the port reached the app')
+  }
+  const afterCommit: Promise<unknown>[] = []
+  await database.transaction(async () => {
+    database.afterCommit(() => afterCommit.push(ports()[0]!.port.ownerOf!('a')))
+  })
+  expect(afterCommit).toHaveLength(1)
+  await expect(afterCommit[0]).rejects.toThrow('the port reached the app')
+})
