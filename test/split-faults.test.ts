@@ -1,11 +1,15 @@
 /**
  * Split services under faults (the split-services issue): a tracking replica killed while attends
- * flow, every avatar replica killed in the middle of marketplace buys, the NATS server stopped and
- * started again. Whatever fails, what was recorded takes effect exactly once: the avatar's rewards
+ * flow, every avatar replica killed in the middle of marketplace buys or while a player
+ * registers, the NATS server stopped and started again. Whatever fails, what was recorded takes effect exactly once: the avatar's rewards
  * match the completions tracking recorded, and the books of every trade balance. Each test starts
  * a cluster of its own and removes everything it made, also when it fails.
  */
+import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
+import { REGISTRATION_LEASE_MS } from '../src/contexts/identity/domain/rules.js'
+import { RECOVER_REGISTRATIONS_JOB } from '../src/contexts/identity/index.js'
 import { RECOVER_SAGAS_JOB } from '../src/contexts/marketplace/index.js'
 import { SAGA_LEASE_MS } from '../src/contexts/marketplace/domain/rules.js'
 import { ManualClock, systemClock } from '../src/platform/clock.js'
@@ -187,6 +191,39 @@ describe('split services under faults', () => {
     for (const name of ITEMS) {
       expect(owned(name), name).toBeGreaterThanOrEqual(answers.filter((a) => a.item === name && a.status === STATUS_OK).length)
     }
+  }, TEST_TIMEOUT_MS)
+
+  test('every avatar replica down while a player registers: 502 and no account; once they are back the recovery job undoes the rest and frees the email', async ({ onTestFinished }) => {
+    const clock = new ManualClock(systemClock.now())
+    const app = await splitApp({ clock })
+    onTestFinished(() => app.close())
+    const witness = await newPlayer(app)
+    const email = `down-${randomUUID()}@example.com`
+    const register = (name: string) => app.inject({ method: 'POST', url: '/auth/register', payload: { name, email, password: 'password-1' } })
+    const login = () => app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: 'password-1' } })
+    const registrations = async () => (await app.database.db.execute(sql`select state from identity.registrations
+      where user_id <> ${witness.userId}`) as unknown as { rows: { state: string }[] }).rows.map((r) => r.state)
+
+    const avatars = app.cluster.of('avatar')
+    await Promise.all(avatars.map((a) => app.cluster.kill(a)))
+    const failed = await register('Nobody')
+    expect(failed.statusCode, failed.body).toBe(502)
+    expect(failed.json().type).toBe('/problems/avatar-unavailable')
+    // Provisioning failed, and so did discarding its avatar (its outcome unknown): kept for the job.
+    expect(await registrations()).toEqual(['COMPENSATING'])
+    expect((await login()).statusCode).toBe(401)
+    expect((await register('Nobody Else')).statusCode).toBe(409)
+
+    for (const a of avatars) await app.restart(a)
+    await eventually('the avatars reachable through the gateway', 10_000, async () =>
+      (await app.inject({ url: `/api/v1/avatars/${witness.avatarId}`, headers: witness.auth })).statusCode === 200)
+    clock.advance(REGISTRATION_LEASE_MS + 1000)
+    await app.runJob(RECOVER_REGISTRATIONS_JOB)
+    expect(await registrations()).toEqual(['COMPENSATED'])
+    expect((await login()).statusCode).toBe(401)
+    const again = await register('Somebody')
+    expect(again.statusCode, again.body).toBe(200)
+    expect((await login()).statusCode).toBe(200)
   }, TEST_TIMEOUT_MS)
 
   test('the NATS server stopped while attends flow and started again: the API keeps answering; no event lost, none applied twice', async ({ onTestFinished }) => {
