@@ -16,11 +16,7 @@ export type Queryable = Db | Tx
 const RETRYABLE = new Set(['40001', '40P01'])
 const MAX_ATTEMPTS = 5
 
-/**
- * The platform's one database handle, embedded (PGlite) or PostgreSQL, with the same API.
- * `transaction` joins a transaction already open in the same async context, so an in-process
- * call from one context to another inside a unit of work commits or rolls back with it.
- */
+/** The transaction open in an async context, and what waits for its commit. */
 interface UnitOfWork {
   tx: Tx
   afterCommit: (() => void)[]
@@ -29,6 +25,12 @@ interface UnitOfWork {
 /** Runs one SQL statement on its own (autocommit), by a fixed name so PostgreSQL keeps it prepared. */
 type RawQuery = (name: string, text: string, params: unknown[]) => Promise<Record<string, unknown>[]>
 
+/**
+ * The platform's one database handle, embedded (PGlite) or PostgreSQL, with the same API.
+ * `transaction` joins a transaction already open in the same async context (a use case calling
+ * another of its own context's); a call to another context inside one is refused
+ * (`assertNoOpenTransaction`), since split it could not join it.
+ */
 export class Database {
   private readonly ambient = new AsyncLocalStorage<UnitOfWork>()
 
