@@ -1,10 +1,11 @@
 import type { Principal } from '../../../platform/auth/principal.js'
+import { failed, KeyedBatcher, succeeded, type Outcome } from '../../../platform/batcher.js'
 import type { Clock } from '../../../platform/clock.js'
 import { type Database, pgErrorCode, type Tx, UNIQUE_VIOLATION } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
-import type { AvatarClient } from '../../avatar/client.js'
+import type { AvatarClient, AvatarProfile } from '../../avatar/client.js'
 import * as fight from '../domain/battle.js'
 import type { Battle } from '../domain/battle.js'
 import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
@@ -24,8 +25,21 @@ export interface BattleDeps {
 
 type Draft = { [E in GuildEvent as E['type']]: Pick<E, 'type' | 'payload'> }[GuildEvent['type']]
 
-/** Boss battles of guilds. Attacks on one battle are serialised by its row lock, under which no other context is called. */
+/** An attack waiting for its battle's next batch, with what was read of the attacker before. */
+interface PendingAttack {
+  attacker: string
+  damage: number
+  fighter: AvatarProfile
+}
+
+/**
+ * Boss battles of guilds. Concurrent attacks on one battle are batched in a process, and the
+ * batches serialised across processes by the battle's row lock, under which no other context is
+ * called.
+ */
 export class BattleApp {
+  private readonly pendingAttacks = new KeyedBatcher<PendingAttack, number>((id, batch) => this.applyAttacks(id, batch))
+
   constructor(private readonly d: BattleDeps) {}
 
   get(id: string): Promise<Battle> {
@@ -107,23 +121,43 @@ export class BattleApp {
     // Refused before asking the avatar anything: an unknown battle, a finished one, an outsider, a fallen attacker.
     fight.checkAttacker(await battleRepo.get(this.d.database.current(), id), attacker)
     const fighter = await this.d.avatars.profile(attacker)
+    return this.pendingAttacks.submit(id, { attacker, damage: input.damage, fighter })
+  }
+
+  /**
+   * Concurrent attacks on one battle, in one transaction under its row lock: each judged by the
+   * pure rules on the battle the ones before it left (a refused one answers its own problem), then
+   * the battle, the attack records and the events written once.
+   */
+  private applyAttacks(id: string, batch: PendingAttack[]): Promise<Outcome<number>[]> {
     return this.d.database.transaction(async (tx) => {
-      const before = await battleRepo.getForUpdate(tx, id)
+      let battle = await battleRepo.getForUpdate(tx, id)
       const now = this.d.clock.now()
-      const hit = fight.strike(before, attacker, input.damage, fighter, now)
-      const after = hit.battle
-      const turn = after.currentTurn
-      await battleRepo.save(tx, after)
-      await battleRepo.recordAttack(tx, id, {
-        turn, attackerAvatarId: attacker, requestedDamage: input.damage, dealt: hit.dealt, strikeBack: hit.strikeBack, attackerFell: hit.attackerFell, at: now,
+      const records: Attack[] = []
+      const drafts: { draft: Draft; version: number }[] = []
+      const outcomes = batch.map((a): Outcome<number> => {
+        try {
+          const hit = fight.strike(battle, a.attacker, a.damage, a.fighter, now)
+          battle = hit.battle
+          const turn = battle.currentTurn
+          records.push({ turn, attackerAvatarId: a.attacker, requestedDamage: a.damage, dealt: hit.dealt, strikeBack: hit.strikeBack, attackerFell: hit.attackerFell, at: now })
+          if (hit.strikeBack > 0) {
+            drafts.push({ version: turn + 1, draft: { type: 'BossStruckBack', payload: { battleId: id, guildId: battle.guildId, turn, avatarId: a.attacker, damage: hit.strikeBack } } })
+          }
+          return succeeded(turn)
+        } catch (e) {
+          return failed(e)
+        }
       })
-      if (hit.strikeBack > 0) {
-        await this.events(tx, after, [{ type: 'BossStruckBack', payload: { battleId: id, guildId: after.guildId, turn, avatarId: attacker, damage: hit.strikeBack } }])
-      }
-      if (after.status !== 'IN_PROGRESS') await this.conclude(tx, after)
-      return turn
+      if (records.length === 0) return outcomes
+      await battleRepo.save(tx, battle)
+      await battleRepo.recordAttacks(tx, id, records)
+      await this.d.outbox.add(tx, drafts.map(({ draft, version }) => ({ ...draft, aggregateId: id, version })))
+      if (battle.status !== 'IN_PROGRESS') await this.conclude(tx, battle)
+      return outcomes
     })
   }
+
 
   /** Rewards or penalties travel to every participant as one event; victory also brings the guild points. */
   private async conclude(tx: Tx, b: Battle): Promise<void> {

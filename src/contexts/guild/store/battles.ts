@@ -61,8 +61,8 @@ export const battleRepo = {
     await tx.delete(battles).where(eq(battles.id, id))
   },
 
-  async recordAttack(tx: Tx, battleId: string, a: Attack): Promise<void> {
-    await tx.insert(attacks).values({ battleId, ...a })
+  async recordAttacks(tx: Tx, battleId: string, list: Attack[]): Promise<void> {
+    if (list.length > 0) await tx.insert(attacks).values(list.map((a) => ({ battleId, ...a })))
   },
 
   async attacks(q: Queryable, battleId: string): Promise<Attack[]> {
