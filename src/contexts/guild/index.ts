@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import type { Subscription } from '../../platform/events/bus.js'
-import { exactlyOnce } from '../../platform/events/inbox.js'
+import { exactlyOnce, exactlyOnceInBatches } from '../../platform/events/inbox.js'
 import { Outbox } from '../../platform/events/outbox.js'
 import type { Job } from '../../platform/jobs/scheduler.js'
 import type { AvatarClient } from '../avatar/client.js'
@@ -32,7 +32,10 @@ export function guildContext(deps: { database: Database; clock: Clock; avatars: 
   const subscription: Subscription = {
     consumer: 'guild',
     handlers: {
-      tracking: { HabitAttended: once((e) => guilds.awardHabitCompletion((e as HabitAttended).payload.avatarId)) },
+      tracking: {
+        HabitAttended: exactlyOnceInBatches(deps.database, inbox, deps.clock, (events) =>
+          guilds.awardHabitCompletions(events.map((e) => (e as HabitAttended).payload.avatarId))),
+      },
       avatar: { AvatarDeleted: once((e) => guilds.avatarDeleted((e as AvatarDeleted).payload.avatarId)) },
     },
   }

@@ -28,16 +28,27 @@ export function exactlyOnce(
   clock: Clock,
   handle: (event: DomainEvent, tx: Tx) => Promise<void>,
 ): (event: DomainEvent) => Promise<void> {
+  return exactlyOnceInBatches(database, inbox, clock, async (events, tx) => {
+    for (const event of events) await handle(event, tx)
+  })
+}
+
+/** The same, for a handler that applies the fresh events of a batch at once (fewer statements). */
+export function exactlyOnceInBatches(
+  database: Database,
+  inbox: InboxTable,
+  clock: Clock,
+  handleAll: (events: DomainEvent[], tx: Tx) => Promise<void>,
+): (event: DomainEvent) => Promise<void> {
   const applyTogether = (events: DomainEvent[]) =>
     database.transaction(async (tx) => {
       const handledAt = clock.now()
       const fresh = await tx.insert(inbox).values(events.map((e) => ({ eventId: e.id, type: e.type, handledAt })))
         .onConflictDoNothing().returning({ id: inbox.eventId })
       const due = new Set(fresh.map((r) => r.id))
-      for (const event of events) {
-        // A delivery and its redelivery may share a batch: the first applies, the second finds it done.
-        if (due.delete(event.id)) await handle(event, tx)
-      }
+      // A delivery and its redelivery may share a batch: the first applies, the second finds it done.
+      const toApply = events.filter((e) => due.delete(e.id))
+      if (toApply.length > 0) await handleAll(toApply, tx)
     })
   const batcher = new KeyedBatcher<DomainEvent, void>(async (_, events) => {
     try {

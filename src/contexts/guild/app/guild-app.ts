@@ -251,10 +251,16 @@ export class GuildApp {
   // ---- reactions and jobs ----
 
   /** A member completed a habit: their guild gains a point. */
-  async awardHabitCompletion(avatarId: string): Promise<void> {
+  /** Habit completions by these avatars (one entry each): each member's guild gains its points. */
+  async awardHabitCompletions(avatarIds: string[]): Promise<void> {
     await this.d.database.transaction(async (tx) => {
-      const guildId = await guildRepo.guildOf(tx, avatarId)
-      if (guildId) await guildRepo.addPoints(tx, guildId, POINTS_PER_HABIT_COMPLETION)
+      const guildOf = await guildRepo.guildsOf(tx, [...new Set(avatarIds)])
+      const points = new Map<string, number>()
+      for (const id of avatarIds) {
+        const guildId = guildOf.get(id)
+        if (guildId) points.set(guildId, (points.get(guildId) ?? 0) + POINTS_PER_HABIT_COMPLETION)
+      }
+      for (const [guildId, n] of points) await guildRepo.addPoints(tx, guildId, n)
     })
   }
 

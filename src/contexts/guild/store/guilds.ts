@@ -114,6 +114,12 @@ export const guildRepo = {
     return row?.guildId
   },
 
+  /** The guild of each of these avatars that belongs to one. */
+  async guildsOf(q: Queryable, avatarIds: string[]): Promise<Map<string, string>> {
+    const rows = await q.select({ avatarId: members.avatarId, guildId: members.guildId }).from(members).where(inArray(members.avatarId, avatarIds))
+    return new Map(rows.map((r) => [r.avatarId, r.guildId]))
+  },
+
   async addPoints(tx: Tx, id: string, points: number): Promise<void> {
     const [row] = await tx.update(guilds).set({ points: sql`${guilds.points} + ${points}` }).where(eq(guilds.id, id))
       .returning({ points: guilds.points, seq: guilds.seq })
