@@ -59,8 +59,10 @@ export class AvatarApp {
 
   // ---- reads: any signed-in player may look at any avatar ----
 
-  get(id: string): Promise<Avatar> {
-    return avatarRepo.get(this.d.database.current(), id)
+  async get(id: string): Promise<Avatar> {
+    const a = await avatarCommandStore.find(this.d.database, id)
+    if (!a) throw new NotFound('Avatar', id)
+    return a
   }
 
   search(criteria: AvatarSearch): Promise<Avatar[]> {
@@ -68,7 +70,7 @@ export class AvatarApp {
   }
 
   async isOwner(avatarId: string, userId: string): Promise<boolean> {
-    const a = await avatarRepo.find(this.d.database.current(), avatarId)
+    const a = await avatarCommandStore.find(this.d.database, avatarId)
     return a?.ownerId === userId
   }
 
@@ -162,7 +164,7 @@ export class AvatarApp {
   }
 
   async ownerOf(avatarId: string): Promise<string | undefined> {
-    return (await avatarRepo.find(this.d.database.current(), avatarId))?.ownerId
+    return (await avatarCommandStore.find(this.d.database, avatarId))?.ownerId
   }
 
   heal(p: Principal, id: string, amount: number, key?: string): Promise<void> {

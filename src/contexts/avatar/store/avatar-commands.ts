@@ -9,11 +9,15 @@ import type { Database } from '../../../platform/db/database.js'
 import type { Avatar, Item } from '../domain/avatar.js'
 import type { AppliedCall } from './avatars.js'
 
-const LOAD = `
-select a.id, a.owner_id, a.name, a.level, a.experience, a.health, a.max_health, a.mana, a.max_mana,
+const COLUMNS = `a.id, a.owner_id, a.name, a.level, a.experience, a.health, a.max_health, a.mana, a.max_mana,
        a.money::float8 as money, a.strength, a.defense, a.intelligence, a.unspent_points,
        a.inventory_id::text as inventory_id, a.equipment_id::text as equipment_id, a.inventory, a.equipped,
-       a.time_zone, a.version,
+       a.time_zone, a.version`
+
+const FIND = `select ${COLUMNS} from avatar.avatars a where a.id = $1`
+
+const LOAD = `
+select ${COLUMNS},
        (select coalesce(jsonb_agg(jsonb_build_object('key', c.key, 'avatarId', c.avatar_id, 'operation', c.operation, 'result', c.result)), '[]'::jsonb)
           from avatar.applied_calls c
          where c.key in (select jsonb_array_elements_text($2::jsonb))) as applied
@@ -82,6 +86,12 @@ function toAvatar(r: Row): Avatar {
 }
 
 export const avatarCommandStore = {
+  /** The avatar as it is now, in one prepared statement of its own (never inside a transaction). */
+  async find(database: Database, id: string): Promise<Avatar | undefined> {
+    const [row] = await database.statement('avatar_find', FIND, [id])
+    return row && toAvatar(row)
+  },
+
   async load(database: Database, id: string, keys: string[]): Promise<LoadedAvatar | undefined> {
     const [row] = await database.statement('avatar_command_load', LOAD, [id, JSON.stringify(keys)])
     if (!row) return undefined
