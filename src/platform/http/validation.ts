@@ -13,9 +13,14 @@ function makeAjv(coerceTypes: boolean): Ajv {
   return ajv
 }
 
-/** Bodies are validated as sent (`"5"` is not an integer); path and query text is coerced as usual. */
-const strictAjv = makeAjv(false)
-const coercingAjv = makeAjv(true)
+/**
+ * Bodies are validated as sent (`"5"` is not an integer); path and query text is coerced as usual.
+ * Each is made when a first validator is compiled: not at every start.
+ */
+let strict: Ajv | undefined
+let coercing: Ajv | undefined
+const strictAjv = () => (strict ??= makeAjv(false))
+const coercingAjv = () => (coercing ??= makeAjv(true))
 
 /** ajv reports a call's errors on the function; a lazily compiled one passes them on. */
 const copyErrors = (from: ValidateFunction, to: ValidateFunction) => {
@@ -26,13 +31,13 @@ const copyErrors = (from: ValidateFunction, to: ValidateFunction) => {
 export function validatorCompiler(pending?: LazyCompiles): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strictAjv : coercingAjv
-    return compileOnFirstUse(() => ajv.compile(schema as object) as ValidateFunction, copyErrors, pending)
+    return compileOnFirstUse(() => ajv().compile(schema as object) as ValidateFunction, copyErrors, pending)
   }
 }
 
 /** A validator for a body the route reads itself (the avatar search's GET body), compiled on its first use. */
 export function compileBodyValidator(schema: object): ValidateFunction {
-  return compileOnFirstUse(() => strictAjv.compile(schema), copyErrors)
+  return compileOnFirstUse(() => strictAjv().compile(schema), copyErrors)
 }
 
 export function toFieldErrors(part: string, errors: ErrorObject[]): FieldError[] {
