@@ -2,7 +2,7 @@ import tseslint from 'typescript-eslint'
 import boundaries from './scripts/eslint/boundaries.js'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'drizzle/', 'web/dist/', 'bench/results/'] },
+  { ignores: ['node_modules/', 'dist/', 'dist.*/', 'data/', 'drizzle/', 'web/dist/', 'bench/results/'] },
   ...tseslint.configs.recommended,
   {
     plugins: { questline: boundaries },

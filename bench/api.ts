@@ -34,7 +34,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { isStale } from '../scripts/build-web.js'
+import { isStale, SERVER, WEB } from '../scripts/outputs.js'
 import { measureBattle } from './lib/battle.js'
 import { SPREAD_PER_PLAYER, spreadIds } from './lib/bench-avatars.js'
 import { withBenchDatabase } from './lib/database.js'
@@ -278,16 +278,16 @@ async function startUp(engine: Engine, env: Record<string, string>): Promise<voi
   }
 }
 
-/** The embedded extras: the bare PGlite process on the platform's data dir, and `npm start` with its prestart check. */
+/** The embedded extras: the bare PGlite process on the platform's data dir, and `npm start` (the built bundle). */
 async function startUpEmbeddedExtras(dataDir: string): Promise<void> {
   const bare = JSON.parse((await timeRun(...tsxNode('bench/bare-pglite.ts', path.join(dataDir, 'pgdata')))).lastLine) as { rssMb: number }
   memory.push({ process: 'bare PGlite', engine: 'embedded', measured: 'bare process', dataDir: 'existing', idleMb: bare.rssMb })
-  if (isStale()) {
-    startUps.push(figure('npm start (prestart web check + serve) → /healthz 200', 'embedded', [], 'skipped: web/dist missing or stale, npm start would build it (npm run build:web first)'))
+  if (isStale(SERVER) || isStale(WEB)) {
+    startUps.push(figure('npm start → /healthz 200', 'embedded', [], 'skipped: dist/ or web/dist missing or stale, npm start would build them (npm run build first)'))
   } else {
     const [npm, args] = pinned(['npm', 'start', '--silent'])
     const npmRuns = await repeat(STARTUP_RUNS, () => timeStartUp(npm, args, { LOG_LEVEL: 'warn', DATA_DIR: dataDir }))
-    startUps.push(figure('npm start (prestart web check + serve) → /healthz 200', 'embedded', npmRuns.map((r) => r.ms)))
+    startUps.push(figure('npm start → /healthz 200', 'embedded', npmRuns.map((r) => r.ms)))
   }
 }
 

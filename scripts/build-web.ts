@@ -1,33 +1,17 @@
 /**
  * Builds the player web app (web/ → web/dist) with Vite. `npm run build:web` always builds;
- * `--if-stale` (what `npm start` and the browser tests use) builds only when web/dist is missing
- * or older than a source file.
+ * `--if-stale` builds only when web/dist is missing or older than a source file. `npm install`
+ * builds it (scripts/build.ts), and `npm start` again when web/ changed since.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { isStale, WEB } from './outputs.js'
 
 export const WEB_ROOT = fileURLToPath(new URL('../web', import.meta.url))
-const OUT = path.join(WEB_ROOT, 'dist')
-
-function newestSource(dir: string): number {
-  let newest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'dist' || entry.name === 'node_modules') continue
-    const full = path.join(dir, entry.name)
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs)
-  }
-  return newest
-}
-
-export function isStale(): boolean {
-  const index = path.join(OUT, 'index.html')
-  return !existsSync(index) || statSync(index).mtimeMs < newestSource(WEB_ROOT)
-}
 
 /** Builds when asked to, or when stale; answers whether it built. */
 export async function buildWebApp(opts: { ifStale?: boolean; quiet?: boolean } = {}): Promise<boolean> {
-  if (opts.ifStale && !isStale()) return false
+  if (opts.ifStale && !isStale(WEB)) return false
   const { build } = await import('vite')
   // Vite and the React plugin choose production output by NODE_ENV; vitest sets it to 'test'.
   const nodeEnv = process.env.NODE_ENV

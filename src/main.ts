@@ -8,8 +8,9 @@ import { parseArgs } from 'node:util'
 import { ConfigError, loadConfigFromEnvironment } from './config.js'
 import { DataDirInUse } from './platform/db/lock-file.js'
 import { migrateDatabase } from './platform/db/migrate.js'
+import { compileRemainingSchemas } from './platform/http/server.js'
 import { createLogger } from './platform/log.js'
-import { buildPlatform, CONTEXTS, type ContextName, openDatabase } from './server.js'
+import { assemblePlatform, CONTEXTS, type ContextName, openDatabase } from './server.js'
 
 const USAGE = `usage: questline serve [--only <context>[,<context>...]] [--port <n>]
        questline migrate
@@ -47,12 +48,15 @@ async function main(argv: string[]): Promise<void> {
   const unknown = only?.filter((c) => !(CONTEXTS as readonly string[]).includes(c)) ?? []
   if (unknown.length > 0) fail(`unknown context: ${unknown.join(', ')}\n${USAGE}`)
 
-  const { http } = await buildPlatform({
+  // Everything is wired and declared while the embedded database starts; the server listens
+  // (/healthz answers, other requests wait) and then the platform starts: database, migrations, bus.
+  const platform = await assemblePlatform({
     config,
     logger,
     keysDir: config.dataDir,
     ...(only ? { only: only as ContextName[] } : {}),
   })
+  const { http } = platform
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down')
     await http.close()
@@ -60,9 +64,19 @@ async function main(argv: string[]): Promise<void> {
   }
   process.once('SIGINT', () => void stop('SIGINT'))
   process.once('SIGTERM', () => void stop('SIGTERM'))
-  await http.listen({ port: config.port, host: config.host })
+  try {
+    await http.listen({ port: config.port, host: config.host })
+  } catch (e) {
+    await http.close()
+    throw e
+  }
+  const listening = performance.now()
+  await platform.start()
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${path.relative(process.cwd(), config.dataDir) || '.'}`
-  logger.info(`Questline is up on http://${config.host}:${config.port} (${where}); API docs at /docs`)
+  logger.info({ listeningMs: Math.round(listening), readyMs: Math.round(performance.now()) },
+    `Questline is up on http://${config.host}:${config.port} (${where}); API docs at /docs`)
+  // Validators and serializers are compiled on first use; the rest now, between requests.
+  void compileRemainingSchemas(http, (e) => logger.error({ err: e }, 'a route schema does not compile'))
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {

@@ -15,7 +15,6 @@ import { migrateDatabase } from './platform/db/migrate.js'
 import type { EventBus, Subscription } from './platform/events/bus.js'
 import { eventMetrics } from './platform/events/metrics.js'
 import { InProcessBus } from './platform/events/in-process-bus.js'
-import { NatsBus } from './platform/events/nats-bus.js'
 import type { Outbox } from './platform/events/outbox.js'
 import { OutboxRelay } from './platform/events/relay.js'
 import { requireToken } from './platform/http/auth-guard.js'
@@ -51,10 +50,14 @@ export interface PlatformOptions {
   only?: ContextName[]
 }
 
-export async function openDatabase(config: Config): Promise<Database> {
+/**
+ * The configured database. The embedded one is answered before it is ready (`waitReady: false`):
+ * its data directory is locked, and PGlite starts while the caller goes on; `opened` settles then.
+ */
+export async function openDatabase(config: Config, opts: { waitReady?: boolean } = {}): Promise<Database> {
   return config.databaseUrl
     ? Database.postgres(config.databaseUrl, config.databasePoolSize)
-    : Database.embedded({ dataDir: config.dataDir })
+    : Database.embedded({ dataDir: config.dataDir, waitReady: opts.waitReady ?? true })
 }
 
 export interface Platform {
@@ -67,6 +70,16 @@ export interface Platform {
   tokens: AccessTokens
 }
 
+/** A platform wired and its routes declared, not started yet (see `assemblePlatform`). */
+export interface AssembledPlatform extends Platform {
+  /**
+   * Opens up: waits for the database, applies missing migrations, then starts the token
+   * revocation list, the bus, the relay and the jobs. Until then the server answers /healthz and
+   * /readyz (503) and holds every other request. A failure closes the server's parts and rejects.
+   */
+  start(): Promise<void>
+}
+
 interface ServedContext {
   name: ContextName
   apiRoutes?: FastifyPluginAsync
@@ -76,29 +89,43 @@ interface ServedContext {
   metrics?: MetricsSource
 }
 
-function createBus(config: Config, logger: Logger | false): EventBus {
+async function createBus(config: Config, logger: Logger | false): Promise<EventBus> {
   const log = logger || undefined
   if (!config.natsUrl) return new InProcessBus()
+  // Loaded only for this shape (the NATS client is large).
+  const { NatsBus } = await import('./platform/events/nats-bus.js')
   return new NatsBus({ url: config.natsUrl, stream: config.natsStream, prefix: config.natsSubjectPrefix, ackWaitSeconds: config.natsAckWaitSeconds }, log)
 }
 
+/** The platform, started: what tests and tools use (`questline serve` listens before starting). */
 export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
+  const platform = await assemblePlatform(opts)
+  await platform.start()
+  return platform
+}
+
+/**
+ * Wires the contexts and declares every route without waiting for the database: the embedded
+ * one starts meanwhile. So a process can listen (and answer /healthz) first, then `start()`.
+ */
+export async function assemblePlatform(opts: PlatformOptions): Promise<AssembledPlatform> {
   const { config } = opts
   const settable = config.testControl && !opts.clock ? new SettableClock() : undefined
   const clock = opts.clock ?? settable ?? systemClock
   const log = opts.logger || undefined
-  const database = opts.database ?? (await openDatabase(config))
+  const database = opts.database ?? (await openDatabase(config, { waitReady: false }))
   const closers: (() => Promise<void>)[] = []
-  const closeAll = async () => {
-    for (const close of closers.reverse()) await close()
+  let closed: Promise<void> | undefined
+  const closeAll = () => {
+    closed ??= (async () => {
+      for (const close of closers.reverse()) await close()
+    })()
+    return closed
   }
   if (!opts.database) closers.push(() => database.close())
   try {
-    if (!opts.database) await migrateDatabase(database, config.databaseUrl)
-
     const keys = await loadSigningKeys(config.jwtPrivateKey, opts.keysDir)
     const revocations = new RevocationList(database, clock, log)
-    await revocations.start()
     closers.push(() => revocations.close())
     const tokens = new AccessTokens(keys, {
       issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds, jwksUrl: config.jwksUrl,
@@ -148,16 +175,22 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
     ]
     const served = all.filter((c) => !opts.only || opts.only.includes(c.name))
 
-    const bus = createBus(config, opts.logger)
+    const bus = await createBus(config, opts.logger)
     for (const c of served) if (c.subscription) bus.subscribe(c.subscription)
-    await bus.start()
     closers.push(() => bus.close())
     const relay = new OutboxRelay(served.map((c) => c.outbox), bus, database, log, { leaseSeconds: config.outboxLeaseSeconds })
     const slots = new JobSlots(database)
     const scheduler = new Scheduler(served.flatMap((c) => c.jobs ?? []), log, (job) => slots.claim(job))
 
+    let markStarted!: () => void
+    let markFailed!: (e: unknown) => void
+    const startup = new Promise<void>((resolve, reject) => {
+      markStarted = resolve
+      markFailed = reject
+    })
     const http = await createHttpServer({
       logger: opts.logger,
+      startup,
       title: 'Questline API',
       readiness: { database: () => database.ping(), events: () => bus.ping() },
       processMetrics: !!opts.logger,
@@ -183,18 +216,28 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
         })
       }
     }, { prefix: '/api/v1' })
-    for (const pool of pools.values()) {
-      pool.startHealthChecks()
-      closers.push(async () => pool.stop())
-    }
-
+    for (const pool of pools.values()) closers.push(async () => pool.stop())
     if (settable) registerTestControls(http, { clock: settable, relay, bus, scheduler })
-    relay.start()
     closers.push(() => relay.close())
-    if (config.jobsEnabled) scheduler.start()
     closers.push(() => scheduler.close())
     http.addHook('onClose', closeAll)
-    return { http, database, relay, bus, scheduler, tokens }
+
+    const start = async () => {
+      try {
+        if (!opts.database) await migrateDatabase(database, config.databaseUrl)
+        await revocations.start()
+        await bus.start()
+        for (const pool of pools.values()) pool.startHealthChecks()
+        relay.start()
+        if (config.jobsEnabled) scheduler.start()
+        markStarted()
+      } catch (e) {
+        markFailed(e)
+        await http.close()
+        throw e
+      }
+    }
+    return { http, database, relay, bus, scheduler, tokens, start }
   } catch (e) {
     await closeAll()
     throw e

@@ -55,7 +55,7 @@ test.runIf(backend() === 'postgres')('many processes migrating a fresh PostgreSQ
   onTestFinished(() => dropDatabase(postgresAdminUrl!, name))
 
   const url = databaseUrl(postgresAdminUrl!, name)
-  const databases = Array.from({ length: 4 }, () => Database.postgres(url, 1))
+  const databases = await Promise.all(Array.from({ length: 4 }, () => Database.postgres(url, 1)))
   onTestFinished(async () => {
     for (const d of databases) await d.close()
   })

@@ -48,7 +48,7 @@ export async function openPostgresTestDatabase(t: TemplateInfo, poolSize = 10): 
   const name = `${t.runId}_${process.pid}_${++seq}`
   await createDatabase(t.postgresAdminUrl!, name, t.postgresTemplate)
   const url = databaseUrl(t.postgresAdminUrl!, name)
-  const database = Database.postgres(url, poolSize)
+  const database = await Database.postgres(url, poolSize)
   return {
     database,
     url,

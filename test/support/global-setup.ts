@@ -60,7 +60,7 @@ async function preparePostgres(info: TemplateInfo, runId: string): Promise<() =>
   const template = `${runId}_template`
   await createDatabase(adminUrl, template)
   const url = databaseUrl(adminUrl, template)
-  const database = Database.postgres(url, 1)
+  const database = await Database.postgres(url, 1)
   await migrateDatabase(database, url)
   await database.close()
   info.postgresAdminUrl = adminUrl

@@ -213,7 +213,7 @@ export async function buildSplitApp(opts: SplitAppOptions): Promise<SplitTestApp
   const res = await fetch(`${inject('splitBroker')}/clusters`, { method: 'POST', body: JSON.stringify({ env }) })
   if (!res.ok) throw new Error(`No split cluster: ${await res.text()}`)
   const lease = (await res.json()) as ClusterLease
-  const database = Database.postgres(lease.databaseUrl, 4)
+  const database = await Database.postgres(lease.databaseUrl, 4)
   return drive(opts, { gateway: () => lease.gateway, processes: () => lease.processes, database, jwk: lease.jwk, close: () => database.close() })
 }
 

@@ -1,10 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
-import pg from 'pg'
 import { DataDirLock } from './lock-file.js'
 
 export type Db = PgDatabase<PgQueryResultHKT>
@@ -39,36 +37,54 @@ export class Database {
     readonly db: Db,
     private readonly release: () => Promise<void>,
     private readonly raw: RawQuery,
+    /** Settles once the database can be queried (queries sent before wait for it). */
+    readonly opened: Promise<void>,
     /** Raw client for dumps (embedded only). */
     readonly pglite?: PGlite,
-  ) {}
+  ) {
+    // Whoever needs it awaits `opened`; a failure nobody awaited yet must not end the process.
+    opened.catch(() => undefined)
+  }
 
-  static async embedded(opts: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
+  /**
+   * The embedded database. With `waitReady: false` it answers as soon as the data directory is
+   * locked and PGlite has begun starting (reading its files, compiling its WebAssembly), so the
+   * caller can do other work meanwhile; `opened` tells when it is ready.
+   */
+  static async embedded(opts: { dataDir?: string; loadDataDir?: Blob; waitReady?: boolean }): Promise<Database> {
     const lock = opts.dataDir ? await DataDirLock.acquire(opts.dataDir) : undefined
     try {
-      const client = await PGlite.create({
+      const client = new PGlite({
         ...(opts.dataDir ? { dataDir: opts.dataDir + '/pgdata' } : {}),
         ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
       })
       const db = drizzlePglite(client) as unknown as Db
       const raw: RawQuery = async (_name, text, params) => (await client.query<Record<string, unknown>>(text, params)).rows
-      return new Database('embedded', db, async () => {
-        await client.close()
-        await lock?.release()
-      }, raw, client)
+      const database = new Database('embedded', db, async () => {
+        try {
+          // A PGlite that failed to start has nothing to close.
+          if (await client.waitReady.then(() => true, () => false)) await client.close()
+        } finally {
+          await lock?.release()
+        }
+      }, raw, client.waitReady, client)
+      if (opts.waitReady !== false) await database.opened
+      return database
     } catch (e) {
       await lock?.release()
       throw e
     }
   }
 
-  static postgres(url: string, poolSize: number): Database {
+  /** PostgreSQL through a pool (the driver is loaded only for this shape). */
+  static async postgres(url: string, poolSize: number): Promise<Database> {
+    const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres')])
     const pool = new pg.Pool({ connectionString: url, max: poolSize })
     // An idle client's error (server restart) must not crash the process; the next query reports it.
     pool.on('error', () => {})
     const db = drizzlePg(pool) as unknown as Db
     const raw: RawQuery = async (name, text, values) => (await pool.query<Record<string, unknown>>({ name, text, values })).rows
-    return new Database('postgres', db, () => pool.end(), raw)
+    return new Database('postgres', db, () => pool.end(), raw, Promise.resolve())
   }
 
   /**

@@ -1,10 +1,12 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyInstance } from 'fastify'
+import { createRequire } from 'node:module'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { newId } from '../ids.js'
 import type { Logger } from '../log.js'
 import { BODY_LIMIT } from './get-body.js'
+import { compileOnFirstUse, LazyCompiles } from './lazy-compile.js'
 import { Metrics, type MetricsSource } from './metrics.js'
 import { frameworkErrorHandler, registerProblemHandlers, sendProblem } from './problems.js'
 import { RouteTable } from './route-table.js'
@@ -17,6 +19,11 @@ export type HttpServer = FastifyInstance
 export interface HttpServerOptions {
   logger: Logger | false
   title: string
+  /**
+   * Settles when the platform has started (database ready and migrated, bus connected). Until
+   * then /healthz answers (the process is up), /readyz answers 503, and every other request waits.
+   */
+  startup?: Promise<void>
   /** Named readiness checks (database, bus); /readyz answers 503 while one fails. */
   readiness: Record<string, () => Promise<void>>
   processMetrics: boolean
@@ -28,8 +35,38 @@ export interface HttpServerOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
 
+type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>
+
+/**
+ * fastify's own response serializers (fast-json-stringify, through the factory fastify itself
+ * depends on), each compiled on its first use instead of all when the server gets ready.
+ */
+function lazySerializers(pending: LazyCompiles): SerializerFactory {
+  let factory: SerializerFactory | undefined
+  const load = (): SerializerFactory => {
+    const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'))
+    return (fromFastify('@fastify/fast-json-stringify-compiler') as () => SerializerFactory)()
+  }
+  return (externalSchemas, options) => {
+    let compiler: ReturnType<SerializerFactory> | undefined
+    return (route) => compileOnFirstUse(() => (compiler ??= (factory ??= load())(externalSchemas, options))(route), undefined, pending)
+  }
+}
+
+/** Validators and serializers not compiled yet, per server (see `compileRemainingSchemas`). */
+const lazyCompiles = new WeakMap<FastifyInstance, LazyCompiles>()
+
+/**
+ * Compiles the server's route validators and serializers that no request has needed yet, one
+ * at a time between requests; a process calls it once it serves, so first requests stay quick.
+ */
+export function compileRemainingSchemas(app: FastifyInstance, onError?: (e: unknown) => void): Promise<number> {
+  return lazyCompiles.get(app)?.compileAll(onError) ?? Promise.resolve(0)
+}
+
 /** The fastify instance every Questline process serves from, with the platform's conventions. */
 export async function createHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
+  const pending = new LazyCompiles()
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
@@ -40,9 +77,22 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkErrorHandler,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers(pending) } },
   }).withTypeProvider<TypeBoxTypeProvider>()
+  lazyCompiles.set(app, pending)
 
-  app.setValidatorCompiler(validatorCompiler)
+  app.setValidatorCompiler(validatorCompiler(pending))
+  // Listening comes before the platform has started: requests wait for it, but the probes.
+  let started = !opts.startup
+  opts.startup?.then(() => {
+    started = true
+  }, () => undefined)
+  if (opts.startup) {
+    const startup = opts.startup
+    app.addHook('onRequest', async (req) => {
+      if (!started && !(req.routeOptions.config as { probe?: boolean } | undefined)?.probe) await startup
+    })
+  }
   app.addHook('preValidation', rejectNulCharacters)
   const routes = new RouteTable()
   routes.track(app)
@@ -72,10 +122,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
 
   new Metrics(opts.processMetrics, opts.metrics).register(app)
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
-  app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
+  app.get('/healthz', { schema: { hide: true }, config: { probe: true } }, async () => ({ status: 'ok' }))
+  app.get('/readyz', { schema: { hide: true }, config: { probe: true } }, async (req, reply) => {
     const checks: Record<string, string> = {}
-    for (const [name, check] of Object.entries(opts.readiness)) {
+    if (!started) checks.startup = 'failing: starting'
+    for (const [name, check] of Object.entries(started ? opts.readiness : {})) {
       checks[name] = await check().then(() => 'ok', (e: Error) => `failing: ${e.message}`)
     }
     const failing = Object.entries(checks).filter(([, v]) => v !== 'ok')

@@ -3,7 +3,6 @@
  * URLs per context, taken in turn, with the ones that fail their health check left out until
  * they pass again.
  */
-import replyFrom from '@fastify/reply-from'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { BadRequest, ServiceUnavailable } from '../errors.js'
 import { readValidGetBody } from './get-body.js'
@@ -67,8 +66,9 @@ export class UpstreamPool {
   }
 }
 
-/** Registers the proxy machinery once on the server (undici under the hood). */
+/** Registers the proxy machinery once on the server (undici under the hood, loaded only for this shape). */
 export async function enableForwarding(app: FastifyInstance): Promise<void> {
+  const { default: replyFrom } = await import('@fastify/reply-from')
   await app.register(replyFrom, { undici: { connections: 128, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 } })
 }
 

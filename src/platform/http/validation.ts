@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
 import { BadRequest, type FieldError } from '../errors.js'
+import { compileOnFirstUse, type LazyCompiles } from './lazy-compile.js'
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
@@ -12,18 +13,31 @@ function makeAjv(coerceTypes: boolean): Ajv {
   return ajv
 }
 
-/** Bodies are validated as sent (`"5"` is not an integer); path and query text is coerced as usual. */
-const strictAjv = makeAjv(false)
-const coercingAjv = makeAjv(true)
+/**
+ * Bodies are validated as sent (`"5"` is not an integer); path and query text is coerced as usual.
+ * Each is made when a first validator is compiled: not at every start.
+ */
+let strict: Ajv | undefined
+let coercing: Ajv | undefined
+const strictAjv = () => (strict ??= makeAjv(false))
+const coercingAjv = () => (coercing ??= makeAjv(true))
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? strictAjv : coercingAjv
-  return ajv.compile(schema as object) as ValidateFunction
+/** ajv reports a call's errors on the function; a lazily compiled one passes them on. */
+const copyErrors = (from: ValidateFunction, to: ValidateFunction) => {
+  to.errors = from.errors
 }
 
-/** A validator for a body the route reads itself (the avatar search's GET body). */
+/** The route validators of one server, each compiled on its first use (see lazy-compile.ts). */
+export function validatorCompiler(pending?: LazyCompiles): FastifySchemaCompiler<unknown> {
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strictAjv : coercingAjv
+    return compileOnFirstUse(() => ajv().compile(schema as object) as ValidateFunction, copyErrors, pending)
+  }
+}
+
+/** A validator for a body the route reads itself (the avatar search's GET body), compiled on its first use. */
 export function compileBodyValidator(schema: object): ValidateFunction {
-  return strictAjv.compile(schema)
+  return compileOnFirstUse(() => strictAjv().compile(schema), copyErrors)
 }
 
 export function toFieldErrors(part: string, errors: ErrorObject[]): FieldError[] {
