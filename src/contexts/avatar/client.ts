@@ -56,49 +56,18 @@ export interface AvatarClient {
  * process the call would join it, split it would be an HTTP call under its locks (DESIGN §9.1).
  */
 export function inProcessAvatarClient(app: AvatarApp, database: Database): AvatarClient {
-  const outside = (method: string) => database.assertNoOpenTransaction(`AvatarClient.${method}`)
-  return {
-    provision: async (input) => {
-      outside('provision')
-      return app.provision(input)
-    },
-    discard: async (avatarId) => {
-      outside('discard')
-      return app.delete(SYSTEM, avatarId).catch((e: unknown) => { if (!(e instanceof NotFound)) throw e })
-    },
-    isOwner: async (avatarId, userId) => {
-      outside('isOwner')
-      return app.isOwner(avatarId, userId)
-    },
-    ownerOf: async (avatarId) => {
-      outside('ownerOf')
-      return app.ownerOf(avatarId)
-    },
-    profile: async (avatarId) => {
-      outside('profile')
-      return app.profile(avatarId)
-    },
-    spend: async (avatarId, amount, key) => {
-      outside('spend')
-      return app.spendMoney(SYSTEM, avatarId, amount, key)
-    },
-    earn: async (avatarId, amount, key) => {
-      outside('earn')
-      return app.earnMoney(SYSTEM, avatarId, amount, key)
-    },
-    addItem: async (avatarId, item, key) => {
-      outside('addItem')
-      return app.addItem(SYSTEM, avatarId, item, key)
-    },
-    takeItem: async (avatarId, name, key) => {
-      outside('takeItem')
-      return app.takeItem(SYSTEM, avatarId, name, key)
-    },
-    damage: async (avatarId, amount, key) => {
-      outside('damage')
-      return app.damage(SYSTEM, avatarId, amount, key)
-    },
-  }
+  return database.outsideTransactions<AvatarClient>('AvatarClient', {
+    provision: (input) => app.provision(input),
+    discard: (avatarId) => app.delete(SYSTEM, avatarId).catch((e: unknown) => { if (!(e instanceof NotFound)) throw e }),
+    isOwner: (avatarId, userId) => app.isOwner(avatarId, userId),
+    ownerOf: (avatarId) => app.ownerOf(avatarId),
+    profile: (avatarId) => app.profile(avatarId),
+    spend: (avatarId, amount, key) => app.spendMoney(SYSTEM, avatarId, amount, key),
+    earn: (avatarId, amount, key) => app.earnMoney(SYSTEM, avatarId, amount, key),
+    addItem: (avatarId, item, key) => app.addItem(SYSTEM, avatarId, item, key),
+    takeItem: (avatarId, name, key) => app.takeItem(SYSTEM, avatarId, name, key),
+    damage: (avatarId, amount, key) => app.damage(SYSTEM, avatarId, amount, key),
+  })
 }
 
 /**

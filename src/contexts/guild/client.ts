@@ -18,17 +18,10 @@ export interface GuildClient {
 
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
 export function inProcessGuildClient(app: GuildApp, database: Database): GuildClient {
-  const outside = (method: string) => database.assertNoOpenTransaction(`GuildClient.${method}`)
-  return {
-    guildOf: async (avatarId) => {
-      outside('guildOf')
-      return (await app.guildOf(avatarId)) ?? null
-    },
-    exists: async (guildId) => {
-      outside('exists')
-      return app.exists(guildId)
-    },
-  }
+  return database.outsideTransactions<GuildClient>('GuildClient', {
+    guildOf: async (avatarId) => (await app.guildOf(avatarId)) ?? null,
+    exists: (guildId) => app.exists(guildId),
+  })
 }
 
 /**

@@ -53,17 +53,10 @@ export function httpTrackingClient(baseUrl: string | (() => string), token: Toke
 
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
 export function inProcessTrackingClient(app: TrackingApp, database: Database): TrackingClient {
-  const outside = (method: string) => database.assertNoOpenTransaction(`TrackingClient.${method}`)
-  return {
-    copyQuestHabit: async (habitId, { questId, ...copy }) => {
-      outside('copyQuestHabit')
-      return app.copyForQuest(habitId, { ...copy, associatedQuestId: questId })
-    },
-    unlinkFromQuest: async (questId, habitIds) => {
-      outside('unlinkFromQuest')
-      return app.unlinkFromQuest(questId, habitIds)
-    },
-  }
+  return database.outsideTransactions<TrackingClient>('TrackingClient', {
+    copyQuestHabit: (habitId, { questId, ...copy }) => app.copyForQuest(habitId, { ...copy, associatedQuestId: questId }),
+    unlinkFromQuest: (questId, habitIds) => app.unlinkFromQuest(questId, habitIds),
+  })
 }
 
 /**

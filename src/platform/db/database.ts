@@ -134,6 +134,21 @@ export class Database {
     }
   }
 
+  /**
+   * The port with every method checking first that no transaction is open here
+   * (`assertNoOpenTransaction`): the one guard of all in-process adapters.
+   */
+  outsideTransactions<P extends object>(portName: string, port: P): P {
+    const guarded: Record<string, unknown> = {}
+    for (const [method, call] of Object.entries(port)) {
+      guarded[method] = async (...args: unknown[]) => {
+        this.assertNoOpenTransaction(`${portName}.${method}`)
+        return (call as (...a: unknown[]) => Promise<unknown>)(...args)
+      }
+    }
+    return guarded as P
+  }
+
   async ping(): Promise<void> {
     await this.db.execute(sql`select 1`)
   }

@@ -82,14 +82,3 @@ export interface AppliedCall {
   operation: string
   result: unknown
 }
-
-export const appliedCallRepo = {
-  async find(q: Queryable, key: string): Promise<AppliedCall | undefined> {
-    const [row] = await q.select().from(appliedCalls).where(eq(appliedCalls.key, key))
-    return row && { avatarId: row.avatarId, operation: row.operation, result: row.result }
-  },
-
-  async record(tx: Tx, key: string, call: AppliedCall, appliedAt: Date): Promise<void> {
-    await tx.insert(appliedCalls).values({ key, ...call, result: call.result ?? null, appliedAt })
-  },
-}
