@@ -1,5 +1,7 @@
-import { asc, inArray, isNull, lt, or, sql, and } from 'drizzle-orm'
-import type { Database, Queryable } from '../db/database.js'
+import { createHash } from 'node:crypto'
+import { inArray, sql } from 'drizzle-orm'
+import { getTableConfig } from 'drizzle-orm/pg-core'
+import type { Database } from '../db/database.js'
 import type { Logger } from '../log.js'
 import type { EventBus } from './bus.js'
 import type { DomainEvent, Outbox, OutboxTable } from './outbox.js'
@@ -16,16 +18,41 @@ const DEFAULTS: RelayOptions = { pollMs: 1000, leaseSeconds: 30, batchSize: 100 
 /** Retry delays after a failed publish grow from 100 ms up to this. */
 const MAX_BACKOFF_MS = 30_000
 
-type Row = OutboxTable['$inferSelect']
+/** A claimed outbox row, as the claim statement answers it. */
+interface Claimed {
+  seq: number
+  attempts: number
+  event: DomainEvent
+}
 
-const toEvent = (r: Row): DomainEvent => ({
-  id: r.id,
-  type: r.type,
-  occurredAt: r.occurredAt.toISOString(),
-  aggregateId: r.aggregateId,
-  version: r.version,
-  payload: r.payload,
+const toClaimed = (r: Record<string, unknown>): Claimed => ({
+  seq: Number(r.seq),
+  attempts: r.attempts as number,
+  event: {
+    id: r.id as string,
+    type: r.type as string,
+    occurredAt: new Date(r.occurred_at as string | Date).toISOString(),
+    aggregateId: r.aggregate_id as string,
+    version: r.version as number,
+    payload: r.payload,
+  },
 })
+
+/**
+ * One statement in autocommit: marks the previous batch published ($1) and leases the next one
+ * ($2 seconds, at most $3 rows). The rows it leases are locked only while it runs (SKIP LOCKED,
+ * so replicas take different rows); rows being marked are still leased to us, so never re-claimed.
+ */
+const settleAndClaim = (table: string) => `
+with settled as (
+  update ${table} set published_at = now(), claimed_until = null where seq = any($1::bigint[])
+)
+update ${table} set claimed_until = now() + make_interval(secs => $2::double precision)
+ where seq in (
+   select seq from ${table}
+    where published_at is null and (claimed_until is null or claimed_until < now())
+    order by seq limit $3 for update skip locked)
+returning seq, id, type, aggregate_id, version, occurred_at, payload, attempts`
 
 /**
  * Moves committed events from the outboxes to the bus, oldest first. Not strictly in order: an
@@ -37,7 +64,8 @@ const toEvent = (r: Row): DomainEvent => ({
 export class OutboxRelay {
   private readonly options: RelayOptions
   private running: Promise<void> | undefined
-  private again = false
+  /** Outboxes with events committed since the loop last looked at them. */
+  private readonly due = new Set<Outbox>()
   private stopped = true
   private timer: NodeJS.Timeout | undefined
 
@@ -49,14 +77,14 @@ export class OutboxRelay {
     options: Partial<RelayOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options }
-    for (const o of outboxes) o.onCommitted(() => this.nudge())
+    for (const o of outboxes) o.onCommitted(() => this.nudge([o]))
   }
 
   start(): void {
     this.stopped = false
-    this.timer = setInterval(() => this.nudge(), this.options.pollMs)
+    this.timer = setInterval(() => void this.poll(), this.options.pollMs)
     this.timer.unref()
-    this.nudge()
+    this.nudge(this.outboxes)
   }
 
   async close(): Promise<void> {
@@ -77,71 +105,94 @@ export class OutboxRelay {
     }
   }
 
-  private nudge(): void {
+  /** Looks at these outboxes soon: at once when idle, else when the running pass ends. */
+  private nudge(outboxes: Outbox[]): void {
     if (this.stopped) return
-    if (this.running) {
-      this.again = true
-      return
-    }
-    this.running = this.loop().finally(() => {
+    for (const o of outboxes) this.due.add(o)
+    this.running ??= this.loop().finally(() => {
       this.running = undefined
     })
   }
 
   private async loop(): Promise<void> {
-    do {
-      this.again = false
-      for (const o of this.outboxes) {
-        try {
-          await this.drainOutbox(o)
-        } catch (e) {
-          this.log?.error({ err: e, context: o.context }, 'outbox relay failed; will retry')
-        }
+    while (this.due.size > 0 && !this.stopped) {
+      const [o] = this.due
+      this.due.delete(o!)
+      try {
+        await this.drainOutbox(o!)
+      } catch (e) {
+        this.log?.error({ err: e, context: o!.context }, 'outbox relay failed; will retry')
       }
-    } while (this.again && !this.stopped)
+    }
   }
 
   /**
    * Publishes the outbox's pending events, a claimed batch at a time, every event of a batch at
-   * once; answers how many it published. Failed events wait out a growing backoff; the rest of
-   * their batch is marked published in the same statement.
+   * once; answers how many it published. What was published is marked by the statement that claims
+   * the next batch; failed events wait out a growing backoff.
    */
   private async drainOutbox(o: Outbox): Promise<number> {
-    for (let published = 0; ; ) {
-      const batch = await this.claim(o.table)
-      if (batch.length === 0) return published
-      const failures = await this.bus.publish(o.context, batch.map(toEvent))
+    const statement = this.statementOf(o)
+    let published: number[] = []
+    for (let count = 0; ; ) {
+      const rows = await this.database.statement(statement.name, statement.text, [published, this.options.leaseSeconds, this.options.batchSize])
+      if (rows.length === 0) return count
+      const batch = rows.map(toClaimed).sort((a, b) => a.seq - b.seq)
+      const failures = await this.bus.publish(o.context, batch.map((c) => c.event))
       const failedIds = new Set(failures.map((f) => f.event.id))
+      const failed = batch.filter((c) => failedIds.has(c.event.id))
       for (const f of failures) {
-        const row = batch.find((r) => r.id === f.event.id)!
-        this.log?.warn({ err: f.error, context: o.context, event: row.id, type: row.type, attempts: row.attempts + 1 }, 'event delivery failed; will retry')
+        const row = failed.find((c) => c.event.id === f.event.id)!
+        this.log?.warn({ err: f.error, context: o.context, event: row.event.id, type: row.event.type, attempts: row.attempts + 1 }, 'event delivery failed; will retry')
       }
-      await this.settle(o.table, batch.filter((r) => !failedIds.has(r.id)).map((r) => r.seq), batch.filter((r) => failedIds.has(r.id)))
-      published += batch.length - failures.length
+      if (failed.length) await this.backOff(o.table, failed)
+      published = batch.filter((c) => !failedIds.has(c.event.id)).map((c) => c.seq)
+      count += published.length
     }
   }
 
-  private async claim(t: OutboxTable): Promise<Row[]> {
-    const lease = sql`now() + make_interval(secs => ${this.options.leaseSeconds})`
-    // One statement in autocommit: the rows it leases are locked only while it runs.
-    const db = this.database.db
-    const rows = await db.update(t).set({ claimedUntil: lease }).where(inArray(t.seq,
-      db.select({ seq: t.seq }).from(t)
-        .where(and(isNull(t.publishedAt), or(isNull(t.claimedUntil), lt(t.claimedUntil, sql`now()`))))
-        .orderBy(asc(t.seq)).limit(this.options.batchSize).for('update', { skipLocked: true }),
-    )).returning()
-    return rows.sort((a, b) => a.seq - b.seq)
+  /**
+   * The poll: which outboxes hold events to claim (committed by other processes, or due for a
+   * retry), asked in one read, so an idle second costs one cheap statement instead of a claim per
+   * outbox (on the embedded engine every statement waits for the one before).
+   */
+  private async poll(): Promise<void> {
+    if (this.stopped || this.outboxes.length === 0) return
+    try {
+      this.pendingQuery ??= this.pendingOutboxesQuery()
+      const rows = await this.database.statement(this.pendingQuery.name, this.pendingQuery.text, [])
+      const pending = new Set(rows.map((r) => r.i as number))
+      this.nudge(this.outboxes.filter((_, i) => pending.has(i)))
+    } catch (e) {
+      this.log?.error({ err: e }, 'outbox poll failed; will retry')
+    }
   }
 
-  /** Marks what was published; each failed event waits out a growing backoff. */
-  private async settle(t: OutboxTable, published: number[], failed: Row[]): Promise<void> {
-    const markPublished = (q: Queryable) => q.update(t).set({ publishedAt: sql`now()`, claimedUntil: null }).where(inArray(t.seq, published))
-    if (failed.length === 0) {
-      await markPublished(this.database.db)
-      return
+  private pendingQuery: { name: string; text: string } | undefined
+
+  private pendingOutboxesQuery(): { name: string; text: string } {
+    const tables = this.outboxes.map((o) => getTableConfig(o.table)).map(({ schema, name }) => `${schema}.${name}`)
+    const text = tables.map((t, i) => `select ${i} as i where exists (
+      select 1 from ${t} where published_at is null and (claimed_until is null or claimed_until < now()))`).join('\nunion all ')
+    // Named by its text: a name must always go with the same text on a connection.
+    return { name: `relay_pending_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text }
+  }
+
+  private readonly statements = new Map<Outbox, { name: string; text: string }>()
+
+  private statementOf(o: Outbox): { name: string; text: string } {
+    let statement = this.statements.get(o)
+    if (!statement) {
+      const { schema, name } = getTableConfig(o.table)
+      statement = { name: `relay_settle_and_claim_${schema}`, text: settleAndClaim(`${schema}.${name}`) }
+      this.statements.set(o, statement)
     }
+    return statement
+  }
+
+  /** Each failed event waits out a growing backoff before it is claimed again. */
+  private async backOff(t: OutboxTable, failed: Claimed[]): Promise<void> {
     await this.database.transaction(async (tx) => {
-      if (published.length) await markPublished(tx)
       for (const row of failed) {
         const backoffMs = Math.min(MAX_BACKOFF_MS, 100 * 2 ** row.attempts)
         await tx.update(t).set({ attempts: row.attempts + 1, claimedUntil: sql`now() + make_interval(secs => ${backoffMs / 1000})` })
