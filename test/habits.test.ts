@@ -267,6 +267,39 @@ describe('concurrency', () => {
     expect(a.level).toEqual({ levelNumber: 8, currentExperience: 250, experienceRequired: 450 })
     expect(a.money.amount).toBe(640)
   })
+
+  test('a burst of one player\'s attends, accepted and refused mixed, each answers for itself', async () => {
+    const p = await newPlayer(app)
+    const other = await newPlayer(app)
+    const [a, b, c] = [await newHabit(app, p, { title: 'a' }), await newHabit(app, p, { title: 'b' }), await newHabit(app, p, { title: 'c' })]
+    const theirs = await newHabit(app, other)
+    const [a1, a2, b1, b2, future, foreign, missing] = await Promise.all([
+      attend(app, p, a, '2026-03-02T09:00:00'),
+      attend(app, p, a, '2026-03-02T10:00:00'), // the same window: one of the two is refused
+      attend(app, p, b, '2026-03-02T09:00:00'),
+      attend(app, p, b, '2026-03-03T07:00:00'), // the next window: a streak of 2 either way
+      attend(app, p, c, '2026-03-04T09:00:00'),
+      attend(app, p, theirs, '2026-03-02T09:00:00'),
+      attend(app, p, crypto.randomUUID(), '2026-03-02T09:00:00'),
+    ])
+    expect([a1!.statusCode, a2!.statusCode].sort()).toEqual([204, 400])
+    expect([a1!, a2!].find((r) => r.statusCode === 400)!.json().type).toBe('/problems/window-already-completed')
+    expect([b1!.statusCode, b2!.statusCode]).toEqual([204, 204])
+    expect(future!.json().type).toBe('/problems/attend-in-future')
+    expect(foreign!.statusCode).toBe(403)
+    expect(missing!.statusCode).toBe(404)
+    for (const r of [future!, foreign!, missing!]) expect(r.headers['content-type']).toMatch(/application\/problem\+json/)
+
+    await app.settle()
+    // a: 10; b: 10 + 11 when 2 March is decided first (streak 2 on 3 March), else 10 + 10 (each the
+    // first of its run then; split services may decide them in either order). Money: 100 + 3 × 2.
+    const hero = await avatarOf(app, p)
+    expect([30, 31]).toContain(hero.level.currentExperience)
+    expect(hero.money.amount).toBe(106)
+    expect((await app.inject({ url: habitUrl(b), headers: p.auth })).json()).toMatchObject({ streak: 2, bestStreak: 2 })
+    expect((await app.inject({ url: habitUrl(c, '/history'), headers: p.auth })).json()).toEqual({ history: [] })
+    expect((await app.inject({ url: habitUrl(theirs, '/history'), headers: other.auth })).json()).toEqual({ history: [] })
+  })
 })
 
 function sqlRaw(text: string) {

@@ -1,4 +1,5 @@
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
+import { failed, KeyedBatcher, type Outcome } from '../../../platform/batcher.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
@@ -9,10 +10,10 @@ import type { AvatarClient } from '../../avatar/client.js'
 import { InvalidDate, UnknownAvatar } from '../domain/errors.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
-import { MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE, REWARD_MONEY } from '../domain/rules.js'
+import { MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE } from '../domain/rules.js'
 import { addDays, dateOf, isValidTimeZone, localDateTimeIn, parseLocalDateTime, type LocalDate, type Recurrence } from '../domain/windows.js'
-import type { HabitAttended } from '../events.js'
 import { attendanceStore, completionRepo, habitRepo, missedRepo } from '../store/habits.js'
+import { authorizeHabit, decideAttends, type AttendCommand } from './attend-batch.js'
 
 export interface TrackingDeps {
   database: Database
@@ -40,6 +41,8 @@ export interface HabitSnapshot {
 
 /** The tracking context's use cases. Habits are private to the owner of their avatar. */
 export class TrackingApp {
+  private readonly attends = new KeyedBatcher<AttendCommand, void>((_player, batch) => this.applyAttends(batch))
+
   constructor(private readonly d: TrackingDeps) {}
 
   private today(timeZone: string): LocalDate {
@@ -98,7 +101,7 @@ export class TrackingApp {
 
   async get(p: Principal, id: string): Promise<HabitSnapshot> {
     const habit = await habitRepo.get(this.d.database.current(), id)
-    this.authorize(p, habit)
+    authorizeHabit(p, habit)
     return this.snapshot(habit)
   }
 
@@ -123,7 +126,7 @@ export class TrackingApp {
   async delete(p: Principal, id: string): Promise<void> {
     await this.d.database.transaction(async (tx) => {
       const habit = await habitRepo.getForUpdate(tx, id)
-      this.authorize(p, habit)
+      authorizeHabit(p, habit)
       await this.remove(habit)
     })
   }
@@ -144,28 +147,42 @@ export class TrackingApp {
     return this.change(p, id, (h) => rules.changeRecurrence(h, recurrence, this.today(h.timeZone)))
   }
 
-  /** Records a completion; the reward travels to the avatar as a HabitAttended event. */
+  /**
+   * Records a completion; the reward travels to the avatar as a HabitAttended event. A player's
+   * concurrent attends are applied together (see `applyAttends`).
+   */
   async attend(p: Principal, id: string, date: string): Promise<void> {
     const attendedAt = parseLocalDateTime(date)
     if (!attendedAt) throw new InvalidDate(date)
-    await untilWritten(`habit '${id}'`, async () => {
-      const { habit: before, completed } = await attendanceStore.load(this.d.database.db, id)
-      this.authorize(p, before)
-      const a = rules.attend(before, completed, attendedAt, localDateTimeIn(this.d.clock.now(), before.timeZone))
-      const habit = { ...a.habit, version: before.version + 1 }
-      const payload: HabitAttended['payload'] = {
-        habitId: id, avatarId: habit.avatarId, questId: habit.associatedQuestId,
-        windowStart: a.window.start, windowEnd: a.window.end, attendedAt, streak: a.streak,
-        reward: { experience: a.experience, money: REWARD_MONEY },
-      }
-      const written = await attendanceStore.write(this.d.database, {
-        readVersion: before.version, habit,
-        completion: { windowStart: a.window.start, attendedAt, recordedAt: this.d.clock.now() },
-        event: { id: newId(), type: 'HabitAttended', payload },
+    // Its write is a statement of its own: inside a caller's transaction it would not join it.
+    this.d.database.assertNoOpenTransaction(`An attend of habit '${id}'`)
+    await this.attends.submit(p.userId, { principal: p, habitId: id, attendedAt })
+  }
+
+  /**
+   * A batch of attends in two statements: the habits read, the attends decided in arrival order,
+   * and every changed habit written with its completions and events, guarded by the versions read.
+   * The attends of a habit that moved on meanwhile are decided again on fresh state; the others
+   * have their answers.
+   */
+  private applyAttends(commands: AttendCommand[]): Promise<Outcome<void>[]> {
+    const outcomes: (Outcome<void> | undefined)[] = commands.map(() => undefined)
+    const answered = untilWritten(`${commands.length} attend(s)`, async () => {
+      const pending = commands.flatMap((c, i) => (outcomes[i] ? [] : [{ c, i }]))
+      const loaded = await attendanceStore.load(this.d.database.db, [...new Set(pending.map((x) => x.c.habitId))])
+      const now = this.d.clock.now()
+      const decided = decideAttends(loaded, pending.map((x) => x.c), now)
+      const written = decided.writes.length ? await attendanceStore.write(this.d.database, decided.writes, now) : new Set<string>()
+      if (written.size > 0) this.d.outbox.announce()
+      const lost = new Set(decided.writes.filter((w) => !written.has(w.habit.id)).map((w) => w.habit.id))
+      // An answer stands unless its habit's write lost the race; a refusal was judged on fresh state.
+      pending.forEach(({ c, i }, k) => {
+        if (!lost.has(c.habitId)) outcomes[i] = decided.outcomes[k]
       })
-      if (!written) return RACE_LOST
-      this.d.outbox.announce()
+      return lost.size > 0 ? RACE_LOST : (outcomes as Outcome<void>[])
     })
+    // Attends written before a later attempt failed keep their answers; only the rest get the error.
+    return answered.catch((e: unknown) => outcomes.map((o) => o ?? failed(e)))
   }
 
   /**
@@ -223,13 +240,9 @@ export class TrackingApp {
   private async change(p: Principal, id: string, decide: (h: Habit) => Habit): Promise<void> {
     await this.d.database.transaction(async (tx) => {
       const before = await habitRepo.getForUpdate(tx, id)
-      this.authorize(p, before)
+      authorizeHabit(p, before)
       await habitRepo.save(tx, { ...decide(before), version: before.version + 1 })
     })
   }
 
-  private authorize(p: Principal, h: Habit): void {
-    if (isTrusted(p) || h.ownerId === p.userId) return
-    throw new Forbidden(`Habit '${h.id}' is private to its owner.`, 'not-owner')
-  }
 }

@@ -127,56 +127,73 @@ export const missedRepo = {
 }
 
 /**
- * An attend in two statements, each in autocommit: the habit with the windows it has completed,
- * then the completion, the habit's new streak and the event in one write guarded by the habit's
- * version (and by the completion's key): a write that lost a race writes nothing.
+ * A batch of attends in two statements, each in autocommit: the habits with the windows they have
+ * completed, then every changed habit, its completions and its events in one write, each habit
+ * guarded by its version (and each completion by its key): a habit that moved on since it was
+ * read writes nothing, and its attends are decided again.
  */
-const loadForAttend = new WeakMap<Queryable, ReturnType<typeof prepareLoadForAttend>>()
-const prepareLoadForAttend = (q: Queryable) =>
+const loadForAttends = new WeakMap<Queryable, ReturnType<typeof prepareLoadForAttends>>()
+const prepareLoadForAttends = (q: Queryable) =>
   q.select({
     habit: habits,
     completed: sql<LocalDate[]>`(select coalesce(jsonb_agg(c.window_start), '[]'::jsonb) from tracking.completions c where c.habit_id = ${habits.id})`,
-  }).from(habits).where(eq(habits.id, sql.placeholder('id'))).prepare('habit_load_for_attend')
+  }).from(habits).where(sql`${habits.id} = any(${sql.placeholder('ids')}::uuid[])`).prepare('habit_load_for_attends')
 
-const WRITE_ATTENDANCE = `
-with h as (
-  update tracking.habits
-     set last_attended_at = $3, last_completed_window_start = $4::date, streak = $5, best_streak = $6, version = $7
-   where id = $1 and version = $2
-  returning id
+const WRITE_ATTENDANCES = `
+with input as (
+  select * from jsonb_to_recordset($1::jsonb) as x(
+    id uuid, read_version int, last_attended_at text, last_completed_window_start date, streak int, best_streak int, version int)
+), h as (
+  update tracking.habits t
+     set last_attended_at = i.last_attended_at, last_completed_window_start = i.last_completed_window_start,
+         streak = i.streak, best_streak = i.best_streak, version = i.version
+    from input i
+   where t.id = i.id and t.version = i.read_version
+  returning t.id
 ), c as (
   insert into tracking.completions (habit_id, window_start, attended_at, recorded_at)
-  select h.id, $8::date, $9, $10::timestamptz from h
+  select x.habit_id, x.window_start, x.attended_at, $3::timestamptz
+    from jsonb_to_recordset($2::jsonb) as x(habit_id uuid, window_start date, attended_at text) join h on h.id = x.habit_id
 ), o as (
   insert into tracking.outbox (id, type, aggregate_id, version, occurred_at, payload)
-  select $11::uuid, $12, h.id, $7, $10::timestamptz, $13::jsonb from h
+  select x.id, x.type, x.aggregate_id, x.version, $3::timestamptz, x.payload
+    from jsonb_to_recordset($4::jsonb) as x(id uuid, type text, aggregate_id text, version int, payload jsonb)
+    join h on h.id::text = x.aggregate_id
 )
-select count(*)::int as updated from h`
+select id::text from h`
 
+export interface LoadedHabit {
+  habit: Habit
+  completed: LocalDate[]
+}
+
+/** One habit's attends of a batch: its state after them, their completions and their events. */
 export interface AttendanceWrite {
   readVersion: number
   habit: Habit
-  completion: { windowStart: LocalDate; attendedAt: string; recordedAt: Date }
-  event: { id: string; type: string; payload: unknown }
+  completions: { windowStart: LocalDate; attendedAt: string }[]
+  events: { id: string; type: string; version: number; payload: unknown }[]
 }
 
 export const attendanceStore = {
-  async load(q: Queryable, id: string): Promise<{ habit: Habit; completed: Set<LocalDate> }> {
-    let statement = loadForAttend.get(q)
-    if (!statement) loadForAttend.set(q, (statement = prepareLoadForAttend(q)))
-    const [row] = await statement.execute({ id })
-    if (!row) throw new NotFound('Habit', id)
-    return { habit: toHabit(row.habit), completed: new Set(row.completed) }
+  async load(q: Queryable, ids: string[]): Promise<Map<string, LoadedHabit>> {
+    let statement = loadForAttends.get(q)
+    if (!statement) loadForAttends.set(q, (statement = prepareLoadForAttends(q)))
+    const rows = await statement.execute({ ids })
+    return new Map(rows.map((r) => [r.habit.id, { habit: toHabit(r.habit), completed: r.completed }]))
   },
 
-  /** false when the habit moved on (or is gone) since it was read: nothing was written. */
-  async write(database: Database, w: AttendanceWrite): Promise<boolean> {
-    const h = w.habit
-    const [row] = await database.statement('habit_write_attendance', WRITE_ATTENDANCE, [
-      h.id, w.readVersion, h.lastAttendedAt, h.lastCompletedWindowStart, h.streak, h.bestStreak, h.version,
-      w.completion.windowStart, w.completion.attendedAt, w.completion.recordedAt.toISOString(),
-      w.event.id, w.event.type, JSON.stringify(w.event.payload),
+  /** The ids of the habits written; a habit missing moved on (or is gone) since it was read. */
+  async write(database: Database, writes: AttendanceWrite[], recordedAt: Date): Promise<Set<string>> {
+    const habitRows = writes.map(({ readVersion, habit: h }) => ({
+      id: h.id, read_version: readVersion, last_attended_at: h.lastAttendedAt, last_completed_window_start: h.lastCompletedWindowStart,
+      streak: h.streak, best_streak: h.bestStreak, version: h.version,
+    }))
+    const completionRows = writes.flatMap((w) => w.completions.map((c) => ({ habit_id: w.habit.id, window_start: c.windowStart, attended_at: c.attendedAt })))
+    const eventRows = writes.flatMap((w) => w.events.map((e) => ({ ...e, aggregate_id: w.habit.id })))
+    const rows = await database.statement('habit_write_attendances', WRITE_ATTENDANCES, [
+      JSON.stringify(habitRows), JSON.stringify(completionRows), recordedAt.toISOString(), JSON.stringify(eventRows),
     ])
-    return row?.updated === 1
+    return new Set(rows.map((r) => r.id as string))
   },
 }
