@@ -24,6 +24,8 @@ export interface AvatarItem {
 
 /** What another context may read about an avatar to judge a purchase or a fight. */
 export interface AvatarProfile {
+  /** The user who owns the avatar. */
+  ownerId: string
   level: number
   /** Strength plus the equipped weapon. */
   attack: number
@@ -89,11 +91,12 @@ export function httpAvatarClient(baseUrl: string | (() => string), token: TokenS
     ownerOf,
     isOwner: async (avatarId, userId) => (await ownerOf(avatarId)) === userId,
     profile: async (avatarId) => {
-      const [avatar, stats] = await Promise.all([
+      const [avatar, stats, owner] = await Promise.all([
         http.call<{ level: { levelNumber: number }; health: { current: number; max: number } }>({ method: 'GET', path: path(avatarId) }),
         http.call<{ attack: number; armor: number }>({ method: 'GET', path: path(avatarId, '/stats') }),
+        http.call<{ userId: string }>({ method: 'GET', path: path(avatarId, '/owner') }),
       ])
-      return { level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor, health: avatar.health.current, maxHealth: avatar.health.max }
+      return { ownerId: owner.userId, level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor, health: avatar.health.current, maxHealth: avatar.health.max }
     },
     spend: (avatarId, amount, key) => http.call({ method: 'POST', path: path(avatarId, '/money/spend'), body: { amount }, idempotencyKey: key }),
     earn: (avatarId, amount, key) => http.call({ method: 'POST', path: path(avatarId, '/money/earn'), body: { amount }, idempotencyKey: key }),

@@ -3,6 +3,8 @@ import { failed, KeyedBatcher, succeeded, type Outcome } from '../../../platform
 import type { Clock } from '../../../platform/clock.js'
 import { type Database, pgErrorCode, type Tx, UNIQUE_VIOLATION } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
+import { BoundedMap } from '../../../platform/bounded-map.js'
+import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import type { AvatarClient, AvatarProfile } from '../../avatar/client.js'
@@ -12,9 +14,9 @@ import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/er
 import { actingAs, LEADER_ONLY } from '../domain/guild.js'
 import type { BossType } from '../domain/rules.js'
 import type { GuildEvent } from '../events.js'
-import { battleRepo, type Attack } from '../store/battles.js'
+import { battleAttacks, battleRepo, type Attack } from '../store/battles.js'
 import { guildRepo } from '../store/guilds.js'
-import { requireOwnedAvatar } from './ownership.js'
+import { ownedProfile, requireOwnedAvatar } from './ownership.js'
 
 export interface BattleDeps {
   database: Database
@@ -25,6 +27,8 @@ export interface BattleDeps {
 
 type Draft = { [E in GuildEvent as E['type']]: Pick<E, 'type' | 'payload'> }[GuildEvent['type']]
 
+const REMEMBERED_BATTLES = 1_000
+
 /** An attack waiting for its battle's next batch, with what was read of the attacker before. */
 interface PendingAttack {
   attacker: string
@@ -34,11 +38,13 @@ interface PendingAttack {
 
 /**
  * Boss battles of guilds. Concurrent attacks on one battle are batched in a process, and the
- * batches serialised across processes by the battle's row lock, under which no other context is
- * called.
+ * batches ordered across processes by a write guarded with the turn that was read (the batch that
+ * ends a battle also takes its row lock); no other context is called while one is held.
  */
 export class BattleApp {
   private readonly pendingAttacks = new KeyedBatcher<PendingAttack, number>((id, batch) => this.applyAttacks(id, batch))
+  /** Battles as this process last wrote them: the next batch on one of them needs no read. */
+  private readonly lastWritten = new BoundedMap<string, Battle>(REMEMBERED_BATTLES)
 
   constructor(private readonly d: BattleDeps) {}
 
@@ -117,47 +123,82 @@ export class BattleApp {
    */
   async attackBoss(p: Principal, id: string, input: { damage: number; attackerAvatarId: string }): Promise<number> {
     const attacker = input.attackerAvatarId
-    await requireOwnedAvatar(this.d.avatars, p, attacker)
-    // Refused before asking the avatar anything: an unknown battle, a finished one, an outsider, a fallen attacker.
-    fight.checkAttacker(await battleRepo.get(this.d.database.current(), id), attacker)
-    const fighter = await this.d.avatars.profile(attacker)
+    // Both reads at once; the attacker's ownership is judged first, then the battle: an unknown
+    // one, a finished one, an outsider, a fallen attacker.
+    const battle = battleRepo.get(this.d.database.current(), id)
+    battle.catch(() => undefined)
+    const fighter = await ownedProfile(this.d.avatars, p, attacker)
+    fight.checkAttacker(await battle, attacker)
     return this.pendingAttacks.submit(id, { attacker, damage: input.damage, fighter })
   }
 
   /**
-   * Concurrent attacks on one battle, in one transaction under its row lock: each judged by the
-   * pure rules on the battle the ones before it left (a refused one answers its own problem), then
-   * the battle, the attack records and the events written once.
+   * Concurrent attacks on one battle: each judged by the pure rules on the battle the ones before
+   * it left (a refused one answers its own problem), then the battle, the attack records and the
+   * events written at once, guarded by the turn that was read. While the battle goes on that is one
+   * statement, with no read when this process wrote the battle last; the batch that ends it writes
+   * in a transaction with the rewards or penalties and the guild's points. A write that lost a race
+   * with another process is judged again on the battle as it is now.
    */
   private applyAttacks(id: string, batch: PendingAttack[]): Promise<Outcome<number>[]> {
-    return this.d.database.transaction(async (tx) => {
-      let battle = await battleRepo.getForUpdate(tx, id)
+    return untilWritten(`battle '${id}'`, async () => {
+      // Taken, not just looked at: after a lost or failed attempt the next one reads.
+      const remembered = this.lastWritten.get(id)
+      this.lastWritten.delete(id)
+      let read: Battle
+      try {
+        read = remembered ?? (await battleRepo.get(this.d.database.db, id))
+      } catch (e) {
+        if (e instanceof NotFound) return batch.map(() => failed(e))
+        throw e
+      }
       const now = this.d.clock.now()
-      const records: Attack[] = []
-      const drafts: { draft: Draft; version: number }[] = []
-      const outcomes = batch.map((a): Outcome<number> => {
-        try {
-          const hit = fight.strike(battle, a.attacker, a.damage, a.fighter, now)
-          battle = hit.battle
-          const turn = battle.currentTurn
-          records.push({ turn, attackerAvatarId: a.attacker, requestedDamage: a.damage, dealt: hit.dealt, strikeBack: hit.strikeBack, attackerFell: hit.attackerFell, at: now })
-          if (hit.strikeBack > 0) {
-            drafts.push({ version: turn + 1, draft: { type: 'BossStruckBack', payload: { battleId: id, guildId: battle.guildId, turn, avatarId: a.attacker, damage: hit.strikeBack } } })
-          }
-          return succeeded(turn)
-        } catch (e) {
-          return failed(e)
-        }
-      })
-      if (records.length === 0) return outcomes
-      await battleRepo.save(tx, battle)
-      await battleRepo.recordAttacks(tx, id, records)
-      await this.d.outbox.add(tx, drafts.map(({ draft, version }) => ({ ...draft, aggregateId: id, version })))
-      if (battle.status !== 'IN_PROGRESS') await this.conclude(tx, battle)
-      return outcomes
+      const judged = this.judge(read, batch, now)
+      // Answers that write nothing are given only on a battle just read.
+      if (judged.records.length === 0) return remembered ? RACE_LOST : judged.outcomes
+      const { battle, records, events } = judged
+      const written = battle.status === 'IN_PROGRESS'
+        ? await battleAttacks.write(this.d.database, read.currentTurn, battle, records, events, now)
+        : await this.writeLastAttacks(read.currentTurn, battle, records, events)
+      if (!written) return RACE_LOST
+      if (battle.status === 'IN_PROGRESS') this.lastWritten.set(id, battle)
+      if (events.length > 0 || battle.status !== 'IN_PROGRESS') this.d.outbox.announce()
+      return judged.outcomes
     })
   }
 
+  private judge(start: Battle, batch: PendingAttack[], now: Date) {
+    let battle = start
+    const records: Attack[] = []
+    const events: { id: string; type: Draft['type']; version: number; payload: Draft['payload'] }[] = []
+    const outcomes = batch.map((a): Outcome<number> => {
+      try {
+        const hit = fight.strike(battle, a.attacker, a.damage, a.fighter, now)
+        battle = hit.battle
+        const turn = battle.currentTurn
+        records.push({ turn, attackerAvatarId: a.attacker, requestedDamage: a.damage, dealt: hit.dealt, strikeBack: hit.strikeBack, attackerFell: hit.attackerFell, at: now })
+        if (hit.strikeBack > 0) {
+          events.push({ id: newId(), version: turn + 1, type: 'BossStruckBack', payload: { battleId: start.id, guildId: battle.guildId, turn, avatarId: a.attacker, damage: hit.strikeBack } })
+        }
+        return succeeded(turn)
+      } catch (e) {
+        return failed(e)
+      }
+    })
+    return { battle, records, events, outcomes }
+  }
+
+  /** The batch that ends the battle: everything in one transaction, under the battle's row lock. */
+  private writeLastAttacks(readTurn: number, battle: Battle, records: Attack[], events: { type: Draft['type']; version: number; payload: Draft['payload'] }[]): Promise<boolean> {
+    return this.d.database.transaction(async (tx) => {
+      if ((await battleRepo.getForUpdate(tx, battle.id)).currentTurn !== readTurn) return false
+      await battleRepo.save(tx, battle)
+      await battleRepo.recordAttacks(tx, battle.id, records)
+      await this.d.outbox.add(tx, events.map(({ type, version, payload }) => ({ type, version, payload, aggregateId: battle.id })))
+      await this.conclude(tx, battle)
+      return true
+    })
+  }
 
   /** Rewards or penalties travel to every participant as one event; victory also brings the guild points. */
   private async conclude(tx: Tx, b: Battle): Promise<void> {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq } from 'drizzle-orm'
-import type { Queryable, Tx } from '../../../platform/db/database.js'
+import type { Database, Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Battle, BattleStatus } from '../domain/battle.js'
 import { BOSSES, type BossType } from '../domain/rules.js'
@@ -75,5 +75,40 @@ export const battleRepo = {
     if (!row) throw new NotFound('Attack', `${battleId}/${turn}`)
     const { battleId: _b, ...a } = row
     return a
+  },
+}
+
+/**
+ * A batch of attacks on a battle that goes on, in one statement in autocommit: the battle's new
+ * state guarded by the turn that was read (every accepted attack moves it on), the attack records
+ * and the events. A battle that moved on (or is gone) since it was read writes nothing.
+ */
+const WRITE_ATTACKS = `
+with b as (
+  update guild.battles
+     set status = $3, current_turn = $4, boss_remaining_health = $5, participants = $6::jsonb, ended_at = $7::timestamptz
+   where id = $1 and current_turn = $2
+  returning id
+), a as (
+  insert into guild.attacks (battle_id, turn, attacker_avatar_id, requested_damage, dealt, strike_back, attacker_fell, at)
+  select b.id, x.turn, x.attacker_avatar_id, x.requested_damage, x.dealt, x.strike_back, x.attacker_fell, $8::timestamptz
+    from b, jsonb_to_recordset($9::jsonb) as x(turn int, attacker_avatar_id text, requested_damage int, dealt int, strike_back int, attacker_fell boolean)
+), o as (
+  insert into guild.outbox (id, type, aggregate_id, version, occurred_at, payload)
+  select x.id, x.type, b.id::text, x.version, $8::timestamptz, x.payload
+    from b, jsonb_to_recordset($10::jsonb) as x(id uuid, type text, version int, payload jsonb)
+)
+select count(*)::int as updated from b`
+
+export const battleAttacks = {
+  /** false when the battle is gone or no longer at `readTurn`: nothing was written. */
+  async write(database: Database, readTurn: number, b: Battle, records: Attack[], events: { id: string; type: string; version: number; payload: unknown }[], at: Date): Promise<boolean> {
+    const [row] = await database.statement('battle_write_attacks', WRITE_ATTACKS, [
+      b.id, readTurn, b.status, b.currentTurn, b.bossRemainingHealth, JSON.stringify(b.participants), b.endedAt?.toISOString() ?? null,
+      at.toISOString(),
+      JSON.stringify(records.map((r) => ({ turn: r.turn, attacker_avatar_id: r.attackerAvatarId, requested_damage: r.requestedDamage, dealt: r.dealt, strike_back: r.strikeBack, attacker_fell: r.attackerFell }))),
+      JSON.stringify(events),
+    ])
+    return row?.updated === 1
   },
 }
