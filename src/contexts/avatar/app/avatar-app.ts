@@ -109,7 +109,11 @@ export class AvatarApp {
     await this.d.outbox.add(tx, [
       { type: 'AvatarCreated', aggregateId: a.id, version: 1, payload: { avatarId: a.id, ownerId: a.ownerId, name: a.name } },
     ])
-    return { ...avatar, version: 1 }
+    const created = { ...avatar, version: 1 }
+    // Its first change then needs no read (a change that came first only makes this memory stale,
+    // which the guarded write finds out).
+    this.d.database.afterCommit(() => this.lastWritten.set(a.id, created))
+    return created
   }
 
   async delete(p: Principal, id: string): Promise<void> {
@@ -233,9 +237,9 @@ export class AvatarApp {
   // ---- calls from other contexts (client.ts): trusted, each under an idempotency key ----
 
   /** What other contexts may read to judge a purchase or a fight. */
-  async profile(id: string): Promise<{ level: number; attack: number; defense: number; health: number; maxHealth: number }> {
+  async profile(id: string): Promise<{ ownerId: string; level: number; attack: number; defense: number; health: number; maxHealth: number }> {
     const a = await this.get(id)
-    return { level: a.level, attack: rules.effectiveAttack(a), defense: rules.effectiveDefense(a), health: a.health, maxHealth: a.maxHealth }
+    return { ownerId: a.ownerId, level: a.level, attack: rules.effectiveAttack(a), defense: rules.effectiveDefense(a), health: a.health, maxHealth: a.maxHealth }
   }
 
   // ---- the one way an avatar changes ----
@@ -257,17 +261,20 @@ export class AvatarApp {
 
   /**
    * Applies one batch of commands on one avatar: one read (none when this process wrote the
-   * avatar last and no key needs looking up), the decisions in arrival order, one write. A write
-   * that lost a race with another process (the version moved on, or a key it records was recorded
-   * meanwhile) is decided again on fresh state; a database failure is retried, then every caller
-   * of the batch is answered 503 and nothing of it is applied.
+   * avatar last), the decisions in arrival order, one write. A write that lost a race with another
+   * process (the version moved on, or a key it records was recorded before) is decided again on
+   * fresh state; a database failure is retried, then every caller of the batch is answered 503 and
+   * nothing of it is applied.
    */
   private applyBatch(id: string, commands: AvatarCommand[]): Promise<Outcome<unknown>[]> {
     const keys = commands.flatMap((c) => (c.call ? [c.call.key] : []))
     return untilWritten(`avatar '${id}'`, async () => {
-      // The state this process last wrote serves unless keys must be looked up; the guarded write
-      // proves it current, and answers that write nothing are given only on state just read.
-      const remembered = keys.length === 0 ? this.lastWritten.get(id) : undefined
+      // The state this process last wrote serves without a read: the guarded write proves it
+      // current, and a key answered before fails the write on its unique index. Taken, not just
+      // looked at: after a lost or failed attempt the next one reads, and answers that write
+      // nothing are given only on state just read. (One batch per avatar runs at a time.)
+      const remembered = this.lastWritten.get(id)
+      this.lastWritten.delete(id)
       const loaded = remembered ? { avatar: remembered, applied: new Map() } : await avatarCommandStore.load(this.d.database, id, keys)
       if (!loaded) return commands.map(() => failed(new NotFound('Avatar', id)))
       const { outcomes, write } = decideBatch(loaded, commands, this.d.clock.now())
@@ -276,7 +283,6 @@ export class AvatarApp {
         if (write.events.length) this.d.outbox.announce()
         return outcomes
       }
-      this.lastWritten.delete(id)
       return write || remembered ? RACE_LOST : outcomes
     })
   }

@@ -24,13 +24,19 @@ select ${COLUMNS},
   from avatar.avatars a
  where a.id = $1`
 
-const WRITE = `
-with a as (
+/** The row's new state ($3–$18), guarded by the version read ($2). */
+const UPDATE_STATE = `
   update avatar.avatars
      set name = $3, level = $4, experience = $5, health = $6, max_health = $7, mana = $8, max_mana = $9, money = $10,
          strength = $11, defense = $12, intelligence = $13, unspent_points = $14, inventory = $15::jsonb,
          equipped = $16::jsonb, time_zone = $17, version = $18
-   where id = $1 and version = $2
+   where id = $1 and version = $2`
+
+/** A batch with neither events nor keyed answers: the row alone. */
+const WRITE_STATE = `${UPDATE_STATE} returning 1 as updated`
+
+const WRITE = `
+with a as (${UPDATE_STATE}
   returning id
 ), o as (
   insert into avatar.outbox (id, type, aggregate_id, version, occurred_at, payload)
@@ -102,12 +108,16 @@ export const avatarCommandStore = {
   /** Answers false when the avatar is gone or no longer at `readVersion`: nothing was written. */
   async write(database: Database, w: AvatarWrite): Promise<boolean> {
     const a = w.avatar
-    const [row] = await database.statement('avatar_command_write', WRITE, [
+    const state = [
       a.id, w.readVersion, a.name, a.level, a.experience, a.health, a.maxHealth, a.mana, a.maxMana, a.money,
       a.strength, a.defense, a.intelligence, a.unspentPoints, JSON.stringify(a.inventory), JSON.stringify(a.equipped),
-      a.timeZone, a.version, w.at.toISOString(), JSON.stringify(w.events),
-      JSON.stringify(w.calls.map((c) => ({ ...c, result: c.result ?? null }))),
-    ])
+      a.timeZone, a.version,
+    ]
+    const [row] = w.events.length === 0 && w.calls.length === 0
+      ? await database.statement('avatar_state_write', WRITE_STATE, state)
+      : await database.statement('avatar_command_write', WRITE, [
+        ...state, w.at.toISOString(), JSON.stringify(w.events), JSON.stringify(w.calls.map((c) => ({ ...c, result: c.result ?? null }))),
+      ])
     return row?.updated === 1
   },
 }
