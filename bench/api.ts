@@ -9,15 +9,19 @@
  *     (bench/startup-phases.ts); embedded also `npm start` (with its prestart web check; skipped
  *     when web/dist is stale, as npm start would build it) and a bare PGlite process
  *     (bench/bare-pglite.ts) on that data dir and on a fresh one, for memory;
- *  2. ours: the platform on that existing data, then the floor (bench/baseline-server.ts: fastify,
+ *  2. ours, the platform on that existing data, and the floor (bench/baseline-server.ts: fastify,
  *     no auth, no validation, one table, one statement per request) on the same engine and avatar
- *     ids, each after BENCH_WARMUP (1) s of unrecorded GET and earn load:
- *     - GET /api/v1/avatars/{id}               autocannon, BENCH_CONNECTIONS (50) for BENCH_DURATION (10) s
+ *     ids, both running, each after BENCH_WARMUP (1) s of unrecorded GET and earn load; each of
+ *     these alternates between them in BENCH_ROUNDS (3) rounds of BENCH_DURATION / rounds s, so a
+ *     drift of the shared machine's speed falls on both (figures: mean req/s, median p50/p99):
+ *     - GET /api/v1/avatars/{id}               autocannon, BENCH_CONNECTIONS (50)
  *     - earn on one hot avatar                 POST …/money/earn {amount: 1}, the same
  *     - earn spread over BENCH_SPREAD avatars  1,000: 100 players make 10 each; each request carries its owner's token
- *     - attend end to end (ours)               BENCH_ATTENDS (300) distinct habits, from the first request
+ *     then ours alone:
+ *     - attend end to end (ours)               BENCH_ATTENDS (2,000) distinct habits, from the first request
+ *                                              (after BENCH_ATTEND_WARMUP (300) unrecorded ones, timed alike)
  *                                              until the avatar's experience holds every reward
- *     - attend → experience visible (ours)     BENCH_PROBES (50) sequential probes, p50/p99
+ *     - attend → experience visible (ours)     BENCH_PROBES (200) sequential probes, p50/p99 (p99 of 50 would be the second-worst)
  *     - battle (ours)                          BENCH_GUILD (20) members of one guild attacking a DRAGON at once for
  *                                              BENCH_DURATION, a new battle whenever one ends; ratio to ours' hot earn
  *     and RSS: a second after start, and the highest during the GET and earn load.
@@ -29,7 +33,6 @@
  * idle machine. Anything that fails is reported as a FAILED row and the rest still runs; the exit
  * code is then 1. Results also go to bench/results/api-<time>.json.
  */
-import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -39,10 +42,10 @@ import { measureBattle } from './lib/battle.js'
 import { SPREAD_PER_PLAYER, spreadIds } from './lib/bench-avatars.js'
 import { withBenchDatabase } from './lib/database.js'
 import { loadPackagesScript } from './lib/dependencies.js'
-import { load, median, type LoadSpec, type Target } from './lib/load.js'
+import { load, median, type LoadResult, type LoadSpec, type Target } from './lib/load.js'
 import { rssMb, sampleRss } from './lib/memory.js'
 import { pinCores } from './lib/pinning.js'
-import { guildOf, register, spreadAvatars } from './lib/players.js'
+import { guildOf, register, spreadAvatars, type Player } from './lib/players.js'
 import { nodeCommand, onInterrupt, startServer, type Started } from './lib/processes.js'
 import { measureAttendsEndToEnd, measureRewardDelay } from './lib/scenarios.js'
 import { timeRun, timeStartUp } from './lib/startup.js'
@@ -50,11 +53,15 @@ import { timeRun, timeStartUp } from './lib/startup.js'
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const SPREAD = Number(process.env.BENCH_SPREAD ?? 1000)
-const ATTENDS = Number(process.env.BENCH_ATTENDS ?? 300)
-const PROBES = Number(process.env.BENCH_PROBES ?? 50)
+const ATTENDS = Number(process.env.BENCH_ATTENDS ?? 2000)
+const ATTEND_WARMUP = Number(process.env.BENCH_ATTEND_WARMUP ?? 300)
+const PROBES = Number(process.env.BENCH_PROBES ?? 200)
 const GUILD = Number(process.env.BENCH_GUILD ?? 20)
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 3)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1)
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
+/** Each compared scenario takes BENCH_DURATION per target in all, in whole seconds per round. */
+const ROUND_SECONDS = Math.max(1, Math.round(DURATION / ROUNDS))
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const BOSS = 'DRAGON'
 
@@ -154,37 +161,104 @@ async function withTempDir<T>(prefix: string, run: (dir: string) => Promise<T>):
   }
 }
 
-/** The platform on one engine: every scenario; answers the hot avatar's id. */
-async function benchOurs(engine: Engine, env: Record<string, string>): Promise<string> {
+/**
+ * One engine: ours and the floor run side by side (both idle but for the load sent to one of them),
+ * and each compared scenario alternates between them in BENCH_ROUNDS rounds, so a drift in the
+ * machine's speed (a shared VM) falls on both alike; then ours alone for attends, probes, battle.
+ */
+async function benchEngine(engine: Engine, env: Record<string, string>, floorEnv: Record<string, string>): Promise<void> {
   // Something in the data dir: the start-up runs were there first (and, embedded, made the database).
-  const existing = existsSync(env.DATA_DIR!) && readdirSync(env.DATA_DIR!).length > 0
-  const server = await startServer(`ours ${engine}`, 'src/main.ts', ['serve'], { ...env, LOG_LEVEL: 'warn' }, '/readyz', { cpus: serverCpus })
+  const existing = env.DATA_DIR !== undefined && existsSync(env.DATA_DIR) && readdirSync(env.DATA_DIR).length > 0
+  const whole = (target: Row['target']) => ({ target, engine, scenario: '(the whole target)' })
+  const server = await attempt(`ours ${engine}`, () => startServer(`ours ${engine}`, 'src/main.ts', ['serve'], { ...env, LOG_LEVEL: 'warn' }, '/readyz', { cpus: serverCpus }), whole('ours'))
+  if (!server) return
   try {
-    return await measureOurs(engine, server, existing ? 'existing' : 'fresh')
+    const base = server.url
+    await new Promise((r) => setTimeout(r, 1_000))
+    const ours: Side = { target: 'ours', pid: server.pid, idleMb: await rssMb(server.pid), dataDir: existing ? 'existing' : 'fresh' }
+    const hot = await register(base, 'Hot')
+    step(`ours ${engine}: ${Math.ceil(SPREAD / SPREAD_PER_PLAYER)} players make the ${SPREAD} spread avatars`)
+    const spread = SPREAD > 0 ? await attempt(`ours ${engine}: spread setup`, () => spreadAvatars(base, spreadIds(SPREAD)), { target: 'ours', engine, scenario: EARN_SPREAD }) : undefined
+    ours.get = { url: `${base}/api/v1/avatars/${hot.avatarId}`, headers: hot.auth, connections: CONNECTIONS }
+    ours.earn = { url: `${base}/api/v1/avatars/${hot.avatarId}/money/earn`, headers: { ...hot.auth, ...json }, ...earnBody, connections: CONNECTIONS }
+    if (spread) ours.spread = { url: base, headers: json, targets: spread, ...earnBody, connections: CONNECTIONS }
+
+    const floorEnvironment = { ...env, ...floorEnv, FLOOR_ENGINE: engine, FLOOR_HOT_ID: hot.avatarId, FLOOR_SPREAD: String(SPREAD) }
+    const floorServer = await attempt(`floor ${engine}`, () => startServer(`floor ${engine}`, 'bench/baseline-server.ts', [], floorEnvironment, '/healthz', { cpus: serverCpus }), whole('floor'))
+    try {
+      const floor: Side | undefined = floorServer && await floorSide(engine, floorServer, hot.avatarId, floorEnv)
+      await compareSideBySide(engine, ours, floor)
+    } finally {
+      await floorServer?.stop()
+    }
+    await measureOursAlone(engine, base, hot)
   } finally {
     await server.stop()
   }
 }
 
-async function measureOurs(engine: Engine, server: Started, dataDir: Memory['dataDir']): Promise<string> {
+/** A target of the compared scenarios: its process and what each scenario sends it. */
+interface Side {
+  target: Row['target']
+  pid: number
+  idleMb: number | undefined
+  dataDir: Memory['dataDir']
+  get?: LoadSpec
+  earn?: LoadSpec
+  spread?: LoadSpec | undefined
+}
+
+async function floorSide(engine: Engine, server: Started, hotId: string, floorEnv: Record<string, string>): Promise<Side> {
   const base = server.url
   await new Promise((r) => setTimeout(r, 1_000))
-  const idleMb = await rssMb(server.pid)
-  const hot = await register(base, 'Hot')
-  step(`ours ${engine}: ${Math.ceil(SPREAD / SPREAD_PER_PLAYER)} players make the ${SPREAD} spread avatars`)
-  const spread = SPREAD > 0 ? await attempt(`ours ${engine}: spread setup`, () => spreadAvatars(base, spreadIds(SPREAD)), { target: 'ours', engine, scenario: EARN_SPREAD }) : undefined
+  const targets: Target[] = spreadIds(SPREAD).map((id) => ({ path: `/avatars/${id}/earn` }))
+  return {
+    target: 'floor', pid: server.pid, idleMb: await rssMb(server.pid),
+    dataDir: engine === 'postgres' || floorEnv.FLOOR_DATA_DIR ? 'existing' : 'fresh',
+    get: { url: `${base}/avatars/${hotId}`, connections: CONNECTIONS },
+    earn: { url: `${base}/avatars/${hotId}/earn`, headers: json, ...earnBody, connections: CONNECTIONS },
+    spread: SPREAD > 0 ? { url: base, headers: json, targets, ...earnBody, connections: CONNECTIONS } : undefined,
+  }
+}
 
-  const rss = sampleRss(server.pid)
-  const get: LoadSpec = { url: `${base}/api/v1/avatars/${hot.avatarId}`, headers: hot.auth, connections: CONNECTIONS, duration: DURATION }
-  const earn: LoadSpec = { url: `${base}/api/v1/avatars/${hot.avatarId}/money/earn`, headers: { ...hot.auth, ...json }, ...earnBody, connections: CONNECTIONS, duration: DURATION }
-  await warmUp(get, earn)
-  await scenario('ours', engine, GET, () => load(get))
-  await scenario('ours', engine, EARN_HOT, () => load(earn))
-  if (spread) await scenario('ours', engine, EARN_SPREAD, () => load({ url: base, headers: json, targets: spread, ...earnBody, connections: CONNECTIONS, duration: DURATION }))
-  memory.push({ process: 'ours', engine, measured: 'scenarios', dataDir, idleMb, loadMb: await rss.stop() })
+/** GET, hot earn and spread earn, ours and the floor taking turns round by round; RSS sampled throughout. */
+async function compareSideBySide(engine: Engine, ours: Side, floor: Side | undefined): Promise<void> {
+  const sides = floor ? [ours, floor] : [ours]
+  const samplers = sides.map((side) => sampleRss(side.pid))
+  const specs = (pick: (s: Side) => LoadSpec | undefined) => sides.flatMap((side) => { const spec = pick(side); return spec ? [{ side, spec }] : [] })
+  await warmUp(...specs((s) => s.get).map((x) => x.spec), ...specs((s) => s.earn).map((x) => x.spec))
+  for (const [name, pick] of [[GET, (s: Side) => s.get], [EARN_HOT, (s: Side) => s.earn], [EARN_SPREAD, (s: Side) => s.spread]] as const) {
+    const runs = new Map<Side, LoadResult[]>()
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const { side, spec } of specs(pick)) {
+        step(`${side.target} ${engine}: ${name}, round ${round} of ${ROUNDS}`)
+        const result = await attempt(`${side.target} ${engine}: ${name}`, () => load({ ...spec, duration: ROUND_SECONDS }))
+        if (result) runs.set(side, [...(runs.get(side) ?? []), result])
+      }
+    }
+    const oursRuns = runs.get(ours) ?? []
+    const floorRuns = (floor && runs.get(floor)) || []
+    const perRound = oursRuns.length === floorRuns.length ? oursRuns.map((r, i) => (r.rps / floorRuns[i]!.rps).toFixed(2)).join(', ') : ''
+    for (const [side, results] of runs) {
+      rows.push({
+        target: side.target, engine, scenario: name,
+        rps: results.reduce((sum, r) => sum + r.rps, 0) / results.length,
+        p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)),
+        non2xx: results.reduce((sum, r) => sum + r.non2xx, 0), errors: results.reduce((sum, r) => sum + r.errors, 0),
+        ...(side === ours && perRound && floorRuns.length > 0 ? { note: `${results.length} rounds of ${ROUND_SECONDS} s; ours/floor by round ${perRound}` } : {}),
+      })
+    }
+  }
+  for (const [i, side] of sides.entries()) {
+    memory.push({ process: side.target, engine, measured: 'scenarios', dataDir: side.dataDir, idleMb: side.idleMb, loadMb: await samplers[i]!.stop() })
+  }
+}
 
+/** Attends, probes and the battle: ours only (the floor has no such thing). */
+async function measureOursAlone(engine: Engine, base: string, hot: Player): Promise<void> {
   if (ATTENDS > 0) {
     await scenario('ours', engine, `attend end to end (${ATTENDS} distinct habits)`, async () => {
+      if (ATTEND_WARMUP > 0) await measureAttendsEndToEnd(base, hot.token, hot.avatarId, ATTEND_WARMUP, CONNECTIONS)
       const e2e = await measureAttendsEndToEnd(base, hot.token, hot.avatarId, ATTENDS, CONNECTIONS)
       return {
         rps: e2e.perSecond, p50: e2e.requests.p50, p99: e2e.requests.p99, requests: ATTENDS,
@@ -200,38 +274,6 @@ async function measureOurs(engine: Engine, server: Started, dataDir: Memory['dat
       return { rps: b.rps, p50: b.p50, p99: b.p99, requests: b.attacks, errors: b.errors, note: `${b.battles} battle${b.battles === 1 ? '' : 's'} of ${BOSS}; ${b.refused} attacks refused (battle just over / attacker fallen)` }
     })
   }
-  return hot.avatarId
-}
-
-/** The floor on one engine, on the same avatar ids. */
-async function benchFloor(engine: Engine, env: Record<string, string>, hotId: string): Promise<void> {
-  const server = await startServer(`floor ${engine}`, 'bench/baseline-server.ts', [], {
-    ...env, FLOOR_ENGINE: engine, FLOOR_HOT_ID: hotId, FLOOR_SPREAD: String(SPREAD),
-  }, '/healthz', { cpus: serverCpus })
-  const dataDir = engine === 'postgres' || env.FLOOR_DATA_DIR ? 'existing' : 'fresh'
-  try {
-    const base = server.url
-    await new Promise((r) => setTimeout(r, 1_000))
-    const idleMb = await rssMb(server.pid)
-    const rss = sampleRss(server.pid)
-    const get: LoadSpec = { url: `${base}/avatars/${hotId}`, connections: CONNECTIONS, duration: DURATION }
-    const earn: LoadSpec = { url: `${base}/avatars/${hotId}/earn`, headers: json, ...earnBody, connections: CONNECTIONS, duration: DURATION }
-    await warmUp(get, earn)
-    await scenario('floor', engine, GET, () => load(get))
-    await scenario('floor', engine, EARN_HOT, () => load(earn))
-    if (SPREAD > 0) {
-      const targets: Target[] = spreadIds(SPREAD).map((id) => ({ path: `/avatars/${id}/earn` }))
-      await scenario('floor', engine, EARN_SPREAD, () => load({ url: base, headers: json, targets, ...earnBody, connections: CONNECTIONS, duration: DURATION }))
-    }
-    memory.push({ process: 'floor', engine, measured: 'scenarios', dataDir, idleMb, loadMb: await rss.stop() })
-  } finally {
-    await server.stop()
-  }
-}
-
-async function benchEngine(engine: Engine, env: Record<string, string>, floorEnv: Record<string, string>): Promise<void> {
-  const hotId = await attempt(`ours ${engine}`, () => benchOurs(engine, env), { target: 'ours', engine, scenario: '(the whole target)' })
-  await attempt(`floor ${engine}`, () => benchFloor(engine, { ...env, ...floorEnv }, hotId ?? randomUUID()), { target: 'floor', engine, scenario: '(the whole target)' })
 }
 
 // ---- start-up and the bare PGlite process ----
@@ -380,7 +422,7 @@ async function main(): Promise<void> {
   await mkdir('bench/results', { recursive: true })
   const file = `bench/results/api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`
   await writeFile(file, JSON.stringify({
-    settings: { connections: CONNECTIONS, duration: DURATION, spread: SPREAD, attends: ATTENDS, probes: PROBES, guild: GUILD, startupRuns: STARTUP_RUNS, pinning: pinning.description },
+    settings: { connections: CONNECTIONS, duration: DURATION, spread: SPREAD, attends: ATTENDS, attendWarmUp: ATTEND_WARMUP, probes: PROBES, guild: GUILD, startupRuns: STARTUP_RUNS, pinning: pinning.description },
     failures, rows, startUps, memory,
   }, null, 2))
   console.log(`\nresults: ${file}`)

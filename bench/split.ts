@@ -4,8 +4,9 @@
  * and for all-in-one on the same PostgreSQL and NATS, in one run.
  *
  * Figures: GET /api/v1/avatars/{id} req/s and p50/p99 (autocannon, BENCH_CONNECTIONS=50 for
- * BENCH_DURATION=10 s), attend throughput over BENCH_ATTENDS=300 distinct habits, and attend →
- * experience visible p50/p99 over BENCH_PROBES=50 sequential probes. Each target gets a fresh
+ * BENCH_DURATION=10 s), attend end to end over BENCH_ATTENDS=2000 distinct habits
+ * (after BENCH_ATTEND_WARMUP=300 unrecorded ones; from the first request until every reward is visible), and attend →
+ * experience visible p50/p99 over BENCH_PROBES=200 sequential probes. Each target gets a fresh
  * database and NATS stream, removed afterwards.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -16,12 +17,13 @@ import { Cluster } from '../src/split/cluster.js'
 import { withBenchDatabase } from './lib/database.js'
 import { call } from './lib/http.js'
 import { onInterrupt, startServer } from './lib/processes.js'
-import { measureAttends, measureAvatarReads, measureRewardDelay } from './lib/scenarios.js'
+import { measureAttendsEndToEnd, measureAvatarReads, measureRewardDelay } from './lib/scenarios.js'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
-const ATTENDS = Number(process.env.BENCH_ATTENDS ?? 300)
-const PROBES = Number(process.env.BENCH_PROBES ?? 50)
+const ATTENDS = Number(process.env.BENCH_ATTENDS ?? 2000)
+const ATTEND_WARMUP = Number(process.env.BENCH_ATTEND_WARMUP ?? 300)
+const PROBES = Number(process.env.BENCH_PROBES ?? 200)
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
 
@@ -53,8 +55,9 @@ async function measure(target: string, base: string): Promise<void> {
   const { token, userId } = session as { token: string; userId: string }
   const reads = await measureAvatarReads(base, token, userId, CONNECTIONS, DURATION)
   rows.push({ target, scenario: 'GET /api/v1/avatars/{id}', rps: Math.round(reads.rps), p50: reads.p50, p99: reads.p99 })
-  const attends = await measureAttends(base, token, userId, ATTENDS, CONNECTIONS)
-  rows.push({ target, scenario: `attend (${ATTENDS} distinct habits)`, rps: Math.round(attends.rps), p50: attends.p50, p99: attends.p99 })
+  if (ATTEND_WARMUP > 0) await measureAttendsEndToEnd(base, token, userId, ATTEND_WARMUP, CONNECTIONS)
+  const attends = await measureAttendsEndToEnd(base, token, userId, ATTENDS, CONNECTIONS)
+  rows.push({ target, scenario: `attend end to end (${ATTENDS} distinct habits)`, rps: Math.round(attends.perSecond), p50: attends.requests.p50, p99: attends.requests.p99 })
   rows.push({ target, scenario: `attend → experience visible (${PROBES} sequential)`, ...(await measureRewardDelay(base, token, userId, PROBES)) })
 }
 
@@ -102,7 +105,7 @@ async function main(): Promise<void> {
   }
   await mkdir('bench/results', { recursive: true })
   const file = `bench/results/split-${new Date().toISOString().replace(/[:.]/g, '-')}.json`
-  await writeFile(file, JSON.stringify({ connections: CONNECTIONS, duration: DURATION, attends: ATTENDS, probes: PROBES, rows }, null, 2))
+  await writeFile(file, JSON.stringify({ connections: CONNECTIONS, duration: DURATION, attends: ATTENDS, attendWarmUp: ATTEND_WARMUP, probes: PROBES, rows }, null, 2))
   console.log(`results: ${file}`)
 }
 

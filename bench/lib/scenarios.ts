@@ -42,15 +42,6 @@ async function experienceReaches(base: string, token: string, avatarId: string, 
   }
 }
 
-/** Attends on `n` distinct habits (each its first completion), `connections` at a time: the requests alone. */
-export async function measureAttends(base: string, token: string, avatarId: string, n: number, connections: number): Promise<LoadResult> {
-  const habits = await inBatches(n, 16, (i) => newHabit(base, token, avatarId, i))
-  return load({
-    url: base, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ date: nowLocal() }),
-    connections, amount: n, paths: habits.map((h) => `/api/v1/habits/${h}/attend`),
-  })
-}
-
 export interface EndToEnd {
   /** The attend requests alone: their rate and latency. */
   requests: LoadResult
