@@ -9,6 +9,8 @@ import { createInterface } from 'node:readline'
 
 const READY_TIMEOUT_MS = 60_000
 const STOP_GRACE_MS = 10_000
+/** Output lines kept per process, to say why one exited before it was ready. */
+const KEPT_LINES = 20
 
 export interface ClusterProcess {
   name: string
@@ -16,6 +18,8 @@ export interface ClusterProcess {
   url: string
   port: number
   child: ChildProcess
+  /** Its last output lines. */
+  tail: string[]
   /** How it was started, so it can be started again. */
   args: string[]
   env: Record<string, string>
@@ -130,21 +134,26 @@ export class Cluster {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     const output = this.opts.output
+    const tail: string[] = []
     for (const stream of [child.stdout!, child.stderr!]) {
-      if (output) createInterface({ input: stream }).on('line', (line) => output(`[${name}] ${line}`))
-      else stream.resume()
+      createInterface({ input: stream }).on('line', (line) => {
+        if (tail.push(line) > KEPT_LINES) tail.shift()
+        output?.(`[${name}] ${line}`)
+      })
     }
     child.on('exit', (code, signal) => {
       if (!this.stopping) output?.(`[cluster] ${name} exited (${signal ?? `code ${code}`})`)
     })
-    const p = { name, context, port, url: `http://${this.opts.host}:${port}`, child, args, env }
+    const p = { name, context, port, url: `http://${this.opts.host}:${port}`, child, tail, args, env }
     this.processes.push(p)
     return p
   }
 
   private async ready(p: ClusterProcess): Promise<void> {
     const deadline = Date.now() + READY_TIMEOUT_MS
-    const exited = new Promise<never>((_, reject) => p.child.once('exit', (code) => reject(new Error(`${p.name} exited with code ${code} before it was ready`))))
+    // 'close' comes after its output is read to the end: the lines that say why are the last ones.
+    const exited = new Promise<never>((_, reject) => p.child.once('close', (code) =>
+      reject(new Error(`${p.name} exited with code ${code} before it was ready; its last output:\n${p.tail.join('\n')}`))))
     exited.catch(() => undefined)
     while (Date.now() < deadline) {
       const ok = await Promise.race([fetch(`${p.url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false), exited])
