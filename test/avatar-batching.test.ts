@@ -88,8 +88,9 @@ test('one idempotency key sent twice in the same burst is applied once, and both
   expect(health.current).toBe(93)
 })
 
-test.skipIf(splitTarget)('a batch whose write fails is applied not at all, and every caller is answered 503', async () => {
+test.skipIf(splitTarget)('a batch whose write fails is applied not at all, and every caller is answered 503; other avatars written at that moment are not held back', async () => {
   const p = await newPlayer(app)
+  const bystanders = await Promise.all([newPlayer(app), newPlayer(app), newPlayer(app)])
   const db = app.database.db
   await db.execute(sql.raw(`
     create function avatar.refuse_frozen() returns trigger language plpgsql as $$
@@ -99,16 +100,22 @@ test.skipIf(splitTarget)('a batch whose write fails is applied not at all, and e
     end $$`))
   await db.execute(sql.raw('create trigger refuse_frozen before update on avatar.avatars for each row execute function avatar.refuse_frozen()'))
   try {
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(p, 'money/earn', { amount: 1 + i })))
+    // The bystanders' earns go to the database in the same statements as the frozen avatar's.
+    const [answers, others] = await Promise.all([
+      Promise.all(Array.from({ length: 12 }, (_, i) => post(p, 'money/earn', { amount: 1 + i }))),
+      Promise.all(bystanders.flatMap((b) => [post(b, 'money/earn', { amount: 5 }), post(b, 'money/earn', { amount: 7 })])),
+    ])
     for (const r of answers) {
       expect(r.statusCode).toBe(503)
       expect(r.headers['content-type']).toMatch(/application\/problem\+json/)
     }
+    expect(others.map((r) => r.statusCode)).toEqual(Array(6).fill(204))
   } finally {
     await db.execute(sql.raw('drop trigger refuse_frozen on avatar.avatars'))
     await db.execute(sql.raw('drop function avatar.refuse_frozen()'))
   }
   expect(await money(p)).toBe(100)
+  for (const b of bystanders) expect(await money(b)).toBe(112)
   // Nothing stuck: the avatar takes changes again.
   expect((await post(p, 'money/earn', { amount: 3 })).statusCode).toBe(204)
   expect(await money(p)).toBe(103)

@@ -26,6 +26,8 @@ export interface BatchStats {
  */
 export class KeyedBatcher<C, R> {
   private readonly queues = new Map<string, Waiting<C, R>[]>()
+  /** Keys that became busy in this turn: their first batches start together at its end. */
+  private starting: [string, Waiting<C, R>[]][] = []
   readonly stats: BatchStats = { batches: 0, commands: 0, largest: 0 }
 
   constructor(
@@ -42,8 +44,15 @@ export class KeyedBatcher<C, R> {
       }
       const fresh = [{ command, resolve, reject }]
       this.queues.set(key, fresh)
-      // What arrives in the same turn of the event loop joins the first batch.
-      setImmediate(() => void this.drain(key, fresh))
+      // What arrives in the same turn of the event loop joins the first batch; the first batches
+      // of every key of this turn start in one callback, so what they ask of the database in
+      // their first steps can go in shared statements (`Coalescer`).
+      if (this.starting.push([key, fresh]) > 1) return
+      setImmediate(() => {
+        const starting = this.starting
+        this.starting = []
+        for (const [k, queue] of starting) void this.drain(k, queue)
+      })
     })
   }
 

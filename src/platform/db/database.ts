@@ -13,6 +13,8 @@ export type Queryable = Db | Tx
 /** PostgreSQL error codes worth retrying a whole transaction for. */
 const RETRYABLE = new Set(['40001', '40P01'])
 const MAX_ATTEMPTS = 5
+/** Coalesced statements of one kind out at once on PostgreSQL (see `statementsInFlight`). */
+const STATEMENTS_IN_FLIGHT = 2
 
 /** The transaction open in an async context, and what waits for its commit. */
 interface UnitOfWork {
@@ -85,6 +87,14 @@ export class Database {
     const db = drizzlePg(pool) as unknown as Db
     const raw: RawQuery = async (name, text, values) => (await pool.query<Record<string, unknown>>({ name, text, values })).rows
     return new Database('postgres', db, () => pool.end(), raw, Promise.resolve())
+  }
+
+  /**
+   * How many coalesced statements of one kind may be out at once (`Coalescer`): the embedded
+   * engine runs one statement at a time anyway; a pool overlaps a few round trips.
+   */
+  get statementsInFlight(): number {
+    return this.kind === 'embedded' ? 1 : STATEMENTS_IN_FLIGHT
   }
 
   /**

@@ -2,6 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { AppError, ServiceUnavailable } from '../errors.js'
 import { pgErrorCode, UNIQUE_VIOLATION } from './database.js'
 
+/**
+ * Errors that mean another writer got there first, not that the database failed: a key answered
+ * meanwhile, or (writes of many rows from several processes) a deadlock PostgreSQL broke.
+ */
+const LOST_RACES = new Set([UNIQUE_VIOLATION, '40P01', '40001'])
+
 /** What an attempt answers when its guarded write found the state moved on: nothing was written. */
 export const RACE_LOST = Symbol('race lost')
 
@@ -24,7 +30,7 @@ export async function untilWritten<T>(what: string, attempt: () => Promise<T | t
       if (answer !== RACE_LOST) return answer
     } catch (e) {
       if (e instanceof AppError) throw e
-      if (pgErrorCode(e) !== UNIQUE_VIOLATION && ++failures >= FAILED_ATTEMPTS) {
+      if (!LOST_RACES.has(pgErrorCode(e) ?? '') && ++failures >= FAILED_ATTEMPTS) {
         throw new ServiceUnavailable(`The database did not take the change of ${what} (${(e as Error).message}); nothing was applied.`)
       }
     }

@@ -4,6 +4,7 @@ import { isTrusted, requireTrusted, SYSTEM, type Principal } from '../../../plat
 import { failed, KeyedBatcher, type Outcome } from '../../../platform/batcher.js'
 import { BoundedMap } from '../../../platform/bounded-map.js'
 import type { Clock } from '../../../platform/clock.js'
+import { coalescedReads, Coalescer } from '../../../platform/db/coalescer.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
 import { BadRequest, Forbidden, NotFound } from '../../../platform/errors.js'
@@ -13,7 +14,7 @@ import * as rules from '../domain/avatar.js'
 import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
 import { AvatarIdTaken, TooManyAvatars } from '../domain/errors.js'
 import { MAX_AVATARS_PER_USER, RESERVED_AVATAR_IDS } from '../domain/rules.js'
-import { avatarCommandStore } from '../store/avatar-commands.js'
+import { avatarCommandStore, type AvatarWrite, type LoadedAvatar } from '../store/avatar-commands.js'
 import { avatarRepo, type AvatarSearch } from '../store/avatars.js'
 import { authorizeChange, decideBatch, type AvatarCommand, type Decision, type Draft, type KeyedCall } from './avatar-batch.js'
 
@@ -49,8 +50,24 @@ export class AvatarApp {
   private readonly commands = new KeyedBatcher<AvatarCommand, unknown>((id, batch) => this.applyBatch(id, batch))
   /** Avatars as this process last wrote them: a batch on one of them needs no read. */
   private readonly lastWritten = new BoundedMap<string, Avatar>(REMEMBERED_AVATARS)
+  /** Concurrent reads of avatars (by players, or by other contexts through the port) in one statement. */
+  private readonly read: (id: string) => Promise<Avatar | undefined>
+  /** The batches of all avatars at a moment: their reads in one statement, their writes in another. */
+  private readonly loads: Coalescer<{ id: string; keys: string[] }, LoadedAvatar | undefined>
+  private readonly writes: Coalescer<AvatarWrite, boolean>
 
-  constructor(private readonly d: AvatarDeps) {}
+  constructor(private readonly d: AvatarDeps) {
+    const db = d.database
+    this.read = coalescedReads((ids) => avatarCommandStore.findMany(db, ids), db.statementsInFlight)
+    this.loads = new Coalescer(async (asked) => {
+      const loaded = await avatarCommandStore.loadMany(db, asked)
+      return asked.map((a) => loaded.get(a.id))
+    }, db.statementsInFlight, 'tick')
+    this.writes = new Coalescer(async (writes) => {
+      const written = await avatarCommandStore.writeMany(db, writes)
+      return writes.map((w) => written.has(w.avatar.id))
+    }, db.statementsInFlight, 'tick')
+  }
 
   /** How the avatar's changes were batched so far (for /metrics). */
   get batchStats() {
@@ -60,7 +77,7 @@ export class AvatarApp {
   // ---- reads: any signed-in player may look at any avatar ----
 
   async get(id: string): Promise<Avatar> {
-    const a = await avatarCommandStore.find(this.d.database, id)
+    const a = await this.read(id)
     if (!a) throw new NotFound('Avatar', id)
     return a
   }
@@ -70,8 +87,7 @@ export class AvatarApp {
   }
 
   async isOwner(avatarId: string, userId: string): Promise<boolean> {
-    const a = await avatarCommandStore.find(this.d.database, avatarId)
-    return a?.ownerId === userId
+    return (await this.read(avatarId))?.ownerId === userId
   }
 
   // ---- lifecycle ----
@@ -168,7 +184,7 @@ export class AvatarApp {
   }
 
   async ownerOf(avatarId: string): Promise<string | undefined> {
-    return (await avatarCommandStore.find(this.d.database, avatarId))?.ownerId
+    return (await this.read(avatarId))?.ownerId
   }
 
   heal(p: Principal, id: string, amount: number, key?: string): Promise<void> {
@@ -261,7 +277,8 @@ export class AvatarApp {
 
   /**
    * Applies one batch of commands on one avatar: one read (none when this process wrote the
-   * avatar last), the decisions in arrival order, one write. A write that lost a race with another
+   * avatar last), the decisions in arrival order, one write; the reads and the writes of the
+   * batches of other avatars at that moment go in the same statements. A write that lost a race with another
    * process (the version moved on, or a key it records was recorded before) is decided again on
    * fresh state; a database failure is retried, then every caller of the batch is answered 503 and
    * nothing of it is applied.
@@ -275,10 +292,10 @@ export class AvatarApp {
       // nothing are given only on state just read. (One batch per avatar runs at a time.)
       const remembered = this.lastWritten.get(id)
       this.lastWritten.delete(id)
-      const loaded = remembered ? { avatar: remembered, applied: new Map() } : await avatarCommandStore.load(this.d.database, id, keys)
+      const loaded = remembered ? { avatar: remembered, applied: new Map() } : await this.loads.submit({ id, keys })
       if (!loaded) return commands.map(() => failed(new NotFound('Avatar', id)))
       const { outcomes, write } = decideBatch(loaded, commands, this.d.clock.now())
-      if (write && (await avatarCommandStore.write(this.d.database, write))) {
+      if (write && (await this.writes.submit(write))) {
         this.lastWritten.set(id, write.avatar)
         if (write.events.length) this.d.outbox.announce()
         return outcomes

@@ -1,9 +1,10 @@
 /**
- * The avatar's write path in two statements, each in autocommit: one read of the avatar with the
- * idempotency keys it has already answered, and one write of the new state with its events and its
- * keyed answers, guarded by the version that was read. No row lock is held between them, so nothing
- * waits on a lock across a round trip; a write that finds the version moved on changes nothing and
- * the batch is decided again on the new state.
+ * The avatar's write path in two statements, each in autocommit and each for every avatar with a
+ * batch at that moment: one read of the avatars with the idempotency keys they have already
+ * answered, and one write of their new states with their events and keyed answers, each avatar
+ * guarded by the version that was read. No row lock is held between them, so nothing waits on a
+ * lock across a round trip; an avatar whose version moved on is not written (the others are) and
+ * its batch is decided again on the new state.
  */
 import type { Database } from '../../../platform/db/database.js'
 import type { Avatar, Item } from '../domain/avatar.js'
@@ -14,30 +15,32 @@ const COLUMNS = `a.id, a.owner_id, a.name, a.level, a.experience, a.health, a.ma
        a.inventory_id::text as inventory_id, a.equipment_id::text as equipment_id, a.inventory, a.equipped,
        a.time_zone, a.version`
 
-const FIND = `select ${COLUMNS} from avatar.avatars a where a.id = $1`
+const FIND_MANY = `select ${COLUMNS} from avatar.avatars a where a.id = any($1::text[])`
 
-const LOAD = `
+/** $1: [{id, keys}]: each avatar with those of its keys already answered. */
+const LOAD_MANY = `
 select ${COLUMNS},
        (select coalesce(jsonb_agg(jsonb_build_object('key', c.key, 'avatarId', c.avatar_id, 'operation', c.operation, 'result', c.result)), '[]'::jsonb)
           from avatar.applied_calls c
-         where c.key in (select jsonb_array_elements_text($2::jsonb))) as applied
-  from avatar.avatars a
- where a.id = $1`
+         where c.key in (select jsonb_array_elements_text(r.keys))) as applied
+  from jsonb_to_recordset($1::jsonb) as r(id text, keys jsonb)
+  join avatar.avatars a on a.id = r.id`
 
-/** The row's new state ($3–$18), guarded by the version read ($2). */
-const UPDATE_STATE = `
+/**
+ * One avatar alone (the row's new state in $3–$18, guarded by the version read in $2): a lighter
+ * statement to plan, and the whole write when there are neither events nor keyed answers.
+ */
+const UPDATE_ONE = `
   update avatar.avatars
      set name = $3, level = $4, experience = $5, health = $6, max_health = $7, mana = $8, max_mana = $9, money = $10,
          strength = $11, defense = $12, intelligence = $13, unspent_points = $14, inventory = $15::jsonb,
          equipped = $16::jsonb, time_zone = $17, version = $18
-   where id = $1 and version = $2`
+   where id = $1 and version = $2
+  returning id`
 
-/** A batch with neither events nor keyed answers: the row alone. */
-const WRITE_STATE = `${UPDATE_STATE} returning 1 as updated`
-
-const WRITE = `
-with a as (${UPDATE_STATE}
-  returning id
+/** One avatar's write with its events ($20) and keyed answers ($21), at $19. */
+const WRITE_ONE = `
+with a as (${UPDATE_ONE}
 ), o as (
   insert into avatar.outbox (id, type, aggregate_id, version, occurred_at, payload)
   select e.id, e.type, a.id, e.version, $19::timestamptz, e.payload
@@ -47,7 +50,39 @@ with a as (${UPDATE_STATE}
   select k.key, a.id, k.operation, k.result, $19::timestamptz
     from a, jsonb_to_recordset($21::jsonb) as k(key text, operation text, result jsonb)
 )
-select count(*)::int as updated from a`
+select id from a`
+
+/**
+ * $1: the new states, each guarded by the version read; $2: the events; $3: the keyed answers.
+ * Events and answers are written only with their avatar's state.
+ */
+const WRITE_MANY = `
+with input as (
+  select * from jsonb_to_recordset($1::jsonb) as x(
+    id text, read_version int, name text, level int, experience int, health int, max_health int, mana int, max_mana int,
+    money bigint, strength int, defense int, intelligence int, unspent_points int, inventory jsonb, equipped jsonb,
+    time_zone text, version int)
+), a as (
+  update avatar.avatars t
+     set name = i.name, level = i.level, experience = i.experience, health = i.health, max_health = i.max_health,
+         mana = i.mana, max_mana = i.max_mana, money = i.money, strength = i.strength, defense = i.defense,
+         intelligence = i.intelligence, unspent_points = i.unspent_points, inventory = i.inventory,
+         equipped = i.equipped, time_zone = i.time_zone, version = i.version
+    from input i
+   where t.id = i.id and t.version = i.read_version
+  returning t.id
+), o as (
+  insert into avatar.outbox (id, type, aggregate_id, version, occurred_at, payload)
+  select e.id, e.type, a.id, e.version, e.occurred_at, e.payload
+    from jsonb_to_recordset($2::jsonb) as e(id uuid, avatar_id text, type text, version int, occurred_at timestamptz, payload jsonb)
+    join a on a.id = e.avatar_id
+), c as (
+  insert into avatar.applied_calls (key, avatar_id, operation, result, applied_at)
+  select k.key, a.id, k.operation, k.result, k.applied_at
+    from jsonb_to_recordset($3::jsonb) as k(key text, avatar_id text, operation text, result jsonb, applied_at timestamptz)
+    join a on a.id = k.avatar_id
+)
+select id from a`
 
 export interface LoadedAvatar {
   avatar: Avatar
@@ -92,32 +127,50 @@ function toAvatar(r: Row): Avatar {
 }
 
 export const avatarCommandStore = {
-  /** The avatar as it is now, in one prepared statement of its own (never inside a transaction). */
-  async find(database: Database, id: string): Promise<Avatar | undefined> {
-    const [row] = await database.statement('avatar_find', FIND, [id])
-    return row && toAvatar(row)
+  /** The avatars as they are now, by id, in one prepared statement of its own (never inside a transaction). */
+  async findMany(database: Database, ids: string[]): Promise<Map<string, Avatar>> {
+    const rows = await database.statement('avatar_find_many', FIND_MANY, [ids])
+    return new Map(rows.map((r) => [r.id as string, toAvatar(r)]))
   },
 
-  async load(database: Database, id: string, keys: string[]): Promise<LoadedAvatar | undefined> {
-    const [row] = await database.statement('avatar_command_load', LOAD, [id, JSON.stringify(keys)])
-    if (!row) return undefined
-    const applied = new Map((row.applied as (AppliedCall & { key: string })[]).map(({ key, ...call }) => [key, call]))
-    return { avatar: toAvatar(row), applied }
+  /** Each avatar asked for that exists, with those of its keys already answered, by id. */
+  async loadMany(database: Database, asked: { id: string; keys: string[] }[]): Promise<Map<string, LoadedAvatar>> {
+    const rows = await database.statement('avatar_command_load_many', LOAD_MANY, [JSON.stringify(asked)])
+    return new Map(rows.map((row) => {
+      const applied = new Map((row.applied as (AppliedCall & { key: string })[]).map(({ key, ...call }) => [key, call]))
+      return [row.id as string, { avatar: toAvatar(row), applied }]
+    }))
   },
 
-  /** Answers false when the avatar is gone or no longer at `readVersion`: nothing was written. */
-  async write(database: Database, w: AvatarWrite): Promise<boolean> {
-    const a = w.avatar
-    const state = [
-      a.id, w.readVersion, a.name, a.level, a.experience, a.health, a.maxHealth, a.mana, a.maxMana, a.money,
-      a.strength, a.defense, a.intelligence, a.unspentPoints, JSON.stringify(a.inventory), JSON.stringify(a.equipped),
-      a.timeZone, a.version,
-    ]
-    const [row] = w.events.length === 0 && w.calls.length === 0
-      ? await database.statement('avatar_state_write', WRITE_STATE, state)
-      : await database.statement('avatar_command_write', WRITE, [
-        ...state, w.at.toISOString(), JSON.stringify(w.events), JSON.stringify(w.calls.map((c) => ({ ...c, result: c.result ?? null }))),
-      ])
-    return row?.updated === 1
+  /** Answers the ids written; an avatar gone or no longer at its `readVersion` is not (nothing of it is written). */
+  async writeMany(database: Database, writes: AvatarWrite[]): Promise<Set<string>> {
+    if (writes.length === 1) return writeOne(database, writes[0]!)
+    // In one order in every process, so that two writes of overlapping avatars rarely deadlock.
+    const sorted = [...writes].sort((x, y) => (x.avatar.id < y.avatar.id ? -1 : 1))
+    const states = sorted.map(({ readVersion, avatar: a }) => ({
+      id: a.id, read_version: readVersion, name: a.name, level: a.level, experience: a.experience, health: a.health,
+      max_health: a.maxHealth, mana: a.mana, max_mana: a.maxMana, money: a.money, strength: a.strength, defense: a.defense,
+      intelligence: a.intelligence, unspent_points: a.unspentPoints, inventory: a.inventory, equipped: a.equipped,
+      time_zone: a.timeZone, version: a.version,
+    }))
+    const events = writes.flatMap((w) => w.events.map((e) => ({ ...e, avatar_id: w.avatar.id, occurred_at: w.at })))
+    const calls = writes.flatMap((w) => w.calls.map((c) => ({ ...c, avatar_id: w.avatar.id, result: c.result ?? null, applied_at: w.at })))
+    const rows = await database.statement('avatar_command_write_many', WRITE_MANY, [JSON.stringify(states), JSON.stringify(events), JSON.stringify(calls)])
+    return new Set(rows.map((r) => r.id as string))
   },
+}
+
+async function writeOne(database: Database, w: AvatarWrite): Promise<Set<string>> {
+  const a = w.avatar
+  const state = [
+    a.id, w.readVersion, a.name, a.level, a.experience, a.health, a.maxHealth, a.mana, a.maxMana, a.money,
+    a.strength, a.defense, a.intelligence, a.unspentPoints, JSON.stringify(a.inventory), JSON.stringify(a.equipped),
+    a.timeZone, a.version,
+  ]
+  const rows = w.events.length === 0 && w.calls.length === 0
+    ? await database.statement('avatar_command_write_one_state', UPDATE_ONE, state)
+    : await database.statement('avatar_command_write_one', WRITE_ONE, [
+      ...state, w.at.toISOString(), JSON.stringify(w.events), JSON.stringify(w.calls.map((c) => ({ ...c, result: c.result ?? null }))),
+    ])
+  return new Set(rows.map((r) => r.id as string))
 }
