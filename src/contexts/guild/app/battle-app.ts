@@ -115,20 +115,17 @@ export class BattleApp {
   }
 
   /**
-   * One attack, one turn. The attacker's profile is read before the battle is locked; under the
-   * lock the pure rules judge the hit, the strike-back and whether it fells the attacker (from the
-   * battle's own health ledger), and the battle, the attack and the strike-back event commit
+   * One attack, one turn. The attacker's profile is read first; then, in the battle's next batch,
+   * the pure rules judge the hit, the strike-back and whether it fells the attacker (from the
+   * battle's own health ledger), and the battle, the attack and the strike-back event are written
    * together. The avatar context applies the strike-back after commit, exactly once, from the
    * event. Answers the turn the attack used.
    */
   async attackBoss(p: Principal, id: string, input: { damage: number; attackerAvatarId: string }): Promise<number> {
     const attacker = input.attackerAvatarId
-    // Both reads at once; the attacker's ownership is judged first, then the battle: an unknown
-    // one, a finished one, an outsider, a fallen attacker.
-    const battle = battleRepo.get(this.d.database.current(), id)
-    battle.catch(() => undefined)
+    // The attacker's ownership is judged first; the battle (an unknown one, a finished one, an
+    // outsider, a fallen attacker) by the batch, on the battle as it is.
     const fighter = await ownedProfile(this.d.avatars, p, attacker)
-    fight.checkAttacker(await battle, attacker)
     return this.pendingAttacks.submit(id, { attacker, damage: input.damage, fighter })
   }
 
