@@ -2,13 +2,14 @@
  * npm run bench — what issue #13 asks: the API's throughput and latency against an honest floor,
  * the attend pipeline end to end, a guild battle, start-up time and memory, in one run.
  *
- * For each engine (embedded PGlite, then PostgreSQL on a fresh database dropped afterwards):
+ * Ours runs as `npm start` runs it: `node bin/questline.js serve`, the bundle in dist/ (built
+ * first when src/ or web/ changed since). For each engine of BENCH_ENGINES (embedded PGlite, then
+ * PostgreSQL on a fresh database dropped afterwards):
  *  1. start-up: a first start makes and migrates the data; then BENCH_STARTUP_RUNS (3) timed
- *     starts of `node --import tsx src/main.ts serve`, spawn → first 200 from /healthz (median),
- *     with the RSS of each a second later; one in-process breakdown of the same steps
- *     (bench/startup-phases.ts); embedded also `npm start` (with its prestart web check; skipped
- *     when web/dist is stale, as npm start would build it) and a bare PGlite process
- *     (bench/bare-pglite.ts) on that data dir and on a fresh one, for memory;
+ *     starts, spawn → first 200 from /healthz (median), with the RSS of each a second later; one
+ *     in-process breakdown of the same steps from source (bench/startup-phases.ts); embedded also
+ *     `npm start` and a bare PGlite process (bench/bare-pglite.ts) on that data dir and on a
+ *     fresh one, for memory;
  *  2. ours, the platform on that existing data, and the floor (bench/baseline-server.ts: fastify,
  *     no auth, no validation, one table, one statement per request) on the same engine and avatar
  *     ids, both running, each after BENCH_WARMUP (1) s of unrecorded GET and earn load; each of
@@ -37,7 +38,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { isStale, SERVER, WEB } from '../scripts/outputs.js'
+import { buildAll } from '../scripts/build.js'
 import { measureBattle } from './lib/battle.js'
 import { SPREAD_PER_PLAYER, spreadIds } from './lib/bench-avatars.js'
 import { withBenchDatabase } from './lib/database.js'
@@ -64,8 +65,11 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
 const ROUND_SECONDS = Math.max(1, Math.round(DURATION / ROUNDS))
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const BOSS = 'DRAGON'
+/** What `npm start` runs: the platform as the build bundled it (built first when stale). */
+const OURS = 'bin/questline.js'
 
 type Engine = 'embedded' | 'postgres'
+const ENGINES = (process.env.BENCH_ENGINES ?? 'embedded,postgres').split(',') as Engine[]
 
 interface Row {
   target: 'ours' | 'floor'
@@ -170,7 +174,7 @@ async function benchEngine(engine: Engine, env: Record<string, string>, floorEnv
   // Something in the data dir: the start-up runs were there first (and, embedded, made the database).
   const existing = env.DATA_DIR !== undefined && existsSync(env.DATA_DIR) && readdirSync(env.DATA_DIR).length > 0
   const whole = (target: Row['target']) => ({ target, engine, scenario: '(the whole target)' })
-  const server = await attempt(`ours ${engine}`, () => startServer(`ours ${engine}`, 'src/main.ts', ['serve'], { ...env, LOG_LEVEL: 'warn' }, '/readyz', { cpus: serverCpus }), whole('ours'))
+  const server = await attempt(`ours ${engine}`, () => startServer(`ours ${engine}`, OURS, ['serve'], { ...env, LOG_LEVEL: 'warn' }, '/readyz', { cpus: serverCpus }), whole('ours'))
   if (!server) return
   try {
     const base = server.url
@@ -279,7 +283,7 @@ async function measureOursAlone(engine: Engine, base: string, hot: Player): Prom
 // ---- start-up and the bare PGlite process ----
 
 const serve = (env: Record<string, string>) => {
-  const [command, args] = nodeCommand('src/main.ts', ['serve'], serverCpus)
+  const [command, args] = nodeCommand(OURS, ['serve'], serverCpus)
   return timeStartUp(command, args, { LOG_LEVEL: 'warn', ...env }, { measureRss: true })
 }
 
@@ -306,7 +310,7 @@ async function startUp(engine: Engine, env: Record<string, string>): Promise<voi
   const first = await serve(env)
   startUps.push(figure(engine === 'embedded' ? 'first start, fresh data dir (initdb + migrations)' : 'first start, fresh database (migrations)', engine, [first.ms]))
   const runs = await repeat(STARTUP_RUNS, () => serve(env))
-  startUps.push(figure('node --import tsx src/main.ts serve → /healthz 200', engine, runs.map((r) => r.ms)))
+  startUps.push(figure(`node ${OURS} serve → /healthz 200`, engine, runs.map((r) => r.ms)))
   memory.push({ process: 'ours', engine, measured: 'start-up runs', dataDir: 'existing', idleMb: median(runs.map((r) => r.rssMb ?? NaN)) })
 
   // One run: it says where the time goes; the timed starts above are the figure.
@@ -324,13 +328,9 @@ async function startUp(engine: Engine, env: Record<string, string>): Promise<voi
 async function startUpEmbeddedExtras(dataDir: string): Promise<void> {
   const bare = JSON.parse((await timeRun(...tsxNode('bench/bare-pglite.ts', path.join(dataDir, 'pgdata')))).lastLine) as { rssMb: number }
   memory.push({ process: 'bare PGlite', engine: 'embedded', measured: 'bare process', dataDir: 'existing', idleMb: bare.rssMb })
-  if (isStale(SERVER) || isStale(WEB)) {
-    startUps.push(figure('npm start → /healthz 200', 'embedded', [], 'skipped: dist/ or web/dist missing or stale, npm start would build them (npm run build first)'))
-  } else {
-    const [npm, args] = pinned(['npm', 'start', '--silent'])
-    const npmRuns = await repeat(STARTUP_RUNS, () => timeStartUp(npm, args, { LOG_LEVEL: 'warn', DATA_DIR: dataDir }))
-    startUps.push(figure('npm start → /healthz 200', 'embedded', npmRuns.map((r) => r.ms)))
-  }
+  const [npm, args] = pinned(['npm', 'start', '--silent'])
+  const npmRuns = await repeat(STARTUP_RUNS, () => timeStartUp(npm, args, { LOG_LEVEL: 'warn', DATA_DIR: dataDir }))
+  startUps.push(figure('npm start → /healthz 200', 'embedded', npmRuns.map((r) => r.ms)))
 }
 
 /** Embedded: start-up first (it leaves a migrated data dir), a bare PGlite dir for the floor, then ours and the floor. */
@@ -416,8 +416,10 @@ function printReport(): void {
 
 async function main(): Promise<void> {
   console.log(`bench: ${pinning.description}`)
-  await attempt('embedded', embedded, { target: 'ours', engine: 'embedded', scenario: '(data directory)' })
-  await attempt('postgres', postgres, { target: 'ours', engine: 'postgres', scenario: '(bench database)' })
+  // Ours runs as npm start runs it, from the bundle: built now if src/ or web/ changed since.
+  await buildAll({ ifStale: true })
+  if (ENGINES.includes('embedded')) await attempt('embedded', embedded, { target: 'ours', engine: 'embedded', scenario: '(data directory)' })
+  if (ENGINES.includes('postgres')) await attempt('postgres', postgres, { target: 'ours', engine: 'postgres', scenario: '(bench database)' })
   printReport()
   await mkdir('bench/results', { recursive: true })
   const file = `bench/results/api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`

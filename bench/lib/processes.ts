@@ -13,9 +13,9 @@ export interface StartOptions {
   cpus?: string | undefined
 }
 
-/** The command that runs a TypeScript entry point as `npm start` does (minus prestart), pinned when asked. */
+/** The command that runs an entry point (TypeScript through tsx, JavaScript as it is), pinned when asked. */
 export function nodeCommand(entry: string, args: string[], cpus?: string): [string, string[]] {
-  const node = [process.execPath, '--import', 'tsx', entry, ...args]
+  const node = entry.endsWith('.ts') ? [process.execPath, '--import', 'tsx', entry, ...args] : [process.execPath, entry, ...args]
   return cpus ? ['taskset', ['-c', cpus, ...node]] : [node[0]!, node.slice(1)]
 }
 
@@ -47,7 +47,7 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Starts a TypeScript entry point as a child process and waits until `readyPath` answers 200 (120 s at most: a fresh embedded data dir on a busy machine is slow). */
+/** Starts an entry point as a child process and waits until `readyPath` answers 200 (120 s at most: a fresh embedded data dir on a busy machine is slow). */
 export async function startServer(name: string, entry: string, args: string[], env: Record<string, string>, readyPath: string, options: StartOptions = {}): Promise<Started> {
   const port = await freePort()
   const [command, commandArgs] = nodeCommand(entry, args, options.cpus)
