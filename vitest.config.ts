@@ -76,6 +76,9 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A page waits on a server that shares two cores with the other projects' runs:
+          // what the page must show within a second on an idle machine may take several here.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
