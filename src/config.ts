@@ -46,29 +46,31 @@ export interface Config {
   databasePoolSize: number
   /**
    * Where the contexts this process does not serve run (split services): context → base URLs
-   * (`UPSTREAM_<CONTEXT>`, comma-separated). The process forwards their routes there.
+   * (`UPSTREAM_<CONTEXT>`, comma-separated, any context name). The process forwards their routes there.
    */
-  upstreams: Partial<Record<UpstreamContext, string[]>>
+  upstreams: Record<string, string[] | undefined>
   /** Test-only routes under /_test (clock, settle, jobs) for black-box tests of split services. */
   testControl: boolean
-  /** Replicas per context that `npm run start:split` starts (`REPLICAS_<CONTEXT>`, default 1). */
-  replicas: Record<UpstreamContext, number>
+  /** Replicas per context that `npm run start:split` starts (`REPLICAS_<CONTEXT>`; a context not named: 1). */
+  replicas: Record<string, number | undefined>
   /**
    * The avatar service's base URL (`http://avatar:8080`); set, the marketplace calls the avatar
    * over HTTP with service tokens instead of in-process.
    */
   avatarUrl: string | undefined
-  /** Each HTTP call to the avatar service is abandoned after this long. */
-  avatarTimeoutMs: number
-  /** Further attempts after a network failure, timeout or 5xx from the avatar service. */
-  avatarRetries: number
+  /**
+   * Each call of one context to another over HTTP (split services) is abandoned after this long
+   * (`SERVICE_CALL_TIMEOUT_MS`; the older name `AVATAR_TIMEOUT_MS` still works).
+   */
+  serviceCallTimeoutMs: number
+  /**
+   * Further attempts after a network failure, timeout or 5xx of such a call (`SERVICE_CALL_RETRIES`;
+   * the older name `AVATAR_RETRIES` still works).
+   */
+  serviceCallRetries: number
   /** The built player web app the edge serves at `/` (`npm run build:web` writes it). */
   webDir: string
 }
-
-/** Contexts whose API a gateway can forward (the edge serves /auth itself). */
-export const UPSTREAM_CONTEXTS = ['avatar', 'tracking', 'guild', 'quest', 'marketplace'] as const
-export type UpstreamContext = (typeof UPSTREAM_CONTEXTS)[number]
 
 function urlList(env: Env, name: string): string[] | undefined {
   const raw = optional(env, name)
@@ -80,11 +82,12 @@ function urlList(env: Env, name: string): string[] | undefined {
   return urls.length > 0 ? urls : undefined
 }
 
-function upstreams(env: Env): Config['upstreams'] {
-  const out: Config['upstreams'] = {}
-  for (const c of UPSTREAM_CONTEXTS) {
-    const urls = urlList(env, `UPSTREAM_${c.toUpperCase()}`)
-    if (urls) out[c] = urls
+/** `<PREFIX>_<CONTEXT>` settings by context name (lower-cased), read with `read`. */
+function perContext<T>(env: Env, prefix: string, read: (name: string) => T | undefined): Record<string, T | undefined> {
+  const out: Record<string, T | undefined> = {}
+  for (const name of Object.keys(env)) {
+    const m = new RegExp(`^${prefix}_([A-Z]+)$`).exec(name)
+    if (m) out[m[1]!.toLowerCase()] = read(name)
   }
   return out
 }
@@ -118,6 +121,11 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
 function optional(env: Env, name: string): string | undefined {
   const raw = env[name]
   return raw === undefined || raw === '' ? undefined : raw
+}
+
+/** The setting's name, or its older name when only that one is set. */
+function renamed(env: Env, name: string, olderName: string): string {
+  return optional(env, name) === undefined && optional(env, olderName) !== undefined ? olderName : name
 }
 
 function httpUrl(env: Env, name: string): string | undefined {
@@ -156,12 +164,12 @@ export function loadConfig(env: Env = process.env): Config {
     loginMaxFailuresPerAddress: integer(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 30, 1, 100_000),
     loginFailureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
-    upstreams: upstreams(env),
+    upstreams: perContext(env, 'UPSTREAM', (name) => urlList(env, name)),
     testControl: oneOf(env, 'TEST_CONTROL', ['true', 'false'] as const, 'false') === 'true',
-    replicas: Object.fromEntries(UPSTREAM_CONTEXTS.map((c) => [c, integer(env, `REPLICAS_${c.toUpperCase()}`, 1, 1, 16)])) as Config['replicas'],
+    replicas: perContext(env, 'REPLICAS', (name) => integer(env, name, 1, 1, 16)),
     avatarUrl,
-    avatarTimeoutMs: integer(env, 'AVATAR_TIMEOUT_MS', 2000, 10, 60_000),
-    avatarRetries: integer(env, 'AVATAR_RETRIES', 2, 0, 10),
+    serviceCallTimeoutMs: integer(env, renamed(env, 'SERVICE_CALL_TIMEOUT_MS', 'AVATAR_TIMEOUT_MS'), 2000, 10, 60_000),
+    serviceCallRetries: integer(env, renamed(env, 'SERVICE_CALL_RETRIES', 'AVATAR_RETRIES'), 2, 0, 10),
     webDir: path.resolve(optional(env, 'WEB_DIR') ?? DEFAULT_WEB_DIR),
   }
 }

@@ -5,7 +5,8 @@
  * prefixed with the process name. SIGINT/SIGTERM stops them all; a process that dies before it
  * is ready stops the launch with a non-zero exit.
  */
-import { ConfigError, loadConfigFromEnvironment, UPSTREAM_CONTEXTS } from './config.js'
+import { ConfigError, loadConfigFromEnvironment } from './config.js'
+import { CONTEXT_NAMES } from './contexts/modules.js'
 import { generateSigningJwk } from './platform/auth/keys.js'
 import { Cluster } from './split/cluster.js'
 
@@ -29,7 +30,8 @@ async function main(): Promise<void> {
   }
   const jwtPrivateKey = config.jwtPrivateKey ?? JSON.stringify(await generateSigningJwk())
   if (!config.jwtPrivateKey) console.log('[launcher] JWT_PRIVATE_KEY is not set: a key was made for this run (tokens end when it stops)')
-  const contexts = UPSTREAM_CONTEXTS.map((context) => ({ context, replicas: config.replicas[context] }))
+  // The edge is started last, as the gateway in front of them (Cluster).
+  const contexts = CONTEXT_NAMES.filter((c) => c !== 'edge').map((context) => ({ context, replicas: config.replicas[context] ?? 1 }))
   let cluster: Cluster
   try {
     cluster = await Cluster.start({

@@ -10,11 +10,13 @@ import { DataDirInUse } from './platform/db/lock-file.js'
 import { migrateDatabase } from './platform/db/migrate.js'
 import { compileRemainingSchemas } from './platform/http/server.js'
 import { createLogger } from './platform/log.js'
-import { assemblePlatform, CONTEXTS, type ContextName, openDatabase } from './server.js'
+import { assemblePlatform, CONTEXT_NAMES, type ContextName, openDatabase } from './server.js'
 
 const USAGE = `usage: questline serve [--only <context>[,<context>...]] [--port <n>]
        questline migrate
-contexts: ${CONTEXTS.join(', ')}`
+contexts: ${CONTEXT_NAMES.join(', ')}`
+
+const isContextName = (name: string): name is ContextName => (CONTEXT_NAMES as readonly string[]).includes(name)
 
 function fail(message: string): never {
   console.error(message)
@@ -45,7 +47,7 @@ async function main(argv: string[]): Promise<void> {
   if (command !== 'serve') fail(USAGE)
 
   const only = values.only?.split(',').map((s) => s.trim())
-  const unknown = only?.filter((c) => !(CONTEXTS as readonly string[]).includes(c)) ?? []
+  const unknown = only?.filter((c) => !isContextName(c)) ?? []
   if (unknown.length > 0) fail(`unknown context: ${unknown.join(', ')}\n${USAGE}`)
 
   // Everything is wired and declared while the embedded database starts; the server listens
@@ -54,7 +56,7 @@ async function main(argv: string[]): Promise<void> {
     config,
     logger,
     keysDir: config.dataDir,
-    ...(only ? { only: only as ContextName[] } : {}),
+    ...(only ? { only: only.filter(isContextName) } : {}),
   })
   const { http } = platform
   const stop = async (signal: string) => {

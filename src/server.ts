@@ -3,8 +3,9 @@
  * connects their events and jobs, and serves them from one HTTP server. The only module that
  * knows every context.
  */
-import type { FastifyPluginAsync } from 'fastify'
-import type { Config } from './config.js'
+import { ConfigError, type Config } from './config.js'
+import { CONTEXT_NAMES, MODULES, type ContextDeps, type ContextName, type Ports } from './contexts/modules.js'
+import { forwardApis } from './contexts/edge/gateway.js'
 import { loadSigningKeys } from './platform/auth/keys.js'
 import { RevocationList } from './platform/auth/revocations.js'
 import { serviceTokenSource } from './platform/auth/service-token.js'
@@ -12,31 +13,22 @@ import { AccessTokens } from './platform/auth/tokens.js'
 import { type Clock, SettableClock, systemClock } from './platform/clock.js'
 import { Database } from './platform/db/database.js'
 import { migrateDatabase } from './platform/db/migrate.js'
-import type { EventBus, Subscription } from './platform/events/bus.js'
+import type { EventBus } from './platform/events/bus.js'
+import { subscriptionOf } from './platform/events/consumers.js'
+import { DeadLetters } from './platform/events/dead-letters.js'
 import { eventMetrics } from './platform/events/metrics.js'
 import { InProcessBus } from './platform/events/in-process-bus.js'
-import type { Outbox } from './platform/events/outbox.js'
 import { OutboxRelay } from './platform/events/relay.js'
 import { requireToken } from './platform/http/auth-guard.js'
-import type { MetricsSource } from './platform/http/metrics.js'
 import { createHttpServer, type HttpServer } from './platform/http/server.js'
 import { registerTestControls } from './platform/http/test-control.js'
-import { enableForwarding, forwardTo, UpstreamPool } from './platform/http/upstreams.js'
+import { UpstreamPool } from './platform/http/upstreams.js'
 import { JobSlots } from './platform/jobs/job-slots.js'
-import { type Job, Scheduler } from './platform/jobs/scheduler.js'
+import { Scheduler } from './platform/jobs/scheduler.js'
 import type { Logger } from './platform/log.js'
-import { httpAvatarClient } from './contexts/avatar/client.js'
-import { avatarContext } from './contexts/avatar/index.js'
-import { identityContext } from './contexts/identity/index.js'
-import { httpGuildClient } from './contexts/guild/client.js'
-import { guildContext } from './contexts/guild/index.js'
-import { marketplaceContext } from './contexts/marketplace/index.js'
-import { questContext } from './contexts/quest/index.js'
-import { httpTrackingClient } from './contexts/tracking/client.js'
-import { trackingContext } from './contexts/tracking/index.js'
+import type { ContextParts } from './platform/module.js'
 
-export const CONTEXTS = ['edge', 'avatar', 'tracking', 'guild', 'quest', 'marketplace'] as const
-export type ContextName = (typeof CONTEXTS)[number]
+export { CONTEXT_NAMES, type ContextName }
 
 export interface PlatformOptions {
   config: Config
@@ -78,15 +70,6 @@ export interface AssembledPlatform extends Platform {
    * /readyz (503) and holds every other request. A failure closes the server's parts and rejects.
    */
   start(): Promise<void>
-}
-
-interface ServedContext {
-  name: ContextName
-  apiRoutes?: FastifyPluginAsync
-  outbox: Outbox
-  subscription?: Subscription
-  jobs?: Job[]
-  metrics?: MetricsSource
 }
 
 async function createBus(config: Config, logger: Logger | false): Promise<EventBus> {
@@ -131,52 +114,32 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds, jwksUrl: config.jwksUrl,
     }, clock, revocations)
 
-    // A context served elsewhere (UPSTREAM_<CONTEXT>) is reached over HTTP: its routes are
-    // forwarded there, and the other contexts' calls go through its port's HTTP adapter.
+    // A context served elsewhere (UPSTREAM_<CONTEXT>) is reached over HTTP: its API is forwarded
+    // there (gateway), and the other contexts' calls go through its port's HTTP adapter.
+    const unknownUpstreams = Object.keys(config.upstreams).filter((name) => !(CONTEXT_NAMES as readonly string[]).includes(name))
+    if (unknownUpstreams.length > 0) {
+      throw new ConfigError(`UPSTREAM_${unknownUpstreams[0]!.toUpperCase()} names no context; contexts: ${CONTEXT_NAMES.join(', ')}.`)
+    }
     const isServed = (name: ContextName) => !opts.only || opts.only.includes(name)
     const pools = new Map<ContextName, UpstreamPool>()
-    for (const name of CONTEXTS) {
-      const urls = name === 'edge' || isServed(name) ? undefined : config.upstreams[name]
-      if (urls) pools.set(name, new UpstreamPool(name, urls, log))
+    for (const m of MODULES) {
+      const urls = isServed(m.name) ? undefined : config.upstreams[m.name]
+      if (urls) pools.set(m.name, new UpstreamPool(m.name, urls, log))
     }
+    for (const pool of pools.values()) closers.push(async () => pool.stop())
     const serviceTokens = serviceTokenSource(tokens, clock)
-    const callOptions = { timeoutMs: config.avatarTimeoutMs, retries: config.avatarRetries }
-    const remote = (name: ContextName) => {
-      const pool = pools.get(name)
-      return pool && (() => pool.pick())
-    }
+    const serviceCalls = { timeoutMs: config.serviceCallTimeoutMs, retries: config.serviceCallRetries }
 
-    const avatar = avatarContext({ database, clock, economyMode: config.economyMode })
-    const avatarBase = remote('avatar')
-    const avatars = avatarBase ? httpAvatarClient(avatarBase, serviceTokens, callOptions) : avatar.client
-    const tracking = trackingContext({ database, clock, avatars })
-    const trackingBase = remote('tracking')
-    const guild = guildContext({ database, clock, avatars })
-    const guildBase = remote('guild')
-    const quest = questContext({
-      database, clock, avatars,
-      guilds: guildBase ? httpGuildClient(guildBase, serviceTokens, callOptions) : guild.client,
-      tracking: trackingBase ? httpTrackingClient(trackingBase, serviceTokens, callOptions) : tracking.client,
-    })
-    const identity = identityContext({ database, clock, tokens, revocations, avatars, config })
-    // AVATAR_URL sends only the marketplace's saga calls over HTTP (fault tests point it at a stand-in).
-    const marketplaceAvatars = config.avatarUrl ? httpAvatarClient(config.avatarUrl, serviceTokens, callOptions) : avatars
-    const marketplace = marketplaceContext({ database, clock, avatars: marketplaceAvatars })
-    const all: ServedContext[] = [
-      { name: 'edge', outbox: identity.outbox, jobs: identity.jobs },
-      { name: 'avatar', apiRoutes: avatar.routes, outbox: avatar.outbox, subscription: avatar.subscription, metrics: avatar.metrics },
-      { name: 'tracking', apiRoutes: tracking.routes, outbox: tracking.outbox, subscription: tracking.subscription, jobs: tracking.jobs },
-      { name: 'guild', apiRoutes: guild.routes, outbox: guild.outbox, subscription: guild.subscription, jobs: guild.jobs },
-      { name: 'quest', apiRoutes: quest.routes, outbox: quest.outbox, subscription: quest.subscription, jobs: quest.jobs },
-      {
-        name: 'marketplace', apiRoutes: marketplace.routes, outbox: marketplace.outbox, subscription: marketplace.subscription,
-        jobs: marketplace.jobs, metrics: marketplace.metrics,
-      },
-    ]
-    const served = all.filter((c) => !opts.only || opts.only.includes(c.name))
+    const built = new Map<ContextName, ContextParts<unknown>>()
+    const ports = portsOf(built, pools, (m, pool) => m.remotePort?.(() => pool.pick(), serviceTokens, serviceCalls))
+    const deps: ContextDeps = { database, clock, config, tokens, revocations, serviceTokens, serviceCalls, ports }
+    for (const m of MODULES) built.set(m.name, m.build(deps))
+    const served = MODULES.filter((m) => isServed(m.name)).map((m) => ({ name: m.name, ...built.get(m.name)! }))
+    const edge = served.find((c) => c.name === 'edge')
 
     const bus = await createBus(config, opts.logger)
-    for (const c of served) if (c.subscription) bus.subscribe(c.subscription)
+    const deadLetters = new DeadLetters(database, clock, log)
+    for (const c of served) if (c.consumers) bus.subscribe(subscriptionOf(c.name, c.consumers, deadLetters))
     closers.push(() => bus.close())
     const relay = new OutboxRelay(served.map((c) => c.outbox), bus, database, log, { leaseSeconds: config.outboxLeaseSeconds })
     const slots = new JobSlots(database)
@@ -194,29 +157,19 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       title: 'Questline API',
       readiness: { database: () => database.ping(), events: () => bus.ping() },
       processMetrics: !!opts.logger,
-      metrics: [eventMetrics(served.map((c) => c.outbox), bus, database), ...served.flatMap((c) => (c.metrics ? [c.metrics] : []))],
-      webDir: served.some((c) => c.name === 'edge') ? config.webDir : undefined,
+      metrics: [eventMetrics(served.map((c) => c.outbox), bus, database), deadLetters.metrics, ...served.flatMap((c) => (c.metrics ? [c.metrics] : []))],
+      webDir: edge ? config.webDir : undefined,
     })
-    if (served.some((c) => c.name === 'edge')) await http.register(identity.routes)
-    // Contexts served elsewhere (split services): their routes are declared here too, so this
-    // process documents them and answers unknown paths itself; once the token is checked, a hook
-    // forwards each request before it is parsed (the owning process validates it).
-    const forwarded = all.flatMap((c) => {
-      const pool = pools.get(c.name)
-      return pool && c.apiRoutes ? [{ routes: c.apiRoutes, pool }] : []
-    })
-    if (forwarded.length > 0) await enableForwarding(http)
+    for (const c of served) if (c.rootRoutes) await http.register(c.rootRoutes)
     await http.register(async (api) => {
       api.addHook('onRequest', requireToken(tokens))
       for (const c of served) if (c.apiRoutes) await api.register(c.apiRoutes)
-      for (const f of forwarded) {
-        await api.register(async (scope) => {
-          scope.addHook('onRequest', forwardTo(f.pool))
-          await scope.register(f.routes)
-        })
-      }
+      await forwardApis(http, api, MODULES.flatMap((m) => {
+        const pool = pools.get(m.name)
+        const routes = built.get(m.name)?.apiRoutes
+        return pool && routes ? [{ routes, pool }] : []
+      }))
     }, { prefix: '/api/v1' })
-    for (const pool of pools.values()) closers.push(async () => pool.stop())
     if (settable) registerTestControls(http, { clock: settable, relay, bus, scheduler })
     closers.push(() => relay.close())
     closers.push(() => scheduler.close())
@@ -242,4 +195,33 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     await closeAll()
     throw e
   }
+}
+
+/**
+ * The ports object every context is built with: reading `ports.avatar` answers the avatar's HTTP
+ * adapter when it is served elsewhere, else its in-process port (built before: MODULES' order).
+ */
+function portsOf(
+  built: Map<ContextName, ContextParts<unknown>>,
+  pools: Map<ContextName, UpstreamPool>,
+  remote: (m: (typeof MODULES)[number], pool: UpstreamPool) => unknown,
+): Ports {
+  const made = new Map<ContextName, unknown>()
+  // Filled by name below; each property is typed by its module through `Ports`.
+  const ports = {} as Ports
+  for (const m of MODULES) {
+    Object.defineProperty(ports, m.name, {
+      enumerable: true,
+      get: () => {
+        if (made.has(m.name)) return made.get(m.name)
+        const pool = pools.get(m.name)
+        const parts = built.get(m.name)
+        if (!pool && !parts) throw new Error(`Context '${m.name}' is asked for its port before it is built: list it earlier in MODULES.`)
+        const port = pool ? remote(m, pool) : parts!.port
+        made.set(m.name, port)
+        return port
+      },
+    })
+  }
+  return ports
 }

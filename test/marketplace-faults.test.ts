@@ -32,6 +32,7 @@ beforeAll(async () => {
   const url = await standIn.start()
   app = await buildTestApp({
     clock,
+    // The settings' older names, still honoured (SERVICE_CALL_TIMEOUT_MS and SERVICE_CALL_RETRIES now).
     env: { AVATAR_URL: url, AVATAR_TIMEOUT_MS: String(TIMEOUT_MS), AVATAR_RETRIES: String(RETRIES), ACCESS_TOKEN_TTL_SECONDS: '86400' },
   })
   standIn.target = app
@@ -314,7 +315,7 @@ describe('a run that outlives its lease', () => {
   let slow: TestApp
   beforeAll(async () => {
     const url = await slowStandIn.start()
-    slow = await buildTestApp({ clock: slowClock, env: { AVATAR_URL: url, AVATAR_TIMEOUT_MS: '5000', ACCESS_TOKEN_TTL_SECONDS: '86400' } })
+    slow = await buildTestApp({ clock: slowClock, env: { AVATAR_URL: url, SERVICE_CALL_TIMEOUT_MS: '5000', ACCESS_TOKEN_TTL_SECONDS: '86400' } })
     slowStandIn.target = slow
   })
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { hash } from '@node-rs/argon2'
 import { sql, type SQL } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { RECOVER_REGISTRATIONS_JOB } from '../src/contexts/identity/index.js'
+import { RECOVER_REGISTRATIONS_JOB } from '../src/contexts/edge/index.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 

@@ -10,7 +10,7 @@ import { buildOwnSplitApp, buildSplitApp } from './split-app.js'
 
 /** Whether the suite drives separate processes through the gateway (project api-split). */
 export const splitTarget = process.env.QL_TEST_TARGET === 'split'
-/** Retries a cross-service call makes after a 5xx: 0 in one process, AVATAR_RETRIES' default over HTTP. */
+/** Retries a cross-service call makes after a 5xx: 0 in one process, SERVICE_CALL_RETRIES' default over HTTP. */
 export const callRetries = splitTarget ? 2 : 0
 
 export interface TestApp {

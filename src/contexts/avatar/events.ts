@@ -1,15 +1,27 @@
 /**
- * Events the avatar context publishes: its public event contract. Payloads are plain values.
+ * Events the avatar context publishes: its public event contract. Payloads are plain values,
+ * checked against these schemas when a consumer receives them. `version` is the avatar's version
+ * after the change.
  */
-import type { DomainEvent } from '../../platform/events/outbox.js'
+import { Type } from 'typebox'
+import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
 
-export type AvatarCreated = DomainEvent<'AvatarCreated', { avatarId: string; ownerId: string; name: string }>
-export type AvatarRenamed = DomainEvent<'AvatarRenamed', { avatarId: string; name: string }>
-export type AvatarDeleted = DomainEvent<'AvatarDeleted', { avatarId: string; ownerId: string }>
-export type AvatarLeveledUp = DomainEvent<
-  'AvatarLeveledUp',
-  { avatarId: string; level: number; levelsGained: number; spellsLearned: string[] }
->
-export type AvatarDied = DomainEvent<'AvatarDied', { avatarId: string; moneyLost: number }>
+const event = eventsOf('avatar')
 
-export type AvatarEvent = AvatarCreated | AvatarRenamed | AvatarDeleted | AvatarLeveledUp | AvatarDied
+export const AvatarCreated = event('AvatarCreated', Type.Object({ avatarId: Type.String(), ownerId: Type.String(), name: Type.String() }))
+export const AvatarRenamed = event('AvatarRenamed', Type.Object({ avatarId: Type.String(), name: Type.String() }))
+export const AvatarDeleted = event('AvatarDeleted', Type.Object({ avatarId: Type.String(), ownerId: Type.String() }))
+export const AvatarLeveledUp = event('AvatarLeveledUp', Type.Object({
+  avatarId: Type.String(), level: Type.Integer({ minimum: 1 }), levelsGained: Type.Integer({ minimum: 1 }), spellsLearned: Type.Array(Type.String()),
+}))
+export const AvatarDied = event('AvatarDied', Type.Object({ avatarId: Type.String(), moneyLost: Type.Integer({ minimum: 0 }) }))
+
+export type AvatarCreated = EventOf<typeof AvatarCreated>
+export type AvatarRenamed = EventOf<typeof AvatarRenamed>
+export type AvatarDeleted = EventOf<typeof AvatarDeleted>
+export type AvatarLeveledUp = EventOf<typeof AvatarLeveledUp>
+export type AvatarDied = EventOf<typeof AvatarDied>
+
+export const AVATAR_EVENTS = [AvatarCreated, AvatarRenamed, AvatarDeleted, AvatarLeveledUp, AvatarDied] as const
+export type AvatarEvent = EventsOf<typeof AVATAR_EVENTS>
+export type AvatarDraft = DraftsOf<typeof AVATAR_EVENTS>

@@ -1,23 +1,47 @@
-/** Events the guild context publishes: its public event contract. Payloads are plain values. */
-import type { DomainEvent } from '../../platform/events/outbox.js'
+/**
+ * Events the guild context publishes: its public event contract. Payloads are plain values,
+ * checked against these schemas when a consumer receives them. `version` is the aggregate's
+ * version after the change: a guild's membership version; a battle's, which changes once when it
+ * starts and once per turn (`battleVersion`).
+ */
+import { Type } from 'typebox'
+import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
 
-export type GuildCreated = DomainEvent<'GuildCreated', { guildId: string; name: string; leaderAvatarId: string }>
-export type GuildDisbanded = DomainEvent<'GuildDisbanded', { guildId: string }>
-export type MemberJoined = DomainEvent<'MemberJoined', { guildId: string; avatarId: string }>
-export type MemberLeft = DomainEvent<'MemberLeft', { guildId: string; avatarId: string; reason: 'LEFT' | 'REMOVED' | 'AVATAR_DELETED' }>
-export type BattleStarted = DomainEvent<'BattleStarted', { battleId: string; guildId: string; bossType: string; participants: string[] }>
+const event = eventsOf('guild')
+const Participants = Type.Array(Type.String())
+const Battle = { battleId: Type.String(), guildId: Type.String() }
+
+export const GuildCreated = event('GuildCreated', Type.Object({ guildId: Type.String(), name: Type.String(), leaderAvatarId: Type.String() }))
+export const GuildDisbanded = event('GuildDisbanded', Type.Object({ guildId: Type.String() }))
+export const MemberJoined = event('MemberJoined', Type.Object({ guildId: Type.String(), avatarId: Type.String() }))
+export const MemberLeft = event('MemberLeft', Type.Object({
+  guildId: Type.String(), avatarId: Type.String(), reason: Type.Union([Type.Literal('LEFT'), Type.Literal('REMOVED'), Type.Literal('AVATAR_DELETED')]),
+}))
+export const BattleStarted = event('BattleStarted', Type.Object({ ...Battle, bossType: Type.String(), participants: Participants }))
 /** The boss struck an attacker back: the avatar context applies the damage (its death follows from its own health). */
-export type BossStruckBack = DomainEvent<'BossStruckBack', { battleId: string; guildId: string; turn: number; avatarId: string; damage: number }>
+export const BossStruckBack = event('BossStruckBack', Type.Object({
+  ...Battle, turn: Type.Integer({ minimum: 1 }), avatarId: Type.String(), damage: Type.Integer({ minimum: 0 }),
+}))
 /** Every participant receives the reward (the avatar context applies it). */
-export type BattleWon = DomainEvent<'BattleWon', {
-  battleId: string
-  guildId: string
-  bossType: string
-  participants: string[]
-  reward: { experience: number; money: number }
-  guildPoints: number
-}>
+export const BattleWon = event('BattleWon', Type.Object({
+  ...Battle,
+  bossType: Type.String(),
+  participants: Participants,
+  reward: Type.Object({ experience: Type.Integer({ minimum: 0 }), money: Type.Integer({ minimum: 0 }) }),
+  guildPoints: Type.Integer({ minimum: 0 }),
+}))
 /** Every participant takes the penalty as damage (the avatar context applies it). */
-export type BattleLost = DomainEvent<'BattleLost', { battleId: string; guildId: string; bossType: string; participants: string[]; penalty: number }>
+export const BattleLost = event('BattleLost', Type.Object({ ...Battle, bossType: Type.String(), participants: Participants, penalty: Type.Integer({ minimum: 0 }) }))
 
-export type GuildEvent = GuildCreated | GuildDisbanded | MemberJoined | MemberLeft | BattleStarted | BossStruckBack | BattleWon | BattleLost
+export type GuildCreated = EventOf<typeof GuildCreated>
+export type GuildDisbanded = EventOf<typeof GuildDisbanded>
+export type MemberJoined = EventOf<typeof MemberJoined>
+export type MemberLeft = EventOf<typeof MemberLeft>
+export type BattleStarted = EventOf<typeof BattleStarted>
+export type BossStruckBack = EventOf<typeof BossStruckBack>
+export type BattleWon = EventOf<typeof BattleWon>
+export type BattleLost = EventOf<typeof BattleLost>
+
+export const GUILD_EVENTS = [GuildCreated, GuildDisbanded, MemberJoined, MemberLeft, BattleStarted, BossStruckBack, BattleWon, BattleLost] as const
+export type GuildEvent = EventsOf<typeof GUILD_EVENTS>
+export type GuildDraft = DraftsOf<typeof GUILD_EVENTS>

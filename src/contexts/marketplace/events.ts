@@ -1,18 +1,30 @@
-/** Events the marketplace publishes: its public event contract. Payloads are plain values. */
-import type { DomainEvent } from '../../platform/events/outbox.js'
+/**
+ * Events the marketplace publishes: its public event contract. Payloads are plain values,
+ * checked against these schemas when a consumer receives them. `version` is the saga run's
+ * version after the change.
+ */
+import { Type } from 'typebox'
+import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
 
-interface Trade {
-  marketplaceId: string
-  avatarId: string
+const event = eventsOf('marketplace')
+
+const Trade = Type.Object({
+  marketplaceId: Type.String(),
+  avatarId: Type.String(),
   /** The saga run that made the trade. */
-  sagaId: string
-  item: { type: string; name: string; power: number }
-  price: number
-}
+  sagaId: Type.String(),
+  item: Type.Object({ type: Type.String(), name: Type.String(), power: Type.Integer({ minimum: 0 }) }),
+  price: Type.Integer({ minimum: 0 }),
+})
 
 /** A purchase finished: the price was paid and the item is in the avatar's inventory. */
-export type ItemBought = DomainEvent<'ItemBought', Trade>
+export const ItemBought = event('ItemBought', Trade)
 /** A sale finished: the item left the inventory and the avatar was paid `price`. */
-export type ItemSold = DomainEvent<'ItemSold', Trade>
+export const ItemSold = event('ItemSold', Trade)
 
-export type MarketplaceEvent = ItemBought | ItemSold
+export type ItemBought = EventOf<typeof ItemBought>
+export type ItemSold = EventOf<typeof ItemSold>
+
+export const MARKETPLACE_EVENTS = [ItemBought, ItemSold] as const
+export type MarketplaceEvent = EventsOf<typeof MARKETPLACE_EVENTS>
+export type MarketplaceDraft = DraftsOf<typeof MARKETPLACE_EVENTS>

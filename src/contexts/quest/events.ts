@@ -1,11 +1,22 @@
-/** Events the quest context publishes: its public event contract. Payloads are plain values. */
-import type { DomainEvent } from '../../platform/events/outbox.js'
+/**
+ * Events the quest context publishes: its public event contract. Payloads are plain values,
+ * checked against these schemas when a consumer receives them. `version` is the participation's
+ * version after the change.
+ */
+import { Type } from 'typebox'
+import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+
+const event = eventsOf('quest')
 
 /** A participant did every required completion in their window; `reward` is what they are paid (capped). */
-export type QuestCompleted = DomainEvent<'QuestCompleted', {
-  questId: string
-  avatarId: string
-  reward: { experience: number; money: number }
-}>
+export const QuestCompleted = event('QuestCompleted', Type.Object({
+  questId: Type.String(),
+  avatarId: Type.String(),
+  reward: Type.Object({ experience: Type.Integer({ minimum: 0 }), money: Type.Integer({ minimum: 0 }) }),
+}))
 
-export type QuestEvent = QuestCompleted
+export type QuestCompleted = EventOf<typeof QuestCompleted>
+
+export const QUEST_EVENTS = [QuestCompleted] as const
+export type QuestEvent = EventsOf<typeof QUEST_EVENTS>
+export type QuestDraft = DraftsOf<typeof QUEST_EVENTS>

@@ -1,17 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
-import type { Subscription } from '../../platform/events/bus.js'
+import { on } from '../../platform/events/contract.js'
 import { exactlyOnce } from '../../platform/events/inbox.js'
-import { Outbox, type DomainEvent } from '../../platform/events/outbox.js'
-import type { Job } from '../../platform/jobs/scheduler.js'
+import { Outbox } from '../../platform/events/outbox.js'
+import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
-import type { AvatarDeleted } from '../avatar/events.js'
+import { AvatarDeleted } from '../avatar/events.js'
 import type { GuildClient } from '../guild/client.js'
 import type { TrackingClient } from '../tracking/client.js'
-import type { HabitAttended } from '../tracking/events.js'
+import { HabitAttended } from '../tracking/events.js'
 import { QuestApp } from './app/quest-app.js'
 import { EXPIRE_JOB_EVERY_MS, JOIN_RECOVERY_JOB_EVERY_MS } from './domain/rules.js'
+import type { QuestDraft } from './events.js'
 import { questRoutes } from './http/routes.js'
 import { inbox, outbox as outboxTable } from './store/tables.js'
 
@@ -19,27 +20,30 @@ export const EXPIRE_JOB = 'quest.expire-participations'
 export const FINISH_JOINS_JOB = 'quest.finish-joins'
 
 /** The quest context: quests, their habit entries, participations, progress and payouts (as events). */
-export function questContext(deps: { database: Database; clock: Clock; avatars: AvatarClient; tracking: TrackingClient; guilds: GuildClient }) {
-  const outbox = new Outbox('quest', outboxTable, deps.clock, deps.database)
-  const app = new QuestApp({ ...deps, outbox })
-  const routes: FastifyPluginAsync = async (f) => {
-    await f.register(questRoutes, { app })
-  }
-  const once = (handle: Parameters<typeof exactlyOnce>[3]) => exactlyOnce(deps.database, inbox, deps.clock, handle)
-  // Most completions are of personal habits: those need no inbox row here.
-  const onlyQuestHabits = (handle: (e: DomainEvent) => Promise<void>) => async (e: DomainEvent) => {
-    if ((e as HabitAttended).payload.questId !== null) await handle(e)
-  }
-  const subscription: Subscription = {
-    consumer: 'quest',
-    handlers: {
-      tracking: { HabitAttended: onlyQuestHabits(once((e) => app.recordCompletion(e as HabitAttended))) },
-      avatar: { AvatarDeleted: once((e) => app.forgetAvatar((e as AvatarDeleted).payload.avatarId)) },
-    },
-  }
-  const jobs: Job[] = [
-    { name: EXPIRE_JOB, everyMs: EXPIRE_JOB_EVERY_MS, run: async () => void (await app.expireParticipations()) },
-    { name: FINISH_JOINS_JOB, everyMs: JOIN_RECOVERY_JOB_EVERY_MS, run: () => app.finishJoins() },
-  ]
-  return { name: 'quest' as const, routes, outbox, subscription, jobs }
-}
+export const questModule = contextModule({
+  name: 'quest',
+  build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient; tracking: TrackingClient; guild: GuildClient } }) {
+    const outbox = new Outbox<QuestDraft>('quest', outboxTable, deps.clock, deps.database)
+    const { avatar, tracking, guild } = deps.ports
+    const app = new QuestApp({ database: deps.database, clock: deps.clock, avatars: avatar, tracking, guilds: guild, outbox })
+    const apiRoutes: FastifyPluginAsync = async (f) => {
+      await f.register(questRoutes, { app })
+    }
+    const recordCompletion = exactlyOnce(deps.database, inbox, deps.clock, (e: HabitAttended) => app.recordCompletion(e))
+    return {
+      apiRoutes,
+      outbox,
+      consumers: [
+        // Most completions are of personal habits: those need no inbox row here.
+        on(HabitAttended, async (e) => {
+          if (e.payload.questId !== null) await recordCompletion(e)
+        }),
+        on(AvatarDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => app.forgetAvatar(e.payload.avatarId))),
+      ],
+      jobs: [
+        { name: EXPIRE_JOB, everyMs: EXPIRE_JOB_EVERY_MS, run: async () => void (await app.expireParticipations()) },
+        { name: FINISH_JOINS_JOB, everyMs: JOIN_RECOVERY_JOB_EVERY_MS, run: () => app.finishJoins() },
+      ],
+    }
+  },
+})

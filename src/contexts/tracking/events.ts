@@ -1,28 +1,44 @@
-/** Events the tracking context publishes: its public event contract. Payloads are plain values. */
-import type { DomainEvent } from '../../platform/events/outbox.js'
+/**
+ * Events the tracking context publishes: its public event contract. Payloads are plain values,
+ * checked against these schemas when a consumer receives them. `version` is the habit's version
+ * after the change.
+ */
+import { Type } from 'typebox'
+import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
 
-export type HabitAttended = DomainEvent<'HabitAttended', {
-  habitId: string
-  avatarId: string
-  questId: string | null
-  windowStart: string
-  windowEnd: string
-  attendedAt: string
+const event = eventsOf('tracking')
+const QuestId = Type.Union([Type.String(), Type.Null()])
+/** A local date (`YYYY-MM-DD`) or local date-time, as the API writes them. */
+const Local = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}' })
+const Reward = Type.Object({ experience: Type.Integer({ minimum: 0 }), money: Type.Integer({ minimum: 0 }) })
+
+export const HabitAttended = event('HabitAttended', Type.Object({
+  habitId: Type.String(),
+  avatarId: Type.String(),
+  questId: QuestId,
+  windowStart: Local,
+  windowEnd: Local,
+  attendedAt: Local,
   /** Consecutive completed windows ending with this one. */
-  streak: number
-  reward: { experience: number; money: number }
-}>
+  streak: Type.Integer({ minimum: 1 }),
+  reward: Reward,
+}))
+export const HabitMissed = event('HabitMissed', Type.Object({
+  habitId: Type.String(),
+  avatarId: Type.String(),
+  questId: QuestId,
+  windowStart: Local,
+  windowEnd: Local,
+  damage: Type.Integer({ minimum: 0 }),
+}))
+export const HabitCreated = event('HabitCreated', Type.Object({ habitId: Type.String(), avatarId: Type.String(), questId: QuestId }))
+export const HabitDeleted = event('HabitDeleted', Type.Object({ habitId: Type.String(), avatarId: Type.String(), questId: QuestId }))
 
-export type HabitMissed = DomainEvent<'HabitMissed', {
-  habitId: string
-  avatarId: string
-  questId: string | null
-  windowStart: string
-  windowEnd: string
-  damage: number
-}>
+export type HabitAttended = EventOf<typeof HabitAttended>
+export type HabitMissed = EventOf<typeof HabitMissed>
+export type HabitCreated = EventOf<typeof HabitCreated>
+export type HabitDeleted = EventOf<typeof HabitDeleted>
 
-export type HabitCreated = DomainEvent<'HabitCreated', { habitId: string; avatarId: string; questId: string | null }>
-export type HabitDeleted = DomainEvent<'HabitDeleted', { habitId: string; avatarId: string; questId: string | null }>
-
-export type TrackingEvent = HabitAttended | HabitMissed | HabitCreated | HabitDeleted
+export const TRACKING_EVENTS = [HabitAttended, HabitMissed, HabitCreated, HabitDeleted] as const
+export type TrackingEvent = EventsOf<typeof TRACKING_EVENTS>
+export type TrackingDraft = DraftsOf<typeof TRACKING_EVENTS>

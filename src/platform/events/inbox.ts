@@ -22,25 +22,25 @@ export type InboxTable = ReturnType<typeof inboxTable>
  * transaction with their inbox rows; should that fail, each is applied alone, so one bad event
  * does not hold back the others.
  */
-export function exactlyOnce(
+export function exactlyOnce<E extends DomainEvent>(
   database: Database,
   inbox: InboxTable,
   clock: Clock,
-  handle: (event: DomainEvent, tx: Tx) => Promise<void>,
-): (event: DomainEvent) => Promise<void> {
-  return exactlyOnceInBatches(database, inbox, clock, async (events, tx) => {
+  handle: (event: E, tx: Tx) => Promise<void>,
+): (event: E) => Promise<void> {
+  return exactlyOnceInBatches<E>(database, inbox, clock, async (events, tx) => {
     for (const event of events) await handle(event, tx)
   })
 }
 
 /** The same, for a handler that applies the fresh events of a batch at once (fewer statements). */
-export function exactlyOnceInBatches(
+export function exactlyOnceInBatches<E extends DomainEvent>(
   database: Database,
   inbox: InboxTable,
   clock: Clock,
-  handleAll: (events: DomainEvent[], tx: Tx) => Promise<void>,
-): (event: DomainEvent) => Promise<void> {
-  const applyTogether = (events: DomainEvent[]) =>
+  handleAll: (events: E[], tx: Tx) => Promise<void>,
+): (event: E) => Promise<void> {
+  const applyTogether = (events: E[]) =>
     database.transaction(async (tx) => {
       const handledAt = clock.now()
       const fresh = await tx.insert(inbox).values(events.map((e) => ({ eventId: e.id, type: e.type, handledAt })))
@@ -50,7 +50,7 @@ export function exactlyOnceInBatches(
       const toApply = events.filter((e) => due.delete(e.id))
       if (toApply.length > 0) await handleAll(toApply, tx)
     })
-  const batcher = new KeyedBatcher<DomainEvent, void>(async (_, events) => {
+  const batcher = new KeyedBatcher<E, void>(async (_, events) => {
     try {
       await applyTogether(events)
       return events.map(() => succeeded(undefined))

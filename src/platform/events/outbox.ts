@@ -13,7 +13,8 @@ export interface DomainEvent<T extends string = string, P = unknown> {
   payload: P
 }
 
-export type EventDraft<E extends DomainEvent = DomainEvent> = Pick<E, 'type' | 'aggregateId' | 'version' | 'payload'>
+/** What a producer writes: an event of one of its contracts (`DraftsOf`) with the aggregate and its version after the change. */
+export type EventDraft<D extends { type: string; payload: unknown } = { type: string; payload: unknown }> = D & { aggregateId: string; version: number }
 
 /** Each context keeps its own outbox table in its own schema; every outbox has this shape. */
 export function outboxTable(schema: PgSchema) {
@@ -42,7 +43,7 @@ export type OutboxTable = ReturnType<typeof outboxTable>
  * Writes events in the caller's transaction, so they commit or vanish with the state change,
  * and tells the relay once they have committed so delivery need not wait for its next poll.
  */
-export class Outbox {
+export class Outbox<D extends { type: string; payload: unknown } = { type: string; payload: unknown }> {
   private readonly listeners: (() => void)[] = []
 
   constructor(
@@ -52,7 +53,7 @@ export class Outbox {
     private readonly database: Database,
   ) {}
 
-  async add(tx: Tx, drafts: EventDraft[]): Promise<void> {
+  async add(tx: Tx, drafts: EventDraft<D>[]): Promise<void> {
     if (drafts.length === 0) return
     const occurredAt = this.clock.now()
     await tx.insert(this.table).values(

@@ -1,11 +1,9 @@
 /**
- * Forwarding requests to the processes that serve a context (split services): a pool of base
- * URLs per context, taken in turn, with the ones that fail their health check left out until
- * they pass again.
+ * The processes that serve a context elsewhere (split services): a pool of base URLs per
+ * context, taken in turn, with the ones that fail their health check left out until they pass
+ * again. Ports' HTTP adapters call through it, and the gateway forwards to it.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { BadRequest, ServiceUnavailable } from '../errors.js'
-import { readValidGetBody } from './get-body.js'
+import { ServiceUnavailable } from '../errors.js'
 import type { Logger } from '../log.js'
 
 const HEALTH_EVERY_MS = 2_000
@@ -64,52 +62,4 @@ export class UpstreamPool {
   stop(): void {
     clearTimeout(this.timer)
   }
-}
-
-/** Registers the proxy machinery once on the server (undici under the hood, loaded only for this shape). */
-export async function enableForwarding(app: FastifyInstance): Promise<void> {
-  const { default: replyFrom } = await import('@fastify/reply-from')
-  await app.register(replyFrom, { undici: { connections: 128, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 } })
-}
-
-/**
- * An onRequest hook that sends the request to the context's pool instead of handling it here.
- * The body is streamed through as it came; an upstream that cannot be reached is marked down
- * and the client gets 503 problem+json.
- */
-export function forwardTo(pool: UpstreamPool) {
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const base = pool.pick()
-    let url = req.url
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      // A body on GET (the contract's avatar search) does not survive HTTP intermediaries; its
-      // criteria travel on as query parameters, which the route reads alike.
-      url = withCriteria(url, await readValidGetBody(req))
-    } else {
-      // Not parsed yet: the body streams through untouched.
-      req.body = req.raw
-    }
-    await reply.from(base + url, {
-      onError: (r, { error }) => {
-        pool.markDown(base)
-        req.log.warn({ err: error, upstream: base }, 'upstream failed')
-        r.send(new ServiceUnavailable(`The ${pool.name} service did not answer; try again shortly.`))
-      },
-    })
-    return reply
-  }
-}
-
-function withCriteria(url: string, criteria: unknown): string {
-  if (criteria === undefined) return url
-  if (typeof criteria !== 'object' || criteria === null || Array.isArray(criteria)) {
-    throw new BadRequest('A GET body must be a JSON object of criteria.', 'validation')
-  }
-  const [path, query = ''] = url.split('?', 2) as [string, string?]
-  const params = new URLSearchParams(query)
-  for (const [k, v] of Object.entries(criteria)) {
-    if (v !== null && typeof v === 'object') throw new BadRequest(`Criterion '${k}' must be a plain value.`, 'validation')
-    if (v !== null && v !== undefined) params.set(k, String(v))
-  }
-  return `${path}?${params.toString()}`
 }

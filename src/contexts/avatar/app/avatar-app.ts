@@ -9,6 +9,7 @@ import type { Database, Tx } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
 import { BadRequest, Forbidden, NotFound } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
+import type { AvatarDraft } from '../events.js'
 import { newId } from '../../../platform/ids.js'
 import * as rules from '../domain/avatar.js'
 import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
@@ -20,7 +21,7 @@ import { authorizeChange, decideBatch, type AvatarCommand, type Decision, type D
 
 export interface AvatarDeps {
   database: Database
-  outbox: Outbox
+  outbox: Outbox<AvatarDraft>
   clock: Clock
   economyMode: EconomyMode
 }

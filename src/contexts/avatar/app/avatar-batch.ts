@@ -4,10 +4,10 @@ import { Forbidden } from '../../../platform/errors.js'
 import { newId } from '../../../platform/ids.js'
 import type { Avatar } from '../domain/avatar.js'
 import { IdempotencyKeyReused } from '../domain/errors.js'
-import type { AvatarEvent } from '../events.js'
+import type { AvatarDraft } from '../events.js'
 import type { AvatarWrite, LoadedAvatar } from '../store/avatar-commands.js'
 
-export type Draft = { [E in AvatarEvent as E['type']]: Pick<E, 'type' | 'payload'> }[AvatarEvent['type']]
+export type Draft = AvatarDraft
 
 /** A call from another context (or a request with an Idempotency-Key), applied at most once per key. */
 export interface KeyedCall {

@@ -13,19 +13,21 @@ import type { Battle } from '../domain/battle.js'
 import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
 import { actingAs, LEADER_ONLY } from '../domain/guild.js'
 import type { BossType } from '../domain/rules.js'
-import type { GuildEvent } from '../events.js'
+import type { GuildDraft } from '../events.js'
 import { battleAttacks, battleRepo, type Attack } from '../store/battles.js'
 import { guildRepo } from '../store/guilds.js'
 import { ownedProfile, requireOwnedAvatar } from './ownership.js'
 
 export interface BattleDeps {
   database: Database
-  outbox: Outbox
+  outbox: Outbox<GuildDraft>
   clock: Clock
   avatars: AvatarClient
 }
 
-type Draft = { [E in GuildEvent as E['type']]: Pick<E, 'type' | 'payload'> }[GuildEvent['type']]
+type Draft = GuildDraft
+/** A strike-back of a batch, with its id and the battle's version after its turn. */
+type StruckBack = Extract<Draft, { type: 'BossStruckBack' }> & { id: string; version: number }
 
 const REMEMBERED_BATTLES = 1_000
 
@@ -167,7 +169,7 @@ export class BattleApp {
   private judge(start: Battle, batch: PendingAttack[], now: Date) {
     let battle = start
     const records: Attack[] = []
-    const events: { id: string; type: Draft['type']; version: number; payload: Draft['payload'] }[] = []
+    const events: StruckBack[] = []
     const outcomes = batch.map((a): Outcome<number> => {
       try {
         const hit = fight.strike(battle, a.attacker, a.damage, a.fighter, now)
@@ -175,7 +177,7 @@ export class BattleApp {
         const turn = battle.currentTurn
         records.push({ turn, attackerAvatarId: a.attacker, requestedDamage: a.damage, dealt: hit.dealt, strikeBack: hit.strikeBack, attackerFell: hit.attackerFell, at: now })
         if (hit.strikeBack > 0) {
-          events.push({ id: newId(), version: turn + 1, type: 'BossStruckBack', payload: { battleId: start.id, guildId: battle.guildId, turn, avatarId: a.attacker, damage: hit.strikeBack } })
+          events.push({ id: newId(), version: fight.battleVersion(battle), type: 'BossStruckBack', payload: { battleId: start.id, guildId: battle.guildId, turn, avatarId: a.attacker, damage: hit.strikeBack } })
         }
         return succeeded(turn)
       } catch (e) {
@@ -186,7 +188,7 @@ export class BattleApp {
   }
 
   /** The batch that ends the battle: everything in one transaction, under the battle's row lock. */
-  private writeLastAttacks(readTurn: number, battle: Battle, records: Attack[], events: { type: Draft['type']; version: number; payload: Draft['payload'] }[]): Promise<boolean> {
+  private writeLastAttacks(readTurn: number, battle: Battle, records: Attack[], events: StruckBack[]): Promise<boolean> {
     return this.d.database.transaction(async (tx) => {
       if ((await battleRepo.getForUpdate(tx, battle.id)).currentTurn !== readTurn) return false
       await battleRepo.save(tx, battle)
@@ -210,6 +212,6 @@ export class BattleApp {
   }
 
   private async events(tx: Tx, b: Battle, drafts: Draft[]): Promise<void> {
-    await this.d.outbox.add(tx, drafts.map((e) => ({ ...e, aggregateId: b.id, version: b.currentTurn + 1 })))
+    await this.d.outbox.add(tx, drafts.map((e) => ({ ...e, aggregateId: b.id, version: fight.battleVersion(b) })))
   }
 }

@@ -9,19 +9,19 @@ import { AlreadyInGuild, AlreadyMember, GuildNameTaken, GuildRoleRequired, Invit
 import * as rules from '../domain/guild.js'
 import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
 import { INVITE_TTL_MS, POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
-import type { GuildEvent } from '../events.js'
+import type { GuildDraft } from '../events.js'
 import { battleRepo } from '../store/battles.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
 import { ownsAnyOf, requireOwnedAvatar } from './ownership.js'
 
 export interface GuildDeps {
   database: Database
-  outbox: Outbox
+  outbox: Outbox<GuildDraft>
   clock: Clock
   avatars: AvatarClient
 }
 
-type Draft = { [E in GuildEvent as E['type']]: Pick<E, 'type' | 'payload'> }[GuildEvent['type']]
+type Draft = GuildDraft
 
 export interface RankedGuild {
   guild: Guild

@@ -108,3 +108,9 @@ export function strike(b: Battle, attackerId: string, damage: number, fighter: F
 
 /** Guild points for a battle won. */
 export const pointsForVictory = (boss: Boss): number => Math.floor(boss.experienceReward / BATTLE_POINTS_DIVISOR)
+
+/**
+ * A battle's version: it changes once when it starts and once per turn (its end comes with its
+ * last turn), so the version after a change is the turns used plus one. Its events carry it.
+ */
+export const battleVersion = (b: Battle): number => b.currentTurn + 1

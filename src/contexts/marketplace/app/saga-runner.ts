@@ -11,14 +11,14 @@ import {
   abandoned, applied, compensated, finished, inDoubt, newSaga, nextCompensation, nextStep, OPEN_STATES, refused, sagaKey,
   undone, undoRefusalMeans, UNDO, type Saga, type SagaKind, type SagaState, type Step,
 } from '../domain/saga.js'
-import type { MarketplaceEvent } from '../events.js'
+import type { MarketplaceDraft } from '../events.js'
 import { soldItemRepo, sagaRepo, type Marketplace } from '../store/repositories.js'
 
 export interface SagaDeps {
   database: Database
   clock: Clock
   avatars: AvatarClient
-  outbox: Outbox
+  outbox: Outbox<MarketplaceDraft>
   /** Told of every run that reaches a final state (metrics). */
   onSettled?: (kind: SagaKind, state: SagaState) => void
 }
@@ -199,7 +199,7 @@ export class SagaRunner {
       if (s.kind === 'SELL') await soldItemRepo.list(tx, { sagaId: s.id, marketplaceId: s.marketplaceId, item: s.item!, price: s.price!, soldAt: now })
       const { type, name, power } = s.item!
       const trade = { marketplaceId: s.marketplaceId, avatarId: s.avatarId, sagaId: s.id, item: { type, name, power }, price: s.price! }
-      const event: Pick<MarketplaceEvent, 'type' | 'payload'> = { type: s.kind === 'BUY' ? 'ItemBought' : 'ItemSold', payload: trade }
+      const event: MarketplaceDraft = { type: s.kind === 'BUY' ? 'ItemBought' : 'ItemSold', payload: trade }
       await this.d.outbox.add(tx, [{ ...event, aggregateId: s.id, version: next.version }])
       return next
     })

@@ -17,19 +17,19 @@ import {
   DEFAULT_DURATION, DEFAULT_REWARD, EXPIRE_JOB_BATCH, EXPIRY_GRACE_MS, JOIN_RECOVERY_AFTER_MS, JOIN_RECOVERY_BATCH,
   MAX_ZONE_AHEAD_MS, PARTICIPANT_TIME_ZONE, UNLINK_BATCH,
 } from '../domain/rules.js'
-import type { QuestEvent } from '../events.js'
+import type { QuestDraft } from '../events.js'
 import { participationRepo, questRepo, unlinkRepo } from '../store/repositories.js'
 
 export interface QuestDeps {
   database: Database
-  outbox: Outbox
+  outbox: Outbox<QuestDraft>
   clock: Clock
   avatars: AvatarClient
   tracking: TrackingClient
   guilds: GuildClient
 }
 
-type Draft = { [E in QuestEvent as E['type']]: Pick<E, 'type' | 'payload'> }[QuestEvent['type']]
+type Draft = QuestDraft
 
 /** A quest habit entry as a client sends it. */
 export interface QuestHabitInput {

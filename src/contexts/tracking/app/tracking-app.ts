@@ -5,6 +5,7 @@ import type { Database } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
 import { BadRequest, Conflict, Forbidden } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
+import type { TrackingDraft } from '../events.js'
 import { newId } from '../../../platform/ids.js'
 import type { AvatarClient } from '../../avatar/client.js'
 import { InvalidDate, UnknownAvatar } from '../domain/errors.js'
@@ -17,7 +18,7 @@ import { authorizeHabit, decideAttends, type AttendCommand } from './attend-batc
 
 export interface TrackingDeps {
   database: Database
-  outbox: Outbox
+  outbox: Outbox<TrackingDraft>
   clock: Clock
   avatars: AvatarClient
 }
@@ -204,8 +205,10 @@ export class TrackingApp {
           if (before.missCheckDue > today) continue
           judged++
           const completed = await completionRepo.windowStarts(tx, before.id)
-          const { missed: windows, habit } = rules.judgeMissedWindows(before, completed, today, MISSED_CATCH_UP_LIMIT)
-          for (const w of windows) {
+          const judgement = rules.judgeMissedWindows(before, completed, today, MISSED_CATCH_UP_LIMIT)
+          // A judgement changes the habit: an attend decided on the version before it is decided again.
+          const habit = { ...judgement.habit, version: before.version + 1 }
+          for (const w of judgement.missed) {
             if (!(await missedRepo.record(tx, habit.id, w.start, now))) continue
             missedHere++
             await this.d.outbox.add(tx, [{

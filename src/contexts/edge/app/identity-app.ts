@@ -7,6 +7,7 @@ import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { AppError } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
+import type { EdgeDraft } from '../events.js'
 import { newId, newSecret } from '../../../platform/ids.js'
 import type { AvatarClient } from '../../avatar/client.js'
 import { AvatarUnavailable, EmailTaken, InvalidCredentials, InvalidRefreshToken, LoginThrottled } from '../domain/errors.js'
@@ -18,7 +19,7 @@ import { loginFailureRepo, refreshTokenRepo, registrationRepo, userRepo } from '
 
 export interface IdentityDeps {
   database: Database
-  outbox: Outbox
+  outbox: Outbox<EdgeDraft>
   clock: Clock
   tokens: AccessTokens
   revocations: RevocationList

@@ -1,0 +1,18 @@
+/**
+ * Events the edge publishes: its public event contract. Payloads are plain values, checked
+ * against these schemas when a consumer receives them. `version` is the account's version after
+ * the change (1 when it is made).
+ */
+import { Type } from 'typebox'
+import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+
+const event = eventsOf('edge')
+
+/** An account was made and its avatar provisioned: the registration is complete. */
+export const UserRegistered = event('UserRegistered', Type.Object({ userId: Type.String(), name: Type.String() }))
+
+export type UserRegistered = EventOf<typeof UserRegistered>
+
+export const EDGE_EVENTS = [UserRegistered] as const
+export type EdgeEvent = EventsOf<typeof EDGE_EVENTS>
+export type EdgeDraft = DraftsOf<typeof EDGE_EVENTS>

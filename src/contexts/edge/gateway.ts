@@ -1,0 +1,76 @@
+/**
+ * The gateway: the edge's front door for split services. The API of every context served by
+ * another process is declared here too, so this process documents it in /openapi.json and answers
+ * unknown paths itself; once the access token is checked, each request is forwarded, before it is
+ * parsed, to a process of that context (which validates it).
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { BadRequest, ServiceUnavailable } from '../../platform/errors.js'
+import { readValidGetBody } from '../../platform/http/get-body.js'
+import type { UpstreamPool } from '../../platform/http/upstreams.js'
+
+/** A context's API and where it is served. */
+export interface ForwardedApi {
+  routes: FastifyPluginAsync
+  pool: UpstreamPool
+}
+
+/** Declares each API in `api` (the /api/v1 scope, token already checked) with forwarding to its pool. */
+export async function forwardApis(server: FastifyInstance, api: FastifyInstance, forwarded: ForwardedApi[]): Promise<void> {
+  if (forwarded.length === 0) return
+  await enableForwarding(server)
+  for (const f of forwarded) {
+    await api.register(async (scope) => {
+      scope.addHook('onRequest', forwardTo(f.pool))
+      await scope.register(f.routes)
+    })
+  }
+}
+
+/** Registers the proxy machinery once on the server (undici under the hood, loaded only for this shape). */
+async function enableForwarding(app: FastifyInstance): Promise<void> {
+  const { default: replyFrom } = await import('@fastify/reply-from')
+  await app.register(replyFrom, { undici: { connections: 128, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 } })
+}
+
+/**
+ * An onRequest hook that sends the request to the context's pool instead of handling it here.
+ * The body is streamed through as it came; an upstream that cannot be reached is marked down
+ * and the client gets 503 problem+json.
+ */
+function forwardTo(pool: UpstreamPool) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const base = pool.pick()
+    let url = req.url
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      // A body on GET (the contract's avatar search) does not survive HTTP intermediaries; its
+      // criteria travel on as query parameters, which the route reads alike.
+      url = withCriteria(url, await readValidGetBody(req))
+    } else {
+      // Not parsed yet: the body streams through untouched.
+      req.body = req.raw
+    }
+    await reply.from(base + url, {
+      onError: (r, { error }) => {
+        pool.markDown(base)
+        req.log.warn({ err: error, upstream: base }, 'upstream failed')
+        r.send(new ServiceUnavailable(`The ${pool.name} service did not answer; try again shortly.`))
+      },
+    })
+    return reply
+  }
+}
+
+function withCriteria(url: string, criteria: unknown): string {
+  if (criteria === undefined) return url
+  if (typeof criteria !== 'object' || criteria === null || Array.isArray(criteria)) {
+    throw new BadRequest('A GET body must be a JSON object of criteria.', 'validation')
+  }
+  const [path, query = ''] = url.split('?', 2) as [string, string?]
+  const params = new URLSearchParams(query)
+  for (const [k, v] of Object.entries(criteria)) {
+    if (v !== null && typeof v === 'object') throw new BadRequest(`Criterion '${k}' must be a plain value.`, 'validation')
+    if (v !== null && v !== undefined) params.set(k, String(v))
+  }
+  return `${path}?${params.toString()}`
+}

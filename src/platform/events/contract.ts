@@ -1,0 +1,66 @@
+/**
+ * Events as checked contracts: each event type is declared once, by its producer, with a TypeBox
+ * schema of its payload. Producers write drafts of that shape; consumers name the contracts they
+ * handle and get payloads checked on receipt (see `subscriptionOf`).
+ */
+import type { Static, TSchema } from 'typebox'
+import { Compile } from 'typebox/compile'
+import type { DomainEvent } from './outbox.js'
+
+export interface EventContract<T extends string = string, S extends TSchema = TSchema> {
+  /** The producing context: events travel on `questline.<producer>.<type>`. */
+  producer: string
+  type: T
+  payload: S
+}
+
+/** The event a contract describes, as a consumer receives it. */
+export type EventOf<C extends EventContract> = DomainEvent<C['type'], Static<C['payload']>>
+
+/** What a producer writes for an event of one of its contracts (the outbox adds id and time). */
+export type DraftOf<C extends EventContract> = { type: C['type']; payload: Static<C['payload']> }
+
+/** The contracts of one producer: `const event = eventsOf('tracking')`, then `event('HabitAttended', schema)`. */
+export const eventsOf = (producer: string) =>
+  <T extends string, S extends TSchema>(type: T, payload: S): EventContract<T, S> => ({ producer, type, payload })
+
+/** A consumer's handling of one event type. */
+export interface EventHandler<C extends EventContract = EventContract> {
+  contract: C
+  // A method, so a handler of one contract may stand in a list of any: it is only ever called
+  // with an event its contract's check let through (`subscriptionOf`).
+  handle(event: EventOf<C>): Promise<void>
+}
+
+/** `on(HabitAttended, (e) => …)`: `e.payload` is typed by the contract's schema and checked before the call. */
+export const on = <C extends EventContract>(contract: C, handle: (event: EventOf<C>) => Promise<void>): EventHandler<C> => ({ contract, handle })
+
+/** One event's payload checked against its contract: undefined when it fits, else why not. */
+export type PayloadCheck = (payload: unknown) => string | undefined
+
+const checks = new WeakMap<EventContract, PayloadCheck>()
+
+/** The contract's payload check, compiled on first use. */
+export function payloadCheck(contract: EventContract): PayloadCheck {
+  let check = checks.get(contract)
+  if (!check) {
+    const compiled = Compile(contract.payload)
+    check = (payload) => {
+      if (compiled.Check(payload)) return undefined
+      return [...compiled.Errors(payload)].slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')
+    }
+    checks.set(contract, check)
+  }
+  return check
+}
+
+/** Whether an event of unknown shape is one of this contract's, with its payload checked. */
+export function isEventOf<C extends EventContract>(contract: C, event: DomainEvent): event is EventOf<C> {
+  return event.type === contract.type && payloadCheck(contract)(event.payload) === undefined
+}
+
+/** The drafts a producer may write: one of its contracts' shapes (`DraftsOf<typeof AVATAR_EVENTS>`). */
+export type DraftsOf<Cs extends readonly EventContract[]> = { [K in keyof Cs]: DraftOf<Cs[K]> }[number]
+
+/** The events a producer publishes (`EventsOf<typeof AVATAR_EVENTS>`). */
+export type EventsOf<Cs extends readonly EventContract[]> = { [K in keyof Cs]: EventOf<Cs[K]> }[number]

@@ -1,0 +1,40 @@
+/**
+ * The shape every bounded context declares in its `index.ts`, so the composition root
+ * (`src/server.ts`) can serve any set of them the same way: all in one process, or each in its own.
+ */
+import type { FastifyPluginAsync } from 'fastify'
+import type { TokenSource } from './auth/service-token.js'
+import type { EventHandler } from './events/contract.js'
+import type { Outbox } from './events/outbox.js'
+import type { MetricsSource } from './http/metrics.js'
+import type { ServiceClientOptions } from './http/service-client.js'
+import type { Job } from './jobs/scheduler.js'
+
+/** What a context is made of once built. */
+export interface ContextParts<Port = undefined> {
+  /** Its API, mounted under /api/v1 behind the access-token check. */
+  apiRoutes?: FastifyPluginAsync
+  /** Routes of its own at the root, checking tokens themselves (the edge's /auth). */
+  rootRoutes?: FastifyPluginAsync
+  outbox: Outbox
+  /** The events of other contexts it consumes (payloads checked against their contracts). */
+  consumers?: EventHandler[]
+  jobs?: Job[]
+  metrics?: MetricsSource
+  /** Its port as a direct call, for the other contexts of this process. */
+  port?: Port
+}
+
+/**
+ * A bounded context: its name (one per context, the same in the folder, `--only`, logs and
+ * metrics), how it is built from what it needs, and its port over HTTP for the processes that
+ * call it while it is served elsewhere.
+ */
+export interface ContextModule<Name extends string = string, Deps = never, Port = undefined> {
+  name: Name
+  build: (deps: Deps) => ContextParts<Port>
+  remotePort?: (baseUrl: () => string, tokens: TokenSource, options: Partial<ServiceClientOptions>) => Port
+}
+
+/** Declares a context module (typing its parts from `build`). */
+export const contextModule = <Name extends string, Deps, Port = undefined>(m: ContextModule<Name, Deps, Port>): ContextModule<Name, Deps, Port> => m
