@@ -70,6 +70,7 @@ describe('calendar arithmetic', () => {
     // a fraction is kept, written as the API writes it (.SSS)
     expect(addHours('2026-03-02T23:59:59.250', 1)).toBe('2026-03-03T00:59:59.250')
     expect(addHours('2026-03-02T23:59:59.5', 1)).toBe('2026-03-03T00:59:59.500')
+    expect(addHours('2026-03-02T23:59:59.05', 1)).toBe('2026-03-03T00:59:59.050')
   })
 
   test('the date of a date-time, and where a day begins', () => {
