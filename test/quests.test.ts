@@ -69,7 +69,7 @@ describe('quests', () => {
     expect(await get('/reward')).toEqual({ experience: 0, money: 100_000 })
   })
 
-  test.each(['7D', 'P', 'P-1D', 'PT0S', 'P2Y', 'P1Y1D', 'p7d', 'PT1.5H30M', 'P1DT', ''])('duration %j is 400 on create and on change', async (duration) => {
+  test.each(['7D', 'P', 'P-1D', 'PT0S', 'P2Y', 'P1Y1D', 'p7d', 'PT1.5H30M', 'P1DT', '', 'P1.5D', 'P0,5W'])('duration %j is 400 on create and on change', async (duration) => {
     const p = await newPlayer(app)
     const res = await app.inject({ method: 'POST', url: '/api/v1/quests', headers: p.auth, payload: { name: 'Q', duration } })
     expect(res.statusCode).toBe(400)
@@ -83,10 +83,18 @@ describe('quests', () => {
 
   test('a duration in any ISO 8601 form up to a year is kept as written', async () => {
     const p = await newPlayer(app)
-    for (const duration of ['P1Y', 'P12M', 'P52W', 'PT8760H', 'P1M2DT3H', 'PT1.5H', 'P0,5D']) {
+    for (const duration of ['P1Y', 'P12M', 'P52W', 'PT8760H', 'P1M2DT3H', 'PT1.5H', 'PT0,5M', 'P1DT12H']) {
       const id = await createQuest(app, p, { duration })
       expect((await app.inject({ url: questUrl(id, '/duration'), headers: p.auth })).json(), duration).toEqual({ duration })
     }
+  })
+
+  test('a fraction of a day or week is refused, saying how to write it', async () => {
+    const p = await newPlayer(app)
+    const res = await app.inject({ method: 'POST', url: '/api/v1/quests', headers: p.auth, payload: { name: 'Q', duration: 'P1.5D' } })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ type: '/problems/invalid-duration' })
+    expect(res.json().detail).toContain('P1DT12H')
   })
 
   test.each([

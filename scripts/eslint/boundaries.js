@@ -2,16 +2,22 @@
  * Module boundaries of DESIGN.md §2, checked on every import:
  * - a context imports another context only through its client.ts or events.ts;
  * - platform/ knows no context;
- * - a context's domain/ is pure: no framework, no database, no other layer of its context.
+ * - a context's domain/ is pure: no framework, no database, no other layer of its context;
+ * - platform/time runs in the browser too: it imports Temporal and its own files, nothing else;
+ * - the web app (web/src) takes nothing from src/ but platform/time.
  */
 import path from 'node:path'
 
 const IMPURE_PACKAGES = ['fastify', 'drizzle-orm', 'pg', '@electric-sql/pglite', '@fastify/', 'jose', '@node-rs/']
 const PUBLIC_FILES = new Set(['client', 'events'])
+const TIME_PACKAGES = new Set(['temporal-polyfill'])
 
 function where(file) {
   const parts = path.relative(process.cwd(), file).split(path.sep)
+  if (parts[0] === 'web' && parts[1] === 'src') return { area: 'web' }
   if (parts[0] !== 'src') return undefined
+  // Its tests run under vitest in Node only.
+  if (parts[1] === 'platform' && parts[2] === 'time') return { area: 'platform', time: !/\.test\.ts$/.test(file) }
   if (parts[1] === 'platform') return { area: 'platform' }
   if (parts[1] === 'contexts' && parts.length > 3) return { area: 'context', context: parts[2], layer: parts[3], rest: parts.slice(3) }
   return { area: 'root' }
@@ -28,9 +34,12 @@ function check(context, node) {
     if (from.area === 'context' && from.layer === 'domain' && IMPURE_PACKAGES.some((p) => source === p || source.startsWith(p))) {
       report(`domain code is pure: it may not import '${source}'.`)
     }
+    if (from.time && !TIME_PACKAGES.has(source)) report(`platform/time runs in the browser too: it may not import '${source}'.`)
     return
   }
   const to = where(path.resolve(path.dirname(context.filename), source))
+  if (from.time && !to?.time) report('platform/time runs in the browser too: it imports only its own files.')
+  if (from.area === 'web' && to && to.area !== 'web' && !to.time) report('the web app takes only platform/time from src/.')
   if (!to) return
   if (from.area === 'platform' && to.area === 'context') report('platform/ knows no game rule: it may not import a context.')
   if (from.area !== 'context' || to.area !== 'context') return

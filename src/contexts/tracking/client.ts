@@ -1,22 +1,18 @@
 /**
- * The port other contexts use to ask the tracking context for something, and the calendar
- * rules they may reuse. The adapter is picked at start-up: in-process here; an HTTP adapter
- * joins it when contexts run as separate services. The pure functions below are tracking's own
- * rules, exported so no other context copies the window arithmetic.
+ * The port other contexts use to ask the tracking context for something: the interface, its
+ * in-process and HTTP adapters (picked at start-up), and what a caller needs to call it (the
+ * habit template a copy is made from, checked by tracking's rules). Calendar arithmetic is not
+ * here: it is platform/time's.
  */
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
+import { recurrenceFields } from '../../platform/time/index.js'
 import type { TrackingApp } from './app/tracking-app.js'
 import * as habits from './domain/habit.js'
-import * as windows from './domain/windows.js'
 import { UNLINK_MAX_HABITS } from './domain/rules.js'
 
 export type { HabitTemplate } from './domain/habit.js'
-export type { LocalDateTime, Recurrence, Window } from './domain/windows.js'
-export const RECURRENCE_TYPES = habits.RECURRENCE_TYPES
-export const WEEKDAYS = windows.WEEKDAYS
-export const recurrenceFields = windows.recurrenceFields
 
 export interface QuestHabitCopy extends habits.HabitTemplate {
   avatarId: string
@@ -41,7 +37,7 @@ export function httpTrackingClient(baseUrl: string | (() => string), token: Toke
   return {
     copyQuestHabit: (habitId, { recurrence, ...copy }) => http.call({
       method: 'PUT', path: `/api/v1/habits/${habitId}`,
-      body: { ...copy, recurrence: windows.recurrenceFields(recurrence) },
+      body: { ...copy, recurrence: recurrenceFields(recurrence) },
     }),
     unlinkFromQuest: async (questId, habitIds) => {
       for (let i = 0; i < habitIds.length; i += UNLINK_MAX_HABITS) {
@@ -64,10 +60,3 @@ export function inProcessTrackingClient(app: TrackingApp, database: Database): T
  * normalises it, so that copying it later cannot be refused. Throws a 400 error.
  */
 export const habitTemplate = (t: Parameters<typeof habits.habitTemplate>[0]): habits.HabitTemplate => habits.habitTemplate(t)
-
-/** The occurrence windows of a recurrence that overlap the local span [from, to), in order. */
-export const windowsOverlapping = (r: windows.Recurrence, from: windows.LocalDateTime, to: windows.LocalDateTime): windows.Window[] =>
-  windows.windowsOverlapping(r, from, to)
-
-/** The wall-clock date-time of an instant in an IANA time zone, as 'YYYY-MM-DDTHH:mm:ss'. */
-export const localDateTimeIn = (instant: Date, timeZone: string): windows.LocalDateTime => windows.localDateTimeIn(instant, timeZone)

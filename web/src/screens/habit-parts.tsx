@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import type { HabitInput } from '../api/game'
 import { DAYS, type DayOfWeek, type Recurrence, type RecurrenceType } from '../api/types'
-import { addDays, dateOf, localDateTime, weekdayOf } from '../time'
+import { addDays, dateOf, windowContaining } from '../../../src/platform/time/index.js'
+import { localDateTime } from '../time'
 import { useSubmit } from '../ui/hooks'
 import { Field, Notice } from '../ui/parts'
 
@@ -114,7 +115,7 @@ export function Heatmap({ history, timeZone }: { history: { date: string }[]; ti
     const counts = new Map<string, number>()
     for (const h of history) counts.set(dateOf(h.date), (counts.get(dateOf(h.date)) ?? 0) + 1)
     const today = dateOf(localDateTime(timeZone))
-    const lastMonday = addDays(today, -weekdayOf(today))
+    const lastMonday = windowContaining({ type: 'WEEKLY', dayOfWeek: 'MONDAY' }, today).start
     const first = addDays(lastMonday, -52 * 7)
     const weeks: string[][] = []
     for (let w = 0; w < 53; w++) weeks.push(Array.from({ length: 7 }, (_, d) => addDays(first, w * 7 + d)))

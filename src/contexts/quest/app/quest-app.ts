@@ -4,10 +4,11 @@ import type { Database } from '../../../platform/db/database.js'
 import { BadRequest } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
+import { localDateTimeIn } from '../../../platform/time/index.js'
 import type { AvatarClient } from '../../avatar/client.js'
 import type { GuildClient } from '../../guild/client.js'
 import type { HabitAttended } from '../../tracking/events.js'
-import { habitTemplate, localDateTimeIn, windowsOverlapping, type TrackingClient } from '../../tracking/client.js'
+import { habitTemplate, type TrackingClient } from '../../tracking/client.js'
 import { NotGuildMember, NotOwner, UnknownAvatar, UnknownGuild } from '../domain/errors.js'
 import * as participations from '../domain/participation.js'
 import type { Participation } from '../domain/participation.js'
@@ -241,7 +242,7 @@ export class QuestApp {
   private async start(quest: Quest, avatarId: string): Promise<Participation> {
     const now = this.d.clock.now()
     const planned = participations.join(
-      quest, { avatarId, timeZone: PARTICIPANT_TIME_ZONE, joinedAt: localDateTimeIn(now, PARTICIPANT_TIME_ZONE) }, newId, windowsOverlapping,
+      quest, { avatarId, timeZone: PARTICIPANT_TIME_ZONE, joinedAt: localDateTimeIn(now, PARTICIPANT_TIME_ZONE) }, newId,
     )
     return this.d.database.transaction(async (tx) =>
       (await participationRepo.insert(tx, planned, now)) ? planned : participationRepo.get(tx, quest.id, avatarId))

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest'
-import { windowsOverlapping } from '../../tracking/client.js'
 import { QuestHasNoHabits } from './errors.js'
 import { join, payoutFor, progressOf, recordCompletion, type Participation } from './participation.js'
 import type { QuestHabit } from './quest.js'
@@ -11,7 +10,7 @@ const monthly = entry('monthly', { type: 'MONTHLY', dayOfMonth: 31 })
 
 function joined(habits: QuestHabit[], joinedAt: string, duration: string, reward = { experience: 100, money: 50 }): Participation {
   let n = 0
-  return join({ id: 'q', duration, reward, habits }, { avatarId: 'a', timeZone: 'UTC', joinedAt }, () => `id-${++n}`, windowsOverlapping)
+  return join({ id: 'q', duration, reward, habits }, { avatarId: 'a', timeZone: 'UTC', joinedAt }, () => `id-${++n}`)
 }
 
 const required = (p: Participation) => p.habits.map((h) => h.windows)

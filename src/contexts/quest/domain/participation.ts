@@ -1,19 +1,16 @@
 /**
  * A participant's run at a quest: the window [joinedAt, joinedAt + duration) in local time, the
- * completions each habit needs in it, and the payout. Pure; the calendar comes in as a function
- * (tracking's windows, through its client), so the window rules live in one place.
+ * completions each habit needs in it, and the payout. Pure; the calendar (a recurrence's
+ * windows, durations on the wall clock) is platform/time's, the one the copies' windows follow.
  */
-import type { LocalDateTime, Recurrence, Window } from '../../tracking/client.js'
-import { addDuration, parseDuration } from './duration.js'
+import { addDuration, windowsOverlapping, type LocalDateTime } from '../../../platform/time/index.js'
+import { parseDuration } from './duration.js'
 import { QuestHasNoHabits } from './errors.js'
 import type { Quest, QuestHabit, Reward } from './quest.js'
 import { PAYOUT_CEILING_PER_COMPLETION } from './rules.js'
 
 export const PARTICIPATION_STATUSES = ['IN_PROGRESS', 'COMPLETED', 'EXPIRED'] as const
 export type ParticipationStatus = (typeof PARTICIPATION_STATUSES)[number]
-
-/** The occurrence windows of a recurrence overlapping the local span [from, to). */
-export type WindowsOverlapping = (r: Recurrence, from: LocalDateTime, to: LocalDateTime) => Window[]
 
 export interface ParticipantHabit {
   /** The quest's entry as it was at the join: the copy is made from it. */
@@ -62,7 +59,6 @@ export function join(
   quest: Pick<Quest, 'id' | 'duration' | 'reward' | 'habits'>,
   who: { avatarId: string; timeZone: string; joinedAt: LocalDateTime },
   newId: () => string,
-  windowsOverlapping: WindowsOverlapping,
 ): Participation {
   if (quest.habits.length === 0) throw new QuestHasNoHabits()
   const to = addDuration(who.joinedAt, parseDuration(quest.duration))

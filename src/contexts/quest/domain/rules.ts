@@ -10,18 +10,11 @@ export const REWARD_MIN = 0
 export const REWARD_MAX = 100_000
 
 /**
- * A duration is positive and at most one year. To compare durations that mix calendar parts
- * with days and times, a year counts as 365 days and a month as a twelfth of that, so P1Y,
- * P12M, P52W, P365D and PT8760H are the longest of their kinds.
+ * A duration is positive, whole seconds and at most one year. To compare durations that mix
+ * calendar parts with days and times, a year counts as 365 days and a month as a twelfth of
+ * that (platform/time), so P1Y, P12M, P52W, P365D and PT8760H are the longest of their kinds.
  */
 export const DURATION_MAX_DAYS = 365
-export const MONTHS_PER_YEAR = 12
-export const DAYS_PER_WEEK = 7
-export const SECONDS_PER_MINUTE = 60
-export const SECONDS_PER_HOUR = 3600
-export const SECONDS_PER_DAY = 86_400
-/** A fraction on a duration's last part may be this fine at most (then it must still come to whole seconds). */
-export const DURATION_FRACTION_DIGITS_MAX = 9
 
 /**
  * What a participant is paid is capped per required completion in their window, so nobody

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
 import { AvatarIdString, Nullable, StringEnum } from '../../../platform/http/schemas.js'
-import { RECURRENCE_TYPES, WEEKDAYS } from '../../tracking/client.js'
+import { RECURRENCE_TYPES, WEEKDAYS } from '../../../platform/time/index.js'
 import { PARTICIPATION_STATUSES } from '../domain/participation.js'
 import {
   DESCRIPTION_MAX, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NAME_MAX, QUEST_HABIT_ID_PATTERN, QUEST_HABITS_MAX, REWARD_MAX, REWARD_MIN,
@@ -16,7 +16,7 @@ const Name = Type.String({ minLength: 1, maxLength: NAME_MAX, pattern: '\\S', de
 const Description = Type.String({ maxLength: DESCRIPTION_MAX })
 const Duration = Type.String({
   minLength: 1, maxLength: 64,
-  description: 'ISO 8601 duration (P7D, PT12H, P1M2D, P1W), positive and at most one year; returned as set',
+  description: 'ISO 8601 duration (P7D, PT12H, P1M2D, P1W, PT1.5H), positive, whole seconds and at most one year; a fraction only on the last of hours, minutes or seconds (P1DT12H, not P1.5D); returned as set',
 })
 const RewardAmount = Type.Integer({ minimum: REWARD_MIN, maximum: REWARD_MAX })
 export const RewardBody = Type.Object({ experience: RewardAmount, money: RewardAmount })

@@ -1,5 +1,5 @@
 import { links } from '../../../platform/http/links.js'
-import { recurrenceFields } from '../../tracking/client.js'
+import { recurrenceFields } from '../../../platform/time/index.js'
 import { progressOf, type Participation } from '../domain/participation.js'
 import type { Quest, QuestHabit } from '../domain/quest.js'
 

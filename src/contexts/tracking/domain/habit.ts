@@ -1,15 +1,12 @@
 import { BadRequest } from '../../../platform/errors.js'
+import {
+  WEEKDAYS, addHours, dateOf, nextWindow, previousWindow, startOfDay, windowContaining, windowsEndedBetween,
+  type LocalDate, type LocalDateTime, type Recurrence, type RecurrenceType, type Weekday, type Window,
+} from '../../../platform/time/index.js'
 import { AttendInFuture, BeforeFirstWindow, InvalidRecurrence, WindowAlreadyCompleted } from './errors.js'
 import {
   ATTEND_FUTURE_TOLERANCE_HOURS, DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DESCRIPTION_MAX, TAGS_MAX, TAG_MAX, TITLE_MAX, experienceForStreak,
 } from './rules.js'
-import {
-  WEEKDAYS, addHours, dateOf, nextWindow, previousWindow, windowContaining, windowsEndedBetween,
-  type LocalDate, type LocalDateTime, type Recurrence, type Weekday, type Window,
-} from './windows.js'
-
-export const RECURRENCE_TYPES = ['DAILY', 'WEEKLY', 'MONTHLY'] as const
-export type RecurrenceType = (typeof RECURRENCE_TYPES)[number]
 
 export interface Habit {
   id: string
@@ -171,7 +168,7 @@ export function nextRecurrenceDate(h: Habit): LocalDateTime {
   const start = h.lastCompletedWindowStart
     ? nextWindow(h.recurrence, windowContaining(h.recurrence, h.lastCompletedWindowStart)).start
     : h.firstWindowStart
-  return `${start}T00:00:00`
+  return startOfDay(start)
 }
 
 /** Windows that ended uncompleted since the last check, and where the next check starts. */

@@ -1,9 +1,8 @@
 import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
 import { AvatarIdString, Nullable, StringEnum } from '../../../platform/http/schemas.js'
-import { RECURRENCE_TYPES } from '../domain/habit.js'
+import { RECURRENCE_TYPES, WEEKDAYS } from '../../../platform/time/index.js'
 import { DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DESCRIPTION_MAX, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, TAGS_MAX, TAG_MAX, TITLE_MAX } from '../domain/rules.js'
-import { WEEKDAYS } from '../domain/windows.js'
 
 export const HabitIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 

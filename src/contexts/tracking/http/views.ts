@@ -1,7 +1,7 @@
 import { links } from '../../../platform/http/links.js'
+import { recurrenceFields } from '../../../platform/time/index.js'
 import type { HabitSnapshot } from '../app/tracking-app.js'
 import { nextRecurrenceDate } from '../domain/habit.js'
-import { recurrenceFields } from '../domain/windows.js'
 
 export const habitPath = (id: string) => `/api/v1/habits/${id}`
 

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Database, Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
-import type { Habit, RecurrenceType } from '../domain/habit.js'
-import { recurrenceFields, type LocalDate, type Recurrence, type Weekday } from '../domain/windows.js'
+import { recurrenceFields, type LocalDate, type Recurrence, type RecurrenceType, type Weekday } from '../../../platform/time/index.js'
+import type { Habit } from '../domain/habit.js'
 import { completions, habits, missedWindows } from './tables.js'
 
 type Row = typeof habits.$inferSelect

@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import {
-  addDays, addHours, dateOf, daysInMonth, isValidTimeZone, localDateTimeIn, nextWindow, parseLocalDateTime, previousWindow,
-  weekdayOf, windowContaining, windowsEndedBetween, windowsOverlapping, type Recurrence, type Window,
-} from './windows.js'
+  nextWindow, previousWindow, recurrenceFields, windowContaining, windowsEndedBetween, windowsOverlapping, type Recurrence, type Window,
+} from './schedule.js'
 
 // Calendar anchors used below, each worked out from a known date:
 // 2026-03-02 is a Monday (so 2026-03-01 is a Sunday); 2026-11-22 is a Sunday, so
@@ -14,65 +13,6 @@ const weekly = (dayOfWeek: 'MONDAY' | 'WEDNESDAY' | 'THURSDAY' | 'SUNDAY'): Recu
 const monday = weekly('MONDAY')
 const monthly = (dayOfMonth: number): Recurrence => ({ type: 'MONTHLY', dayOfMonth })
 const w = (start: string, end: string): Window => ({ start, end })
-
-describe('calendar arithmetic', () => {
-  test('days in February follow the leap-year rules', () => {
-    expect(daysInMonth(1900, 2)).toBe(28) // divisible by 100, not by 400
-    expect(daysInMonth(2000, 2)).toBe(29) // divisible by 400
-    expect(daysInMonth(2024, 2)).toBe(29) // divisible by 4
-    expect(daysInMonth(2026, 2)).toBe(28)
-    expect(daysInMonth(0, 2)).toBe(29) // year 0 is divisible by 400 (not read as 1900)
-  })
-
-  test('days in the other months', () => {
-    expect(daysInMonth(2026, 1)).toBe(31)
-    expect(daysInMonth(2026, 4)).toBe(30)
-    expect(daysInMonth(2026, 9)).toBe(30)
-    expect(daysInMonth(2026, 12)).toBe(31)
-    expect(() => daysInMonth(2026, 13)).toThrow(RangeError)
-  })
-
-  test('weekdays of known dates', () => {
-    expect(weekdayOf('2026-11-22')).toBe('SUNDAY')
-    expect(weekdayOf('2000-01-01')).toBe('SATURDAY')
-    expect(weekdayOf('2026-03-02')).toBe('MONDAY')
-    expect(weekdayOf('2024-02-29')).toBe('THURSDAY')
-    // 400 Gregorian years are 146,097 days = 20,871 weeks, so 0001-01-01 falls on the same weekday
-    // as 2001-01-01: 2000-01-01 (Saturday) + 366 days (52 weeks + 2) = Monday.
-    expect(weekdayOf('0001-01-01')).toBe('MONDAY')
-  })
-
-  test('adding days crosses months, leap days and years', () => {
-    expect(addDays('2024-02-28', 1)).toBe('2024-02-29')
-    expect(addDays('2023-02-28', 1)).toBe('2023-03-01')
-    expect(addDays('2026-12-31', 1)).toBe('2027-01-01')
-    expect(addDays('2026-01-01', -1)).toBe('2025-12-31')
-    expect(addDays('2024-03-01', -1)).toBe('2024-02-29')
-    expect(addDays('2024-01-01', 366)).toBe('2025-01-01') // 2024 has 366 days
-    expect(addDays('2026-03-02', 0)).toBe('2026-03-02')
-  })
-
-  test('two-digit years are taken literally, not as 19xx', () => {
-    expect(addDays('0050-02-28', 1)).toBe('0050-03-01') // 50 is not a multiple of 4
-    expect(addDays('0099-12-31', 1)).toBe('0100-01-01')
-  })
-
-  test('adding hours to a wall-clock time is naive arithmetic', () => {
-    expect(addHours('2026-03-02T08:00:00', 24)).toBe('2026-03-03T08:00:00')
-    expect(addHours('2026-03-02T23:30:00', 1)).toBe('2026-03-03T00:30:00') // midnight
-    expect(addHours('2026-12-31T23:30:15', 1)).toBe('2027-01-01T00:30:15') // year end
-    // Feb 28 12:00 + 12 h = Feb 29 00:00 (2024 is a leap year), + 24 h = Mar 1 00:00
-    expect(addHours('2024-02-28T12:00:00', 36)).toBe('2024-03-01T00:00:00')
-    expect(addHours('2026-03-01T01:00:00', -2)).toBe('2026-02-28T23:00:00') // back over a month start
-    // 02:30 does not exist in Berlin that night; no zone here, so every day has 24 hours.
-    expect(addHours('2026-03-29T01:30:00', 1)).toBe('2026-03-29T02:30:00')
-    expect(addHours('2026-03-02T23:59:59.250', 1)).toBe('2026-03-03T00:59:59.250') // fraction kept
-  })
-
-  test('the date of a date-time', () => {
-    expect(dateOf('2026-03-02T23:59:59.999')).toBe('2026-03-02')
-  })
-})
 
 describe('windows', () => {
   test('a daily window is the day itself', () => {
@@ -146,6 +86,24 @@ describe('windows', () => {
       expect(previousWindow(r, nextWindow(r, win)), `${r.type} ${win.start}`).toEqual(win)
       expect(nextWindow(r, previousWindow(r, win)), `${r.type} ${win.start}`).toEqual(win)
     }
+  })
+
+  test('a window asked for again is the same, and no caller can change it', () => {
+    const first = windowContaining(monthly(31), '2024-02-10')
+    expect(windowContaining(monthly(31), '2024-02-10')).toEqual(w('2024-01-31', '2024-02-29'))
+    expect(() => {
+      ;(first as { start: string }).start = '2024-01-01'
+    }).toThrow(TypeError)
+    expect(windowContaining(monthly(31), '2024-02-10')).toEqual(w('2024-01-31', '2024-02-29'))
+    // the same day under another recurrence is another question
+    expect(windowContaining(monthly(30), '2024-02-10')).toEqual(w('2024-01-30', '2024-02-29'))
+    expect(windowContaining(monday, '2024-02-10')).toEqual(w('2024-02-05', '2024-02-12'))
+  })
+
+  test('a recurrence as flat fields: the day that does not apply is null', () => {
+    expect(recurrenceFields(daily)).toEqual({ type: 'DAILY', dayOfWeek: null, dayOfMonth: null })
+    expect(recurrenceFields(monday)).toEqual({ type: 'WEEKLY', dayOfWeek: 'MONDAY', dayOfMonth: null })
+    expect(recurrenceFields(monthly(31))).toEqual({ type: 'MONTHLY', dayOfWeek: null, dayOfMonth: 31 })
   })
 })
 
@@ -226,65 +184,5 @@ describe('spans of windows', () => {
     expect(capped).toHaveLength(400)
     expect(capped[0]).toEqual(w('2025-01-01', '2025-01-02'))
     expect(capped[399]).toEqual(w('2026-02-04', '2026-02-05'))
-  })
-})
-
-describe('local date-times', () => {
-  test('parses contract date-times, dropping any fraction', () => {
-    expect(parseLocalDateTime('2026-03-02T08:30:00')).toBe('2026-03-02T08:30:00')
-    expect(parseLocalDateTime('2026-03-02T08:30:00.5')).toBe('2026-03-02T08:30:00')
-    expect(parseLocalDateTime('2026-03-02T08:30:00.123')).toBe('2026-03-02T08:30:00')
-    expect(parseLocalDateTime('2024-02-29T23:59:59.999')).toBe('2024-02-29T23:59:59') // leap day
-    expect(parseLocalDateTime('2026-12-31T00:00:00')).toBe('2026-12-31T00:00:00')
-  })
-
-  test('rejects offsets, impossible dates and times, and other shapes', () => {
-    for (const bad of [
-      '2026-03-02T08:30:00Z', '2026-03-02T08:30:00+02:00', // offsets
-      '2023-02-29T00:00:00', '2026-02-30T00:00:00', '2026-04-31T00:00:00', // no such day
-      '2026-13-01T00:00:00', '2026-00-10T00:00:00', '2026-03-00T00:00:00', // no such month/day number
-      '2026-03-02T24:00:00', '2026-03-02T08:60:00', '2026-03-02T08:30:60', // no such time
-      '2026-03-02', '2026-03-02T08:30', '2026-03-02 08:30:00', '2026-03-02t08:30:00', // other shapes
-      '2026-3-2T08:30:00', '2026-03-02T08:30:00.', '2026-03-02T08:30:00.1234', ' 2026-03-02T08:30:00', '',
-    ]) {
-      expect(parseLocalDateTime(bad), bad).toBeUndefined()
-    }
-  })
-
-  test('the wall clock of an instant across Berlin DST changes', () => {
-    // Berlin springs forward at 01:00 UTC on 29 March 2026: before it +01:00, after it +02:00.
-    expect(localDateTimeIn(new Date('2026-03-29T00:30:00Z'), 'Europe/Berlin')).toBe('2026-03-29T01:30:00')
-    expect(localDateTimeIn(new Date('2026-03-29T01:30:00Z'), 'Europe/Berlin')).toBe('2026-03-29T03:30:00')
-    // It falls back at 01:00 UTC on 25 October 2026: two instants an hour apart read 02:30.
-    expect(localDateTimeIn(new Date('2026-10-25T00:30:00Z'), 'Europe/Berlin')).toBe('2026-10-25T02:30:00')
-    expect(localDateTimeIn(new Date('2026-10-25T01:30:00Z'), 'Europe/Berlin')).toBe('2026-10-25T02:30:00')
-  })
-
-  test('the wall clock of an instant in New York, across a date and DST changes', () => {
-    expect(localDateTimeIn(new Date('2026-03-02T03:00:00Z'), 'America/New_York')).toBe('2026-03-01T22:00:00') // EST −5, the day before
-    // DST starts Sunday 8 March 2026 at 02:00 EST = 07:00 UTC.
-    expect(localDateTimeIn(new Date('2026-03-08T06:30:00Z'), 'America/New_York')).toBe('2026-03-08T01:30:00')
-    expect(localDateTimeIn(new Date('2026-03-08T07:30:00Z'), 'America/New_York')).toBe('2026-03-08T03:30:00')
-    // DST ends Sunday 1 November 2026 at 02:00 EDT = 06:00 UTC.
-    expect(localDateTimeIn(new Date('2026-11-01T05:30:00Z'), 'America/New_York')).toBe('2026-11-01T01:30:00')
-    expect(localDateTimeIn(new Date('2026-11-01T06:30:00Z'), 'America/New_York')).toBe('2026-11-01T01:30:00')
-  })
-
-  test('the wall clock of an instant on both sides of the date line, and at half-hour offsets', () => {
-    // One instant, 10:00 UTC on 31 December 2026: already 2027 at +14, still the morning of the 31st at −10.
-    expect(localDateTimeIn(new Date('2026-12-31T10:00:00Z'), 'Pacific/Kiritimati')).toBe('2027-01-01T00:00:00')
-    expect(localDateTimeIn(new Date('2026-12-31T10:00:00Z'), 'Pacific/Honolulu')).toBe('2026-12-31T00:00:00')
-    expect(localDateTimeIn(new Date('2026-03-02T08:00:00Z'), 'Pacific/Kiritimati')).toBe('2026-03-02T22:00:00')
-    expect(localDateTimeIn(new Date('2026-03-02T20:00:00Z'), 'Asia/Kolkata')).toBe('2026-03-03T01:30:00') // +05:30
-    expect(localDateTimeIn(new Date('2026-01-01T00:00:00.999Z'), 'UTC')).toBe('2026-01-01T00:00:00') // milliseconds dropped
-  })
-
-  test('time zone names are checked', () => {
-    expect(isValidTimeZone('Europe/Berlin')).toBe(true)
-    expect(isValidTimeZone('America/New_York')).toBe(true)
-    expect(isValidTimeZone('UTC')).toBe(true)
-    expect(isValidTimeZone('Mars/Olympus')).toBe(false)
-    expect(isValidTimeZone('')).toBe(false)
-    expect(isValidTimeZone('+02:00')).toBe(false) // an offset, not a zone name
   })
 })

@@ -1,0 +1,15 @@
+/**
+ * Time, as the platform reads and counts it: the API's local dates and date-times, IANA zones,
+ * ISO 8601 durations and the calendar windows of recurrences. Pure and built on Temporal
+ * (temporal-polyfill): no game rule, nothing Node-only, so the web app uses this same module.
+ */
+export {
+  WEEKDAYS, addDays, addHours, addMonths, dateOf, daysInMonth, formatLocalDateTime, parseLocalDate, parseLocalDateTime, plainDate,
+  plainDateTime, startOfDay, weekdayOf, type LocalDate, type LocalDateTime, type Weekday,
+} from './local.js'
+export { instantIn, isValidTimeZone, localDateTimeIn, startOfDayIn } from './zone.js'
+export { addDuration, readDuration, type Duration, type DurationLimits, type DurationReading } from './duration.js'
+export {
+  RECURRENCE_TYPES, nextWindow, previousWindow, recurrenceFields, windowContaining, windowsEndedBetween, windowsOverlapping,
+  type Recurrence, type RecurrenceType, type Window,
+} from './schedule.js'
