@@ -1,9 +1,14 @@
 import type { Logger } from '../log.js'
 
 /**
- * Periodic work. With several replicas, each period's run is claimed by one of them (see
- * JobSlots); a job must still be safe to run twice at once (a run outlasting its period, a
- * manual run): it claims its rows (FOR UPDATE SKIP LOCKED) or relies on unique keys.
+ * Periodic work. Each process times each job itself: its timer fires `everyMs` after the previous
+ * firing's claim and run are over, so one process never has two timed runs of a job going. A
+ * firing first claims the job's current period (JobSlots: `everyMs` slices of the database's
+ * clock, shared by replicas) and runs only if it got it: at most one replica runs a period, and a
+ * period in which no replica's timer fires gets no run. Nothing more is excluded: a run that
+ * outlasts its period on one replica may overlap the next period's run on another, and a manual
+ * run (`runNow`) claims no period and may overlap a timed one. So a job must be safe to run twice
+ * at once: it claims its rows (FOR UPDATE SKIP LOCKED) or relies on unique keys.
  */
 export interface Job {
   name: string
@@ -32,7 +37,10 @@ export class Scheduler {
     return this.jobs.some((j) => j.name === name)
   }
 
-  /** Runs one job now and waits for it (tests drive time with a manual clock and call this). */
+  /**
+   * Runs one job now, once the run of it this process has going (if any) has ended, and waits for
+   * it; no period is claimed (tests drive time with a manual clock and call this).
+   */
   async runNow(name: string): Promise<void> {
     const job = this.jobs.find((j) => j.name === name)
     if (!job) throw new Error(`No job named ${name}; jobs: ${this.jobs.map((j) => j.name).join(', ')}`)
@@ -60,7 +68,10 @@ export class Scheduler {
     this.timers.set(job.name, timer)
   }
 
-  /** One run of a job at a time in this process. */
+  /**
+   * Runs the job and keeps its run while it goes, for `runNow` and `close` to wait on. It starts
+   * the run whatever else is going: a timed run does not wait for a manual one.
+   */
   private async runGuarded(job: Job): Promise<void> {
     const run = job.run()
     this.running.set(job.name, run.catch(() => {}))

@@ -1,6 +1,7 @@
 /**
  * The platform on a real port (a fresh embedded database, events flowing as in production) and
- * Debian's Chromium driven by playwright-core. One per test file; `close()` ends both.
+ * Debian's Chromium (or TEST_CHROMIUM, see chromium.ts) driven by playwright-core. One per test
+ * file; `close()` ends both.
  */
 import { mkdir } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
@@ -8,8 +9,7 @@ import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { buildTestApp, type TestApp } from '../../support/app.js'
-
-export const CHROMIUM = '/usr/bin/chromium'
+import { CHROMIUM } from './chromium.js'
 const SCREENS_DIR = path.resolve('test-results/screens')
 
 export const PHONE = { width: 390, height: 844 }

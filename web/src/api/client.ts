@@ -3,15 +3,11 @@
  * 401), and RFC 9457 problems turned into ApiError with field messages keyed by field.
  */
 import { now } from '../clock'
+import type { components } from './schema'
 import { getSession, reloadSession, setSession, type Session, type SessionAnswer } from './session'
 
-export interface Problem {
-  type: string
-  title: string
-  status: number
-  detail: string
-  errors?: { path: string; message: string }[]
-}
+/** RFC 9457 problem details, as every refusal is answered. */
+export type Problem = components['schemas']['Problem']
 
 export class ApiError extends Error {
   readonly status: number

@@ -3,6 +3,7 @@
  * localStorage so a reload (or another tab) stays signed in; other tabs hear of every change.
  */
 import { now } from '../clock'
+import type { paths } from './schema'
 
 export interface Session {
   token: string
@@ -13,12 +14,7 @@ export interface Session {
 }
 
 /** What /auth/register, /auth/login and /auth/refresh answer. */
-export interface SessionAnswer {
-  token: string
-  refreshToken: string
-  userId: string
-  expiresIn: number
-}
+export type SessionAnswer = paths['/auth/login']['post']['responses'][200]['content']['application/json']
 
 const KEY = 'questline.session'
 type Listener = (s: Session | null) => void

@@ -1,175 +1,51 @@
-/** The API's shapes, as the web app reads them (see /openapi.json). */
+/**
+ * The API's shapes, as the web app reads them: names for parts of schema.d.ts, which
+ * `npm run web:types` generates from the route schemas (/openapi.json). Nothing here restates a
+ * field: a route schema that changes reaches the web app's type-check.
+ */
+import type { paths } from './schema'
 
-export type ItemType = 'WEAPON' | 'ARMOR' | 'CONSUMABLE'
+type Method = 'get' | 'put' | 'post' | 'delete' | 'patch'
 
-export interface Item {
-  type: ItemType
-  name: string
-  description: string
-  power: number
-  effect?: 'HEALTH' | 'MANA'
-}
+/** The JSON a route answers with `status`. */
+type Answer<P extends keyof paths, M extends Method, Status extends number = 200> =
+  paths[P][M] extends { responses: { [S in Status]: { content: { 'application/json': infer T } } } } ? T : never
 
-export interface Spell {
-  name: string
-  description: string
-  manaCost: number
-  power: number
-  requiredLevel: number
-}
+/** The JSON body a route takes. */
+type Body<P extends keyof paths, M extends Method> =
+  paths[P][M] extends { requestBody?: { content: { 'application/json': infer T } } } ? T : never
 
-export interface Avatar {
-  id: string
-  name: string
-  money: { amount: number }
-  level: { levelNumber: number; currentExperience: number; experienceRequired: number }
-  health: { current: number; max: number }
-  mana: { amount: number; max: number }
-  stats: { strength: number; defense: number; intelligence: number }
-  inventory: { id: string; items: Item[] }
-  equippedItems: { id: string; items: Item[] }
-  spells: Spell[]
-}
+export type Avatar = Answer<'/api/v1/avatars/{id}', 'get'>
+export type Item = Avatar['inventory']['items'][number]
+export type ItemType = Item['type']
+export type Spell = Avatar['spells'][number]
+export type Stats = Answer<'/api/v1/avatars/{id}/stats', 'get'>
 
-export interface Stats {
-  strength: number
-  defense: number
-  intelligence: number
-  unspentPoints: number
-  attack: number
-  armor: number
-}
-
-export type RecurrenceType = 'DAILY' | 'WEEKLY' | 'MONTHLY'
-export type DayOfWeek = 'MONDAY' | 'TUESDAY' | 'WEDNESDAY' | 'THURSDAY' | 'FRIDAY' | 'SATURDAY' | 'SUNDAY'
+export type Habit = Answer<'/api/v1/habits/{id}', 'get'>
+export type Recurrence = Habit['recurrence']
+export type RecurrenceType = Recurrence['type']
+export type DayOfWeek = NonNullable<Recurrence['dayOfWeek']>
+/** The days in week order, Monday first, for pickers. */
 export const DAYS: DayOfWeek[] = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY']
 
-export interface Recurrence {
-  type: RecurrenceType
-  dayOfWeek: DayOfWeek | null
-  dayOfMonth: number | null
-}
+export type Guild = Answer<'/api/v1/guilds/{id}', 'get'>
+export type Member = Guild['members'][number]
+export type Role = Member['role']
+export type Invite = Answer<'/api/v1/guilds/{id}/invites', 'get'>['items'][number]
 
-export interface Habit {
-  id: string
-  avatarId: string
-  title: string
-  description: string
-  tags: string[]
-  recurrence: Recurrence
-  lastAttendedDate: string | null
-  nextRecurrenceDate: string
-  associatedQuestId: string | null
-  streak: number
-  bestStreak: number
-  timeZone: string
-}
+export type Boss = Answer<'/api/v1/battles/bosses', 'get'>['bosses'][number]
+export type BossType = Boss['type']
+export type Battle = Answer<'/api/v1/battles/{id}', 'get'>
+export type Attack = Answer<'/api/v1/battles/{id}/attacks/{turn}', 'get'>
 
-export type Role = 'LEADER' | 'OFFICER' | 'MEMBER'
+export type Quest = Answer<'/api/v1/quests/{id}', 'get'>
+/** A habit of a quest, as its owner sends it. */
+export type QuestHabit = NonNullable<Body<'/api/v1/quests', 'post'>['habits']>[number]
+export type Participation = Answer<'/api/v1/quests/{id}/participants/{avatarId}', 'get'>
 
-export interface Member {
-  avatarId: string
-  nickname: string
-  role: Role
-  joinedAt: string
-}
+export type MarketItem = Answer<'/api/v1/marketplaces/{marketplaceId}/items', 'get'>[number]
 
-export interface Guild {
-  id: string
-  name: string
-  globalRank: number
-  points: number
-  createdAt: string
-  members: Member[]
-}
-
-export interface Invite {
-  id: string
-  guildId: string
-  targetAvatarId: string
-  invitedBy: string
-  createdAt: string
-  expiresAt: string
-}
-
-export type BossType = 'GOBLIN' | 'MINOTAUR' | 'TROLL' | 'HYDRA' | 'DRAGON'
-
-export interface Boss {
-  type: BossType
-  name: string
-  health: number
-  strength: number
-  defense: number
-  experienceReward: number
-  moneyReward: number
-  penalty: number
-  turnsPerMember: number
-}
-
-export interface Battle {
-  id: string
-  guildId: string
-  status: 'IN_PROGRESS' | 'WON' | 'LOST'
-  currentTurn: number
-  numOfTurns: number
-  boss: Boss
-  bossRemainingHealth: number
-  participants: { avatarId: string; fallen: boolean; damageDealt: number; attacks: number }[]
-  startedAt: string
-  endedAt: string | null
-}
-
-export interface Attack {
-  turn: number
-  attackerAvatarId: string
-  requestedDamage: number
-  dealt: number
-  strikeBack: number
-  attackerFell: boolean
-  at: string
-}
-
-export interface QuestHabit {
-  habitId: string
-  title: string
-  description?: string
-  tags?: string[]
-  recurrence: { type: RecurrenceType; dayOfWeek?: DayOfWeek | null; dayOfMonth?: number | null }
-}
-
-export interface Quest {
-  id: string
-  name: string
-  description: string
-  duration: string
-  reward: { experience: number; money: number }
-  habitIds: string[]
-  guildId: string | null
-  ownerAvatarId: string
-}
-
-export interface Participation {
-  id: string
-  questId: string
-  avatarId: string
-  status: 'IN_PROGRESS' | 'COMPLETED' | 'EXPIRED'
-  window: { from: string; to: string }
-  habits: { habitId: string; title: string; copyHabitId: string; required: number; done: number }[]
-  required: number
-  done: number
-  percent: number
-  payout: { experience: number; money: number }
-}
-
-export interface MarketItem {
-  name: string
-  type: ItemType
-  description: string
-  power: number
-  price: number
-  requiredLevel: number
-}
-
+/** A list the contract does not shape: `?limit=&cursor=` → `{items, next}` (DESIGN §4). */
 export interface Page<T> {
   items: T[]
   next: string | null

@@ -56,11 +56,11 @@ export const SearchQuery = Type.Object({
 // ---- views ----
 
 export const ItemView = Type.Object({
-  type: Type.String(),
+  type: ItemType,
   name: Type.String(),
   description: Type.String(),
   power: Type.Integer(),
-  effect: Type.Optional(Type.String()),
+  effect: Type.Optional(StringEnum(CONSUMABLE_EFFECTS)),
 })
 
 export const ItemsView = Type.Object({ id: Type.String(), items: Type.Array(ItemView), _links: Type.Optional(LinksSchema) })

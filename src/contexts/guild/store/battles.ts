@@ -30,7 +30,10 @@ export const battleRepo = {
     return toBattle(row)
   },
 
-  /** Loads and row-locks the battle: attacks on one battle are applied one at a time. */
+  /**
+   * Loads and row-locks the battle until the transaction ends: a cancel, and the batch of attacks
+   * that ends the battle (earlier batches write in one statement guarded by the turn they read).
+   */
   async getForUpdate(tx: Tx, id: string): Promise<Battle> {
     const [row] = await tx.select().from(battles).where(eq(battles.id, id)).for('update')
     if (!row) throw new NotFound('Battle', id)

@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
 import { AvatarIdString, StringEnum } from '../../../platform/http/schemas.js'
 import {
-  CURRENT_LEVEL_MAX, CURRENT_LEVEL_MIN, ITEM_FILTERS, ITEM_NAME_MAX, SOLD_LIST_DEFAULT_LIMIT, SOLD_LIST_MAX_LIMIT,
+  CONSUMABLE_EFFECTS, CURRENT_LEVEL_MAX, CURRENT_LEVEL_MIN, ITEM_FILTERS, ITEM_NAME_MAX, ITEM_TYPES, SOLD_LIST_DEFAULT_LIMIT, SOLD_LIST_MAX_LIMIT,
 } from '../domain/rules.js'
 
 const MarketplaceId = Type.String({ format: 'uuid' })
@@ -35,12 +35,12 @@ export const SoldItemsQuery = Type.Object({
 // ---- views ----
 
 const itemFields = {
-  type: Type.String(),
+  type: StringEnum(ITEM_TYPES),
   name: Type.String(),
   description: Type.String(),
   power: Type.Integer(),
   price: Type.Integer(),
-  effect: Type.Optional(Type.String({ description: 'Consumables: HEALTH or MANA, what drinking it restores' })),
+  effect: Type.Optional(StringEnum(CONSUMABLE_EFFECTS, { description: 'Consumables: what drinking it restores' })),
 }
 
 export const ShopItemView = Type.Object({

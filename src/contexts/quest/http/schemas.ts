@@ -68,7 +68,7 @@ export const ParticipantsQuery = Type.Object({
 // ---- views ----
 
 const RewardView = Type.Object({ experience: Type.Integer(), money: Type.Integer() })
-const RecurrenceView = Type.Object({ type: Type.String(), dayOfMonth: Nullable(Type.Integer()), dayOfWeek: Nullable(Type.String()) })
+const RecurrenceView = Type.Object({ type: StringEnum(RECURRENCE_TYPES), dayOfMonth: Nullable(Type.Integer()), dayOfWeek: Nullable(StringEnum(WEEKDAYS)) })
 
 export const CreatedQuestView = Type.Object({ id: Type.String(), _links: LinksSchema })
 

@@ -38,7 +38,7 @@ export const ListQuery = Type.Object({
   cursor: Type.Optional(Type.String({ format: 'uuid' })),
 })
 
-export const RecurrenceView = Type.Object({ type: Type.String(), dayOfMonth: Nullable(Type.Integer()), dayOfWeek: Nullable(Type.String()) })
+export const RecurrenceView = Type.Object({ type: RecurrenceType, dayOfMonth: Nullable(Type.Integer()), dayOfWeek: DayOfWeek })
 
 export const HabitView = Type.Object({
   id: Type.String(),
