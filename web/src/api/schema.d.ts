@@ -6689,7 +6689,7 @@ export interface paths {
                         /** @description Trimmed */
                         name: string;
                         description?: string;
-                        /** @description ISO 8601 duration (P7D, PT12H, P1M2D, P1W), positive and at most one year; returned as set */
+                        /** @description ISO 8601 duration (P7D, PT12H, P1M2D, P1W, PT1.5H), positive, whole seconds and at most one year; a fraction only on the last of hours, minutes or seconds (P1DT12H, not P1.5D); returned as set */
                         duration?: string;
                         reward?: {
                             experience: number;
@@ -7097,7 +7097,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description ISO 8601 duration (P7D, PT12H, P1M2D, P1W), positive and at most one year; returned as set */
+                        /** @description ISO 8601 duration (P7D, PT12H, P1M2D, P1W, PT1.5H), positive, whole seconds and at most one year; a fraction only on the last of hours, minutes or seconds (P1DT12H, not P1.5D); returned as set */
                         duration: string;
                     };
                 };
