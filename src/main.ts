@@ -83,7 +83,8 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof ConfigError || e instanceof DataDirInUse) fail(e.message)
-  if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) fail(`${(e as Error).message}\n${USAGE}`)
+  const code = (e as { code?: unknown }).code
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) fail(`${(e as Error).message}\n${USAGE}`)
   console.error(e)
   process.exit(1)
 })

@@ -19,6 +19,8 @@ const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000
 const REDELIVERY_DELAY_MS = 500
 /** Deliveries of one durable consumer handled at once by this process. */
 const MAX_IN_FLIGHT = 64
+/** How long a process keeps trying to set up its stream and consumers before it gives up. */
+const SETUP_DEADLINE_MS = 30_000
 
 /**
  * Events over NATS JetStream: one stream for all subjects `<prefix>.<context>.<EventType>`,
@@ -48,23 +50,43 @@ export class NatsBus implements EventBus {
     const jsm = await jetstreamManager(this.nc)
     this.jsm = jsm
     const config = { name: stream, subjects: [`${prefix}.>`], duplicate_window: DUPLICATE_WINDOW_NS }
-    await jsm.streams.info(stream).then(() => jsm.streams.update(stream, config), () => jsm.streams.add(config))
+    // A server just started may not serve JetStream yet, and replicas starting together race to
+    // make the stream: tried again until it is there.
+    await this.untilDone('the stream', async () => {
+      const exists = await jsm.streams.info(stream).then(() => true, () => false)
+      await (exists ? jsm.streams.update(stream, config) : jsm.streams.add(config))
+    })
     this.js = jetstream(this.nc)
 
     for (const s of this.subscriptions) {
       for (const [producer, handlers] of Object.entries(s.handlers)) {
         const durable = `${s.consumer}--${producer}`
-        await jsm.consumers.add(stream, {
+        await this.untilDone(`consumer ${durable}`, () => jsm.consumers.add(stream, {
           durable_name: durable,
           ack_policy: AckPolicy.Explicit,
           deliver_policy: DeliverPolicy.All,
           filter_subject: `${prefix}.${producer}.>`,
           ack_wait: this.options.ackWaitSeconds * 1_000_000_000,
           max_deliver: -1,
-        })
+        }))
         const consumer = await this.js.consumers.get(stream, durable)
         const messages = await consumer.consume({ max_messages: 64 })
         this.consuming.push({ durable, messages, loop: this.handle(messages, producer, handlers) })
+      }
+    }
+  }
+
+  /** Setting up JetStream: failures retried with a growing pause, for `SETUP_DEADLINE_MS` in all. */
+  private async untilDone(what: string, work: () => Promise<unknown>): Promise<void> {
+    const deadline = Date.now() + SETUP_DEADLINE_MS
+    for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
+      try {
+        await work()
+        return
+      } catch (e) {
+        if (Date.now() + pause > deadline) throw e
+        this.log?.warn({ err: e, what }, 'JetStream setup failed; trying again')
+        await new Promise((r) => setTimeout(r, pause))
       }
     }
   }
