@@ -80,7 +80,7 @@ const webProject = {
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['src/**/*.test.ts'] } },
+      { test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'] } },
       apiProject('embedded'),
       ...(process.env.TEST_DATABASE_URL ? [apiProject('postgres')] : []),
       // The suites whose flows cross contexts by events, again over NATS JetStream.

@@ -3,12 +3,17 @@
  * - a context imports another context only through its client.ts or events.ts;
  * - platform/ knows no context;
  * - a context's domain/ is pure: no framework, no database, no other layer of its context;
+ * - a context's app/ issues no SQL and reads no database error: no database package, none of
+ *   the database's error helpers (the store turns a constraint into a domain error);
  * - platform/time runs in the browser too: it imports Temporal and its own files, nothing else;
  * - the web app (web/src) takes nothing from src/ but platform/time.
  */
 import path from 'node:path'
 
-const IMPURE_PACKAGES = ['fastify', 'drizzle-orm', 'pg', '@electric-sql/pglite', '@fastify/', 'jose', '@node-rs/']
+const DATABASE_PACKAGES = ['drizzle-orm', 'pg', '@electric-sql/pglite']
+const IMPURE_PACKAGES = [...DATABASE_PACKAGES, 'fastify', '@fastify/', 'jose', '@node-rs/']
+/** What only a store may take from platform/db/database: SQL and the reading of database errors. */
+const STORE_ONLY_NAMES = new Set(['sql', 'pgErrorCode', 'pgConstraint', 'UNIQUE_VIOLATION', 'refusingDuplicates'])
 const PUBLIC_FILES = new Set(['client', 'events'])
 const TIME_PACKAGES = new Set(['temporal-polyfill'])
 
@@ -34,8 +39,15 @@ function check(context, node) {
     if (from.area === 'context' && from.layer === 'domain' && IMPURE_PACKAGES.some((p) => source === p || source.startsWith(p))) {
       report(`domain code is pure: it may not import '${source}'.`)
     }
+    if (from.area === 'context' && from.layer === 'app' && DATABASE_PACKAGES.some((p) => source === p || source.startsWith(`${p}/`))) {
+      report(`app code issues no SQL: it may not import '${source}'; queries belong in the context's store/.`)
+    }
     if (from.time && !TIME_PACKAGES.has(source)) report(`platform/time runs in the browser too: it may not import '${source}'.`)
     return
+  }
+  if (from.area === 'context' && from.layer === 'app') {
+    const taken = (node.specifiers ?? []).map((s) => s.imported?.name ?? s.local?.name).filter((n) => STORE_ONLY_NAMES.has(n))
+    if (taken.length > 0) report(`app code reads no database error: '${taken[0]}' belongs in the context's store/, which turns a constraint into a domain error.`)
   }
   const to = where(path.resolve(path.dirname(context.filename), source))
   if (from.time && !to?.time) report('platform/time runs in the browser too: it imports only its own files.')

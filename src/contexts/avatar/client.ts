@@ -8,9 +8,9 @@
  * context's problems (platform AppErrors with their slugs), e.g. `insufficient-funds`.
  */
 import type { TokenSource } from '../../platform/auth/service-token.js'
-import { SYSTEM } from '../../platform/auth/principal.js'
+import { isTrusted, SYSTEM, type Principal } from '../../platform/auth/principal.js'
 import type { Database } from '../../platform/db/database.js'
-import { NotFound } from '../../platform/errors.js'
+import { BadRequest, Forbidden, NotFound } from '../../platform/errors.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import type { AvatarApp } from './app/avatar-app.js'
 
@@ -106,4 +106,58 @@ export function httpAvatarClient(baseUrl: string | (() => string), token: TokenS
     damage: (avatarId, amount, key) =>
       http.call<{ died: boolean; health: number }>({ method: 'POST', path: path(avatarId, '/health/damage'), body: { amount }, idempotencyKey: key }),
   }
+}
+
+// ---- the one ownership check every context makes of an avatar a request names (DESIGN §5) ----
+
+/** An avatar named in a request body or query that does not exist: 400. */
+export class UnknownAvatar extends BadRequest {
+  constructor(avatarId: string) {
+    super(`No avatar '${avatarId}' exists.`, 'unknown-avatar')
+  }
+}
+
+/** An avatar the caller acts as, or asks about what only its owner may see, is someone else's: 403. */
+export class NotYourAvatar extends Forbidden {
+  constructor(avatarId: string) {
+    super(`Avatar '${avatarId}' is not one of your avatars.`, 'not-owner')
+  }
+}
+
+/**
+ * Where the request names the avatar: in its body or query (`reference`), or as the path's own
+ * resource (`path`). A missing avatar is a bad reference (400) in the first case and a missing
+ * resource (404) in the second.
+ */
+export type Naming = 'reference' | 'path'
+
+const missing = (avatarId: string, named: Naming) => (named === 'path' ? new NotFound('Avatar', avatarId) : new UnknownAvatar(avatarId))
+
+/**
+ * The owner of an avatar the caller acts as or asks about privately: refused when there is no such
+ * avatar (see `Naming`) or when it is someone else's, unless the caller is trusted (a service or an
+ * admin). One read, which may be a call to the avatar service.
+ */
+export async function requireOwnedAvatar(avatars: AvatarClient, p: Principal, avatarId: string, named: Naming = 'reference'): Promise<string> {
+  const owner = await avatars.ownerOf(avatarId)
+  if (owner === undefined) throw missing(avatarId, named)
+  if (owner !== p.userId && !isTrusted(p)) throw new NotYourAvatar(avatarId)
+  return owner
+}
+
+/** The profile of an avatar the caller acts as, refused as `requireOwnedAvatar` would, in one read. */
+export async function requireOwnedProfile(avatars: AvatarClient, p: Principal, avatarId: string): Promise<AvatarProfile> {
+  const profile = await avatars.profile(avatarId).catch((e: unknown) => {
+    if (e instanceof NotFound) return undefined
+    throw e
+  })
+  if (!profile) throw new UnknownAvatar(avatarId)
+  if (profile.ownerId !== p.userId && !isTrusted(p)) throw new NotYourAvatar(avatarId)
+  return profile
+}
+
+/** Does the caller own any of these avatars (missing ones are not theirs)? Asked all at once. */
+export async function ownsAnyOf(avatars: AvatarClient, p: Principal, avatarIds: string[]): Promise<boolean> {
+  if (isTrusted(p)) return true
+  return (await Promise.all(avatarIds.map((id) => avatars.isOwner(id, p.userId)))).some(Boolean)
 }

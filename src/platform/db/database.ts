@@ -187,3 +187,17 @@ export function pgConstraint(e: unknown): string | undefined {
   }
   return undefined
 }
+
+/**
+ * Runs a store's statement, turning a unique violation of one of the named constraints (or
+ * unique indexes) into the domain error the store gives for it; anything else goes through as it
+ * came. The store decides by the constraint's exact name: no other layer looks at database errors.
+ */
+export async function refusingDuplicates<T>(work: Promise<T>, refusals: Record<string, () => Error>): Promise<T> {
+  try {
+    return await work
+  } catch (e) {
+    const refusal = pgErrorCode(e) === UNIQUE_VIOLATION ? refusals[pgConstraint(e) ?? ''] : undefined
+    throw refusal ? refusal() : e
+  }
+}

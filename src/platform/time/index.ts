@@ -7,7 +7,7 @@ export {
   WEEKDAYS, addDays, addHours, addMonths, dateOf, daysInMonth, formatLocalDateTime, parseLocalDate, parseLocalDateTime, plainDate,
   plainDateTime, startOfDay, weekdayOf, type LocalDate, type LocalDateTime, type Weekday,
 } from './local.js'
-export { instantIn, isValidTimeZone, localDateTimeIn, startOfDayIn } from './zone.js'
+export { DEFAULT_TIME_ZONE, instantIn, isValidTimeZone, localDateTimeIn, startOfDayIn } from './zone.js'
 export { addDuration, readDuration, type Duration, type DurationLimits, type DurationReading } from './duration.js'
 export {
   RECURRENCE_TYPES, nextWindow, previousWindow, recurrenceFields, windowContaining, windowsEndedBetween, windowsOverlapping,

@@ -14,6 +14,9 @@ const ZONE_NAME = /^[A-Za-z][A-Za-z0-9/_+-]*$/
 
 const zoned = (instant: Date, timeZone: string) => Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(timeZone)
 
+/** The zone dates are read in when nothing else says (DESIGN §4: the avatar's, UTC unless set). */
+export const DEFAULT_TIME_ZONE = 'UTC'
+
 /**
  * Whether `tz` names an IANA time zone (case-insensitively, as Temporal reads zone names).
  * Offsets such as `+02:00` are refused, so the answer does not depend on the runtime.

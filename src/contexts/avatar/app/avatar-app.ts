@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm'
 import type { EconomyMode } from '../../../config.js'
 import { isTrusted, requireTrusted, SYSTEM, type Principal } from '../../../platform/auth/principal.js'
 import { failed, KeyedBatcher, type Outcome } from '../../../platform/batcher.js'
@@ -7,14 +6,13 @@ import type { Clock } from '../../../platform/clock.js'
 import { coalescedReads, Coalescer } from '../../../platform/db/coalescer.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
-import { BadRequest, Forbidden, NotFound } from '../../../platform/errors.js'
+import { Forbidden, NotFound } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import type { AvatarDraft } from '../events.js'
 import { newId } from '../../../platform/ids.js'
 import * as rules from '../domain/avatar.js'
 import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
-import { AvatarIdTaken, TooManyAvatars } from '../domain/errors.js'
-import { MAX_AVATARS_PER_USER, RESERVED_AVATAR_IDS } from '../domain/rules.js'
+import { AvatarIdTaken } from '../domain/errors.js'
 import { avatarCommandStore, type AvatarWrite, type LoadedAvatar } from '../store/avatar-commands.js'
 import { avatarRepo, type AvatarSearch } from '../store/avatars.js'
 import { authorizeChange, decideBatch, type AvatarCommand, type Decision, type Draft, type KeyedCall } from './avatar-batch.js'
@@ -94,15 +92,10 @@ export class AvatarApp {
   // ---- lifecycle ----
 
   async create(p: Principal, input: { id: string; name: string }): Promise<Avatar> {
-    if ((RESERVED_AVATAR_IDS as readonly string[]).includes(input.id)) {
-      throw new BadRequest(`'${input.id}' is a reserved word and cannot be an avatar id.`, 'reserved-avatar-id')
-    }
+    rules.checkNewAvatar(input.id, 0) // a reserved id is refused before any database work
     return this.d.database.transaction(async (tx) => {
-      // Serialises one owner's creations so the per-player cap holds under concurrency.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${p.userId}))`)
-      if ((await avatarRepo.countOwnedBy(tx, p.userId)) >= 1 + MAX_AVATARS_PER_USER) {
-        throw new TooManyAvatars(MAX_AVATARS_PER_USER)
-      }
+      // Counted under a lock on the owner's creations, so the per-player cap holds under concurrency.
+      rules.checkNewAvatar(input.id, await avatarRepo.countOwnedByLocked(tx, p.userId))
       const avatar = await this.insertNew(tx, { id: input.id, ownerId: p.userId, name: input.name.trim() })
       if (!avatar) throw new AvatarIdTaken(input.id)
       return avatar

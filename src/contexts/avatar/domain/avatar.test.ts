@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import {
-  addItem, earnMoney, effectiveAttack, effectiveDefense, equip, grantExperience, heal, increaseStat, newAvatar,
+  addItem, checkNewAvatar, earnMoney, effectiveAttack, effectiveDefense, equip, grantExperience, heal, increaseStat, newAvatar,
   receiveReward, removeItem, restoreMana, spellsKnownAt, spendMana, spendMoney, takeDamage, unequip, useItem, type Avatar,
   type Item,
 } from './avatar.js'
 import {
   InsufficientFunds, InsufficientMana, InventoryFull, ItemNotEquipped, ItemNotInInventory, NoStatPoints, NotEquippable,
-  NotUsable, WalletFull,
+  NotUsable, ReservedAvatarId, TooManyAvatars, WalletFull,
 } from './errors.js'
 import { experienceRequired } from './rules.js'
 
@@ -503,5 +503,15 @@ describe('using consumables', () => {
   test('an equipped item is not in the inventory', () => {
     const a = equip(withItems(fresh(), sword), { name: 'Sword' })
     expect(() => useItem(a, 'Sword')).toThrow(ItemNotInInventory)
+  })
+})
+
+describe('a new avatar', () => {
+  test('a reserved word is no avatar id', () => {
+    expect(() => checkNewAvatar('search', 0)).toThrow(ReservedAvatarId)
+  })
+  test('a player has the registration avatar and at most 10 more', () => {
+    expect(() => checkNewAvatar('hero-2', 10)).not.toThrow()
+    expect(() => checkNewAvatar('hero-12', 11)).toThrow(TooManyAvatars)
   })
 })

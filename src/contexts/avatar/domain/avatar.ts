@@ -1,10 +1,11 @@
+import { DEFAULT_TIME_ZONE } from '../../../platform/time/index.js'
 import {
   InsufficientFunds, InsufficientMana, InventoryFull, ItemEquipped, ItemNotEquipped, ItemNotInInventory, NoStatPoints,
-  NotEquippable, NotUsable, WalletFull,
+  NotEquippable, NotUsable, ReservedAvatarId, TooManyAvatars, WalletFull,
 } from './errors.js'
 import {
-  DEATH_MONEY_LOSS_DIVISOR, INVENTORY_CAPACITY, LEVEL_UP_REWARD, MONEY_MAX, SPELLBOOK, STARTING_AVATAR,
-  experienceRequired, type CONSUMABLE_EFFECTS, type ITEM_TYPES, type STATS,
+  DEATH_MONEY_LOSS_DIVISOR, INVENTORY_CAPACITY, LEVEL_UP_REWARD, MAX_AVATARS_PER_USER, MONEY_MAX, RESERVED_AVATAR_IDS, SPELLBOOK,
+  STARTING_AVATAR, experienceRequired, type CONSUMABLE_EFFECTS, type ITEM_TYPES, type STATS,
 } from './rules.js'
 
 export type ItemType = (typeof ITEM_TYPES)[number]
@@ -44,6 +45,15 @@ export interface Avatar {
   version: number
 }
 
+/**
+ * Whether a player who owns `owned` avatars (their registration avatar included) may make one more
+ * with this id: not a reserved word (a path segment of the API), and within the per-player cap.
+ */
+export function checkNewAvatar(id: string, owned: number): void {
+  if ((RESERVED_AVATAR_IDS as readonly string[]).includes(id)) throw new ReservedAvatarId(id)
+  if (owned >= 1 + MAX_AVATARS_PER_USER) throw new TooManyAvatars(MAX_AVATARS_PER_USER)
+}
+
 export function newAvatar(a: { id: string; ownerId: string; name: string; inventoryId: string; equipmentId: string }): Avatar {
   const s = STARTING_AVATAR
   return {
@@ -61,7 +71,7 @@ export function newAvatar(a: { id: string; ownerId: string; name: string; invent
     unspentPoints: s.unspentPoints,
     inventory: [],
     equipped: [],
-    timeZone: 'UTC',
+    timeZone: DEFAULT_TIME_ZONE,
     version: 0,
   }
 }

@@ -1,4 +1,4 @@
-import { Conflict, RuleViolation } from '../../../platform/errors.js'
+import { BadRequest, Conflict, RuleViolation } from '../../../platform/errors.js'
 
 export class InsufficientFunds extends RuleViolation {
   constructor(held: number, asked: number) {
@@ -75,5 +75,11 @@ export class AvatarIdTaken extends Conflict {
 export class IdempotencyKeyReused extends Conflict {
   constructor(key: string) {
     super(`Idempotency key '${key}' was already used for another call.`, 'idempotency-key-reused')
+  }
+}
+
+export class ReservedAvatarId extends BadRequest {
+  constructor(id: string) {
+    super(`'${id}' is a reserved word and cannot be an avatar id.`, 'reserved-avatar-id')
   }
 }

@@ -62,8 +62,13 @@ export const avatarRepo = {
     await tx.delete(avatars).where(eq(avatars.id, id))
   },
 
-  async countOwnedBy(q: Queryable, ownerId: string): Promise<number> {
-    const [row] = await q.select({ n: count() }).from(avatars).where(eq(avatars.ownerId, ownerId))
+  /**
+   * How many avatars the player owns, counted after taking a lock on their creations that holds
+   * until the transaction ends: two creations by one player are counted one after the other.
+   */
+  async countOwnedByLocked(tx: Tx, ownerId: string): Promise<number> {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${ownerId}))`)
+    const [row] = await tx.select({ n: count() }).from(avatars).where(eq(avatars.ownerId, ownerId))
     return row?.n ?? 0
   },
 

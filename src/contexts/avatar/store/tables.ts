@@ -1,5 +1,6 @@
 import { bigint, index, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { inboxTable } from '../../../platform/events/inbox.js'
+import { DEFAULT_TIME_ZONE } from '../../../platform/time/index.js'
 import { outboxTable } from '../../../platform/events/outbox.js'
 import type { Item } from '../domain/avatar.js'
 
@@ -26,7 +27,7 @@ export const avatars = avatarSchema.table(
     equipmentId: uuid('equipment_id').notNull(),
     inventory: jsonb('inventory').$type<Item[]>().notNull(),
     equipped: jsonb('equipped').$type<Item[]>().notNull(),
-    timeZone: text('time_zone').notNull().default('UTC'),
+    timeZone: text('time_zone').notNull().default(DEFAULT_TIME_ZONE),
     version: integer('version').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

@@ -9,6 +9,7 @@ import { AppError } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import type { EdgeDraft } from '../events.js'
 import { newId, newSecret } from '../../../platform/ids.js'
+import { inBatches } from '../../../platform/jobs/batches.js'
 import type { AvatarClient } from '../../avatar/client.js'
 import { AvatarUnavailable, EmailTaken, InvalidCredentials, InvalidRefreshToken, LoginThrottled } from '../domain/errors.js'
 import { type FailureLimit, retryAfterMs } from '../domain/login-throttle.js'
@@ -103,7 +104,7 @@ export class IdentityApp {
   async recoverRegistrations(): Promise<number> {
     let undone = 0
     let failed = 0
-    for (;;) {
+    await inBatches(REGISTRATION_RECOVERY_BATCH, async () => {
       const now = this.d.clock.now()
       const claimed = await this.d.database.transaction((tx) =>
         registrationRepo.claimAbandoned(tx, now, this.leaseFrom(now), REGISTRATION_RECOVERY_BATCH))
@@ -111,8 +112,8 @@ export class IdentityApp {
         if (await this.undo(userId)) undone++
         else failed++
       }
-      if (claimed.length < REGISTRATION_RECOVERY_BATCH) break
-    }
+      return claimed.length
+    })
     if (failed > 0) throw new Error(`${failed} of ${undone + failed} abandoned registrations could not be undone yet; they stay recorded and are tried again.`)
     return undone
   }

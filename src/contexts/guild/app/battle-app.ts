@@ -1,13 +1,13 @@
 import type { Principal } from '../../../platform/auth/principal.js'
 import { failed, KeyedBatcher, succeeded, type Outcome } from '../../../platform/batcher.js'
 import type { Clock } from '../../../platform/clock.js'
-import { type Database, pgErrorCode, type Tx, UNIQUE_VIOLATION } from '../../../platform/db/database.js'
+import type { Database, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import { BoundedMap } from '../../../platform/bounded-map.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
-import type { AvatarClient, AvatarProfile } from '../../avatar/client.js'
+import { requireOwnedAvatar, requireOwnedProfile, type AvatarClient, type AvatarProfile } from '../../avatar/client.js'
 import * as fight from '../domain/battle.js'
 import type { Battle } from '../domain/battle.js'
 import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
@@ -16,7 +16,6 @@ import type { BossType } from '../domain/rules.js'
 import type { GuildDraft } from '../events.js'
 import { battleAttacks, battleRepo, type Attack } from '../store/battles.js'
 import { guildRepo } from '../store/guilds.js'
-import { ownedProfile, requireOwnedAvatar } from './ownership.js'
 
 export interface BattleDeps {
   database: Database
@@ -85,22 +84,17 @@ export class BattleApp {
   async start(p: Principal, input: { guildId: string; bossType: BossType; requesterId: string }): Promise<Battle> {
     const bossType = input.bossType
     await requireOwnedAvatar(this.d.avatars, p, input.requesterId)
-    try {
-      return await this.d.database.transaction(async (tx) => {
-        const guild = await guildRepo.getForUpdate(tx, input.guildId)
-        actingAs(guild, input.requesterId, LEADER_ONLY, 'start a battle')
-        const running = await battleRepo.inProgressOf(tx, guild.id)
-        if (running) throw new BattleInProgress(running.id)
-        const battle = fight.startBattle({ id: newId(), guildId: guild.id, bossType, memberIds: guild.members.map((m) => m.avatarId), now: this.d.clock.now() })
-        await battleRepo.insert(tx, battle)
-        await this.events(tx, battle, [{ type: 'BattleStarted', payload: { battleId: battle.id, guildId: guild.id, bossType, participants: battle.participants.map((x) => x.avatarId) } }])
-        return battle
-      })
-    } catch (e) {
-      // Two leaders' requests raced past the check; the partial unique index caught the second.
-      if (pgErrorCode(e) === UNIQUE_VIOLATION) throw new BattleInProgress('(just started)')
-      throw e
-    }
+    // Two leaders' requests racing past the check: the store refuses the second (BattleInProgress).
+    return this.d.database.transaction(async (tx) => {
+      const guild = await guildRepo.getForUpdate(tx, input.guildId)
+      actingAs(guild, input.requesterId, LEADER_ONLY, 'start a battle')
+      const running = await battleRepo.inProgressOf(tx, guild.id)
+      if (running) throw new BattleInProgress(running.id)
+      const battle = fight.startBattle({ id: newId(), guildId: guild.id, bossType, memberIds: guild.members.map((m) => m.avatarId), now: this.d.clock.now() })
+      await battleRepo.insert(tx, battle)
+      await this.events(tx, battle, [{ type: 'BattleStarted', payload: { battleId: battle.id, guildId: guild.id, bossType, participants: battle.participants.map((x) => x.avatarId) } }])
+      return battle
+    })
   }
 
   /** Leader only: cancels a battle in progress and deletes it. */
@@ -127,7 +121,7 @@ export class BattleApp {
     const attacker = input.attackerAvatarId
     // The attacker's ownership is judged first; the battle (an unknown one, a finished one, an
     // outsider, a fallen attacker) by the batch, on the battle as it is.
-    const fighter = await ownedProfile(this.d.avatars, p, attacker)
+    const fighter = await requireOwnedProfile(this.d.avatars, p, attacker)
     return this.pendingAttacks.submit(id, { attacker, damage: input.damage, fighter })
   }
 

@@ -1,18 +1,18 @@
-import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
+import { type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
-import { type Database, pgConstraint, pgErrorCode, type Tx, UNIQUE_VIOLATION } from '../../../platform/db/database.js'
-import { BadRequest, NotFound } from '../../../platform/errors.js'
+import type { Database, Tx } from '../../../platform/db/database.js'
+import { NotFound } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { isId, newId } from '../../../platform/ids.js'
-import type { AvatarClient } from '../../avatar/client.js'
-import { AlreadyInGuild, AlreadyMember, GuildNameTaken, GuildRoleRequired, InvitePending, NicknameTaken, NotOwner, UnknownAvatar } from '../domain/errors.js'
+import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
+import { ownsAnyOf, requireOwnedAvatar, UnknownAvatar, type AvatarClient } from '../../avatar/client.js'
+import { AlreadyInGuild, AlreadyMember, GuildRoleRequired, NotOwner } from '../domain/errors.js'
 import * as rules from '../domain/guild.js'
 import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
-import { INVITE_TTL_MS, POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
+import { POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
 import type { GuildDraft } from '../events.js'
 import { battleRepo } from '../store/battles.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
-import { ownsAnyOf, requireOwnedAvatar } from './ownership.js'
 
 export interface GuildDeps {
   database: Database
@@ -26,17 +26,6 @@ type Draft = GuildDraft
 export interface RankedGuild {
   guild: Guild
   globalRank: number
-}
-
-/** Which unique index a violation hit tells which rule a concurrent request broke. */
-function explainUniqueViolation(e: unknown, facts: { name?: string; avatarId?: string; nickname?: string }): unknown {
-  if (pgErrorCode(e) !== UNIQUE_VIOLATION) return e
-  const text = pgConstraint(e) ?? ''
-  if (text.includes('guilds_name_key') && facts.name) return new GuildNameTaken(facts.name)
-  if (text.includes('members_nickname_key') && facts.nickname) return new NicknameTaken(facts.nickname)
-  if (text.includes('members_pkey') && facts.avatarId) return new AlreadyInGuild(facts.avatarId)
-  if (text.includes('invites_pending_key') && facts.avatarId) return new InvitePending(facts.avatarId)
-  return e
 }
 
 /** The guild context's membership use cases. */
@@ -69,14 +58,16 @@ export class GuildApp {
     return top.map((guild, i) => ({ guild, globalRank: i + 1 }))
   }
 
-  async list(s: { name?: string | undefined; memberId?: string | undefined; limit: number; cursor?: string | undefined }): Promise<{ items: RankedGuild[]; next: string | null }> {
+  async list(s: { name?: string | undefined; memberId?: string | undefined } & PageRequest): Promise<Page<RankedGuild>> {
     const q = this.d.database.current()
-    const afterSeq = s.cursor === undefined ? undefined : await guildRepo.seqOf(q, s.cursor)
-    if (s.cursor !== undefined && afterSeq === undefined) throw new BadRequest('The cursor does not name a guild.', 'invalid-cursor')
-    const page = await guildRepo.list(q, { name: s.name, memberId: s.memberId, afterSeq, limit: s.limit + 1 })
-    const items = page.slice(0, s.limit)
-    const ranked = await Promise.all(items.map(async (guild) => ({ guild, globalRank: await guildRepo.rankOf(q, guild) })))
-    return { items: ranked, next: page.length > s.limit ? items[items.length - 1]!.id : null }
+    const page = await readPage(s, {
+      names: 'a guild',
+      positionOf: (cursor) => guildRepo.seqOf(q, cursor),
+      fetch: (afterSeq, limit) => guildRepo.list(q, { name: s.name, memberId: s.memberId, afterSeq, limit }),
+      keyOf: (g) => g.id,
+    })
+    const ranked = await Promise.all(page.items.map(async (guild) => ({ guild, globalRank: await guildRepo.rankOf(q, guild) })))
+    return { items: ranked, next: page.next }
   }
 
   guildOf(avatarId: string): Promise<string | undefined> {
@@ -95,16 +86,12 @@ export class GuildApp {
     const nickname = rules.nickname(input.creatorNickname, '/creatorNickname')
     await requireOwnedAvatar(this.d.avatars, p, input.creatorAvatarId)
     const guild = rules.founding({ id: newId(), name, createdAt: this.d.clock.now() }, { avatarId: input.creatorAvatarId, nickname })
-    try {
-      await this.d.database.transaction(async (tx) => {
-        if (await guildRepo.guildOf(tx, input.creatorAvatarId)) throw new AlreadyInGuild(input.creatorAvatarId)
-        await guildRepo.insert(tx, guild)
-        await inviteRepo.deleteOfTarget(tx, input.creatorAvatarId)
-        await this.events(tx, guild.id, 1, [{ type: 'GuildCreated', payload: { guildId: guild.id, name, leaderAvatarId: input.creatorAvatarId } }])
-      })
-    } catch (e) {
-      throw explainUniqueViolation(e, { name, avatarId: input.creatorAvatarId })
-    }
+    await this.d.database.transaction(async (tx) => {
+      if (await guildRepo.guildOf(tx, input.creatorAvatarId)) throw new AlreadyInGuild(input.creatorAvatarId)
+      await guildRepo.insert(tx, guild)
+      await inviteRepo.deleteOfTarget(tx, input.creatorAvatarId)
+      await this.events(tx, guild.id, 1, [{ type: 'GuildCreated', payload: { guildId: guild.id, name, leaderAvatarId: input.creatorAvatarId } }])
+    })
     return guild
   }
 
@@ -134,26 +121,17 @@ export class GuildApp {
   async invite(p: Principal, guildId: string, input: { requestorId: string; targetAvatarId: string }): Promise<Invite> {
     await requireOwnedAvatar(this.d.avatars, p, input.requestorId)
     const targetExists = (await this.d.avatars.ownerOf(input.targetAvatarId)) !== undefined
-    try {
-      return await this.d.database.transaction(async (tx) => {
-        const guild = await guildRepo.getForUpdate(tx, guildId)
-        rules.actingAs(guild, input.requestorId, rules.INVITERS, 'invite')
-        if (!targetExists) throw new UnknownAvatar(input.targetAvatarId)
-        if (rules.memberOf(guild, input.targetAvatarId)) throw new AlreadyMember(input.targetAvatarId)
-        const now = this.d.clock.now()
-        const earlier = await inviteRepo.findFor(tx, guildId, input.targetAvatarId)
-        if (earlier && earlier.expiresAt > now) throw new InvitePending(input.targetAvatarId)
-        if (earlier) await inviteRepo.delete(tx, earlier.id)
-        const invite: Invite = {
-          id: newId(), guildId, targetAvatarId: input.targetAvatarId, invitedBy: input.requestorId,
-          createdAt: now, expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
-        }
-        await inviteRepo.insert(tx, invite)
-        return invite
-      })
-    } catch (e) {
-      throw explainUniqueViolation(e, { avatarId: input.targetAvatarId })
-    }
+    return await this.d.database.transaction(async (tx) => {
+      const guild = await guildRepo.getForUpdate(tx, guildId)
+      rules.actingAs(guild, input.requestorId, rules.INVITERS, 'invite')
+      if (!targetExists) throw new UnknownAvatar(input.targetAvatarId)
+      if (rules.memberOf(guild, input.targetAvatarId)) throw new AlreadyMember(input.targetAvatarId)
+      const earlier = await inviteRepo.findFor(tx, guildId, input.targetAvatarId)
+      const invite = rules.newInvite({ id: newId(), guildId, targetAvatarId: input.targetAvatarId, invitedBy: input.requestorId }, earlier, this.d.clock.now())
+      if (earlier) await inviteRepo.delete(tx, earlier.id)
+      await inviteRepo.insert(tx, invite)
+      return invite
+    })
   }
 
   /** Pending invites of a guild: for its leader and officers. */
@@ -161,7 +139,7 @@ export class GuildApp {
     const q = this.d.database.current()
     const guild = await guildRepo.get(q, guildId)
     await this.requireInviterOwner(p, guild)
-    return inviteRepo.pendingOfGuild(q, guildId, this.d.clock.now())
+    return this.pendingOnly(await inviteRepo.ofGuild(q, guildId))
   }
 
   /** One invite: for the guild's leader and officers and the invited avatar's owner. */
@@ -171,10 +149,8 @@ export class GuildApp {
 
   /** Pending invites of an avatar: for its owner. */
   async invitesOfAvatar(p: Principal, avatarId: string): Promise<Invite[]> {
-    const owner = await this.d.avatars.ownerOf(avatarId)
-    if (owner === undefined) throw new NotFound('Avatar', avatarId)
-    if (owner !== p.userId && !isTrusted(p)) throw new NotOwner(`Avatar '${avatarId}' is not one of your avatars.`)
-    return inviteRepo.pendingOfTarget(this.d.database.current(), avatarId, this.d.clock.now())
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
+    return this.pendingOnly(await inviteRepo.ofTarget(this.d.database.current(), avatarId))
   }
 
   /** Withdrawn by the guild's leader or officers, or declined by the invited avatar's owner. */
@@ -183,12 +159,17 @@ export class GuildApp {
     await this.d.database.transaction((tx) => inviteRepo.delete(tx, invite.id))
   }
 
+  private pendingOnly(invites: Invite[]): Invite[] {
+    const now = this.d.clock.now()
+    return invites.filter((i) => rules.isPending(i, now))
+  }
+
   /** A pending invite, for the invited avatar's owner and the guild's leader and officers; an expired one is gone. */
   private async pendingInviteFor(p: Principal, guildId: string, inviteId: string, action: string): Promise<Invite> {
     const q = this.d.database.current()
     const guild = await guildRepo.get(q, guildId)
     const invite = await inviteRepo.find(q, guildId, inviteId)
-    if (!invite || invite.expiresAt <= this.d.clock.now()) throw new NotFound('Invite', inviteId)
+    if (!invite || !rules.isPending(invite, this.d.clock.now())) throw new NotFound('Invite', inviteId)
     if (!(await ownsAnyOf(this.d.avatars, p, [invite.targetAvatarId, ...inviterIds(guild)]))) {
       throw new NotOwner(`Only the invited avatar's owner and the guild's leader and officers may ${action} an invite.`)
     }
@@ -198,21 +179,17 @@ export class GuildApp {
   async accept(p: Principal, guildId: string, inviteId: string, input: { avatarId: string; nickname: string }): Promise<void> {
     const nickname = rules.nickname(input.nickname, '/nickname')
     await requireOwnedAvatar(this.d.avatars, p, input.avatarId)
-    try {
-      await this.d.database.transaction(async (tx) => {
-        const guild = await guildRepo.getForUpdate(tx, guildId)
-        const invite = await inviteRepo.find(tx, guildId, inviteId)
-        if (!invite) throw new NotFound('Invite', inviteId)
-        const after = rules.admit(guild, invite, input.avatarId, nickname, this.d.clock.now())
-        const elsewhere = await guildRepo.guildOf(tx, input.avatarId)
-        if (elsewhere) throw new AlreadyInGuild(input.avatarId)
-        const version = await guildRepo.saveMembers(tx, guildId, guild.members, after)
-        await inviteRepo.deleteOfTarget(tx, input.avatarId)
-        await this.events(tx, guildId, version, [{ type: 'MemberJoined', payload: { guildId, avatarId: input.avatarId } }])
-      })
-    } catch (e) {
-      throw explainUniqueViolation(e, { avatarId: input.avatarId, nickname })
-    }
+    await this.d.database.transaction(async (tx) => {
+      const guild = await guildRepo.getForUpdate(tx, guildId)
+      const invite = await inviteRepo.find(tx, guildId, inviteId)
+      if (!invite) throw new NotFound('Invite', inviteId)
+      const after = rules.admit(guild, invite, input.avatarId, nickname, this.d.clock.now())
+      const elsewhere = await guildRepo.guildOf(tx, input.avatarId)
+      if (elsewhere) throw new AlreadyInGuild(input.avatarId)
+      const version = await guildRepo.saveMembers(tx, guildId, guild.members, after)
+      await inviteRepo.deleteOfTarget(tx, input.avatarId)
+      await this.events(tx, guildId, version, [{ type: 'MemberJoined', payload: { guildId, avatarId: input.avatarId } }])
+    })
   }
 
   // ---- members and roles ----

@@ -88,12 +88,6 @@ export class NotInviteTarget extends RuleViolation {
   }
 }
 
-export class UnknownAvatar extends BadRequest {
-  constructor(avatarId: string) {
-    super(`No avatar '${avatarId}' exists.`, 'unknown-avatar')
-  }
-}
-
 /** An acting-avatar field names an avatar the caller does not own (DESIGN §5), or a read is not theirs. */
 export class NotOwner extends Forbidden {
   constructor(detail: string) {

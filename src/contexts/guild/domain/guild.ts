@@ -3,10 +3,10 @@
  * the member list it answers.
  */
 import {
-  AlreadyMember, CannotChangeOwnRole, GuildFull, GuildRoleRequired, InvalidGuildName, InvalidNickname, InviteExpired,
+  AlreadyMember, CannotChangeOwnRole, GuildFull, GuildRoleRequired, InvalidGuildName, InvalidNickname, InviteExpired, InvitePending,
   LeaderCannotBeRemoved, NicknameTaken, NotAMember, NotInviteTarget,
 } from './errors.js'
-import { GUILD_NAME_MAX, GUILD_NAME_MIN, MEMBER_CAP, NICKNAME_MAX, NICKNAME_MIN, type ASSIGNABLE_ROLES, type ROLES } from './rules.js'
+import { GUILD_NAME_MAX, GUILD_NAME_MIN, INVITE_TTL_MS, MEMBER_CAP, NICKNAME_MAX, NICKNAME_MIN, type ASSIGNABLE_ROLES, type ROLES } from './rules.js'
 
 export type Role = (typeof ROLES)[number]
 export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number]
@@ -74,10 +74,19 @@ export function founding(g: Omit<Guild, 'members' | 'points'>, founder: { avatar
   return { ...g, points: 0, members: [{ ...founder, role: 'LEADER', joinedAt: g.createdAt }] }
 }
 
+/** An invite is pending until it expires; an expired one can be neither seen, answered nor repeated against. */
+export const isPending = (invite: Invite, now: Date): boolean => invite.expiresAt > now
+
+/** A new invite of the target, unless an earlier one is still pending (an expired one is replaced). */
+export function newInvite(i: Pick<Invite, 'id' | 'guildId' | 'targetAvatarId' | 'invitedBy'>, earlier: Invite | undefined, now: Date): Invite {
+  if (earlier && isPending(earlier, now)) throw new InvitePending(i.targetAvatarId)
+  return { ...i, createdAt: now, expiresAt: new Date(now.getTime() + INVITE_TTL_MS) }
+}
+
 /** The member list after the invite's target accepts under `nick`. */
 export function admit(g: Guild, invite: Invite, avatarId: string, nick: string, now: Date): Member[] {
   if (invite.targetAvatarId !== avatarId) throw new NotInviteTarget(avatarId)
-  if (invite.expiresAt <= now) throw new InviteExpired(invite.expiresAt.toISOString())
+  if (!isPending(invite, now)) throw new InviteExpired(invite.expiresAt.toISOString())
   if (memberOf(g, avatarId)) throw new AlreadyMember(avatarId)
   if (g.members.length >= MEMBER_CAP) throw new GuildFull(MEMBER_CAP)
   if (g.members.some((m) => sameNickname(m.nickname, nick))) throw new NicknameTaken(nick)

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq } from 'drizzle-orm'
-import type { Database, Queryable, Tx } from '../../../platform/db/database.js'
+import { refusingDuplicates, type Database, type Queryable, type Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Battle, BattleStatus } from '../domain/battle.js'
+import { BattleInProgress } from '../domain/errors.js'
 import { BOSSES, type BossType } from '../domain/rules.js'
 import { attacks, battles } from './tables.js'
 
@@ -50,8 +51,9 @@ export const battleRepo = {
     return rows.map(toBattle)
   },
 
+  /** A new battle; one already in progress for the guild (started by a concurrent request) is refused. */
   async insert(tx: Tx, b: Battle): Promise<void> {
-    await tx.insert(battles).values(fromBattle(b))
+    await refusingDuplicates(tx.insert(battles).values(fromBattle(b)), { battles_one_in_progress_key: () => new BattleInProgress('(just started)') })
   },
 
   async save(tx: Tx, b: Battle): Promise<void> {

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, sql } from 'drizzle-orm'
-import type { Queryable, Tx } from '../../../platform/db/database.js'
+import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, lte, sql } from 'drizzle-orm'
+import { refusingDuplicates, type Queryable, type Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
+import { AlreadyInGuild, GuildNameTaken, InvitePending, NicknameTaken } from '../domain/errors.js'
 import type { Guild, Invite, Member, Role } from '../domain/guild.js'
 import { guilds, invites, members, rankTallies } from './tables.js'
 
@@ -57,6 +58,14 @@ async function tally(tx: Tx, points: number, seq: number, delta: number, levels:
 /** `%` and `_` in a searched name are letters, not wildcards. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
+/** A member joins: an avatar in a guild already, or a nickname taken in this one (any case), is refused. */
+function insertMember(tx: Tx, guildId: string, m: Member): Promise<unknown> {
+  return refusingDuplicates(tx.insert(members).values({ avatarId: m.avatarId, nickname: m.nickname, role: m.role, joinedAt: m.joinedAt, guildId }), {
+    members_pkey: () => new AlreadyInGuild(m.avatarId),
+    members_nickname_key: () => new NicknameTaken(m.nickname),
+  })
+}
+
 export const guildRepo = {
   async find(q: Queryable, id: string): Promise<StoredGuild | undefined> {
     const [row] = await q.select(guildColumns).from(guilds).where(eq(guilds.id, id))
@@ -81,10 +90,14 @@ export const guildRepo = {
     return row !== undefined
   },
 
+  /** A new guild with its founding members; its name taken (any case) or a founder in a guild already is refused. */
   async insert(tx: Tx, g: Guild): Promise<void> {
-    const [row] = await tx.insert(guilds).values({ id: g.id, name: g.name, points: g.points, createdAt: g.createdAt }).returning({ seq: guilds.seq })
+    const [row] = await refusingDuplicates(
+      tx.insert(guilds).values({ id: g.id, name: g.name, points: g.points, createdAt: g.createdAt }).returning({ seq: guilds.seq }),
+      { guilds_name_key: () => new GuildNameTaken(g.name) },
+    )
     await tally(tx, g.points, row!.seq, 1)
-    await tx.insert(members).values(g.members.map(({ avatarId, nickname, role, joinedAt }) => ({ avatarId, nickname, role, joinedAt, guildId: g.id })))
+    for (const m of g.members) await insertMember(tx, g.id, m)
   },
 
   /** Writes the member list a rule answered: who joined, who left, whose role changed. Answers the new version. */
@@ -95,7 +108,7 @@ export const guildRepo = {
     const previous = new Map(before.map((m) => [m.avatarId, m]))
     for (const m of after) {
       const was = previous.get(m.avatarId)
-      if (!was) await tx.insert(members).values({ avatarId: m.avatarId, nickname: m.nickname, role: m.role, joinedAt: m.joinedAt, guildId })
+      if (!was) await insertMember(tx, guildId, m)
       else if (was.role !== m.role) await tx.update(members).set({ role: m.role }).where(eq(members.avatarId, m.avatarId))
     }
     const [row] = await tx.update(guilds).set({ version: sql`${guilds.version} + 1` }).where(eq(guilds.id, guildId)).returning({ version: guilds.version })
@@ -190,8 +203,9 @@ export const inviteRepo = {
     return row && toInvite(row)
   },
 
+  /** A new invite; a pending one for the same target (made by a concurrent request) is refused. */
   async insert(tx: Tx, i: Invite): Promise<void> {
-    await tx.insert(invites).values(i)
+    await refusingDuplicates(tx.insert(invites).values(i), { invites_pending_key: () => new InvitePending(i.targetAvatarId) })
   },
 
   async delete(tx: Tx, id: string): Promise<void> {
@@ -202,20 +216,21 @@ export const inviteRepo = {
     await tx.delete(invites).where(eq(invites.targetAvatarId, targetAvatarId))
   },
 
-  async pendingOfGuild(q: Queryable, guildId: string, now: Date): Promise<Invite[]> {
-    const rows = await q.select().from(invites).where(and(eq(invites.guildId, guildId), gt(invites.expiresAt, now))).orderBy(asc(invites.createdAt))
+  /** A guild's invites, oldest first, expired ones not yet removed included. */
+  async ofGuild(q: Queryable, guildId: string): Promise<Invite[]> {
+    const rows = await q.select().from(invites).where(eq(invites.guildId, guildId)).orderBy(asc(invites.createdAt))
     return rows.map(toInvite)
   },
 
-  async pendingOfTarget(q: Queryable, targetAvatarId: string, now: Date): Promise<Invite[]> {
-    const rows = await q.select().from(invites).where(and(eq(invites.targetAvatarId, targetAvatarId), gt(invites.expiresAt, now)))
-      .orderBy(asc(invites.createdAt))
+  /** An avatar's invites, oldest first, expired ones not yet removed included. */
+  async ofTarget(q: Queryable, targetAvatarId: string): Promise<Invite[]> {
+    const rows = await q.select().from(invites).where(eq(invites.targetAvatarId, targetAvatarId)).orderBy(asc(invites.createdAt))
     return rows.map(toInvite)
   },
 
-  /** Removes invites that expired before `now`; answers how many. */
+  /** Removes the invites no longer pending at `now` (`isPending`: expired at or before it); answers how many. */
   async deleteExpired(tx: Tx, now: Date): Promise<number> {
-    const rows = await tx.delete(invites).where(lt(invites.expiresAt, now)).returning({ id: invites.id })
+    const rows = await tx.delete(invites).where(lte(invites.expiresAt, now)).returning({ id: invites.id })
     return rows.length
   },
 }

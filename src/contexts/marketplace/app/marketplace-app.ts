@@ -1,11 +1,12 @@
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database } from '../../../platform/db/database.js'
-import { AppError, BadRequest, Forbidden } from '../../../platform/errors.js'
+import { AppError, Forbidden } from '../../../platform/errors.js'
 import { newId } from '../../../platform/ids.js'
-import type { AvatarClient } from '../../avatar/client.js'
+import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
+import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import { catalogOfType, checkLevel, findInCatalog, type CatalogItem, type ItemFilter } from '../domain/catalog.js'
-import { ItemNotSold, MarketplaceNotFound, NoMarketplaceForAvatar, UnknownAvatar, UnknownItem } from '../domain/errors.js'
+import { ItemNotSold, MarketplaceNotFound, NoMarketplaceForAvatar, UnknownItem } from '../domain/errors.js'
 import { marketplaceRepo, soldItemRepo, type Marketplace, type SoldItem } from '../store/repositories.js'
 import type { SagaRunner } from './saga-runner.js'
 
@@ -22,10 +23,7 @@ export class MarketplaceApp {
 
   /** Idempotent: an avatar that has a marketplace gets that one. */
   async open(p: Principal, avatarId: string): Promise<Marketplace> {
-    const owner = await this.d.avatars.ownerOf(avatarId)
-    if (owner === undefined) throw new UnknownAvatar(avatarId)
-    if (owner !== p.userId && !isTrusted(p)) throw new Forbidden(`Avatar '${avatarId}' belongs to another player.`, 'not-owner')
-    return this.openFor(avatarId, owner)
+    return this.openFor(avatarId, await requireOwnedAvatar(this.d.avatars, p, avatarId))
   }
 
   /**
@@ -71,14 +69,15 @@ export class MarketplaceApp {
     return catalogItem(name)
   }
 
-  async soldItems(p: Principal, id: string, limit: number, cursor?: string): Promise<{ items: SoldItem[]; next: string | null }> {
+  async soldItems(p: Principal, id: string, asked: PageRequest): Promise<Page<SoldItem>> {
     await this.get(p, id)
     const q = this.d.database.current()
-    const before = cursor ? await soldItemRepo.positionOf(q, id, cursor) : undefined
-    if (cursor && before === undefined) throw new BadRequest('The cursor does not name a sale of this marketplace.', 'invalid-cursor')
-    const page = await soldItemRepo.page(q, id, limit + 1, before)
-    const items = page.slice(0, limit)
-    return { items, next: page.length > limit ? items[items.length - 1]!.sagaId : null }
+    return readPage(asked, {
+      names: 'a sale of this marketplace',
+      positionOf: (cursor) => soldItemRepo.positionOf(q, id, cursor),
+      fetch: (before, count) => soldItemRepo.page(q, id, count, before),
+      keyOf: (sale) => sale.sagaId,
+    })
   }
 
   async soldItem(p: Principal, id: string, name: string): Promise<SoldItem> {

@@ -3,6 +3,7 @@ import type { Database, Tx } from '../../../platform/db/database.js'
 import { AppError } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
+import { inBatches } from '../../../platform/jobs/batches.js'
 import type { AvatarClient } from '../../avatar/client.js'
 import { asItem, checkLevel, sellPrice, type CatalogItem, type Item } from '../domain/catalog.js'
 import { AvatarUnavailable } from '../domain/errors.js'
@@ -80,15 +81,15 @@ export class SagaRunner {
   async recover(): Promise<number> {
     const failures: unknown[] = []
     let taken = 0
-    for (;;) {
+    await inBatches(RECOVERY_BATCH, async () => {
       const now = this.d.clock.now()
       const claimed = await this.d.database.transaction((tx) => sagaRepo.claimAbandoned(tx, now, this.leaseFrom(now), RECOVERY_BATCH))
       for (const s of claimed) {
         taken++
         await this.resume(s).catch((e: unknown) => failures.push(e))
       }
-      if (claimed.length < RECOVERY_BATCH) break
-    }
+      return claimed.length
+    })
     if (failures.length > 0) throw new AggregateError(failures, `${failures.length} of ${taken} abandoned sagas could not be resumed`)
     return taken
   }

@@ -1,4 +1,4 @@
-import { BadGateway, BadRequest, NotFound, RuleViolation } from '../../../platform/errors.js'
+import { BadGateway, NotFound, RuleViolation } from '../../../platform/errors.js'
 
 export class LevelTooLow extends RuleViolation {
   constructor(name: string, required: number, level: number, whose: 'avatar' | 'stated') {
@@ -29,12 +29,6 @@ export class ItemNotSold extends NotFound {
 export class UnknownItem extends NotFound {
   constructor(name: string) {
     super('Item', name)
-  }
-}
-
-export class UnknownAvatar extends BadRequest {
-  constructor(avatarId: string) {
-    super(`No avatar '${avatarId}' exists.`, 'unknown-avatar')
   }
 }
 

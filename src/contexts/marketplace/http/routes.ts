@@ -59,8 +59,8 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{ app: MarketplaceApp 
       params: MarketplaceParams, querystring: SoldItemsQuery, response: { 200: Type.Array(SoldItemView), ...reads },
     },
   }, async (req, reply) => {
-    const { limit, cursor } = req.query
-    const page = await app.soldItems(req.principal, req.params.marketplaceId, limit, cursor)
+    const { limit } = req.query
+    const page = await app.soldItems(req.principal, req.params.marketplaceId, req.query)
     if (page.next) reply.header('link', `<${marketplacePath(req.params.marketplaceId)}/sold-items?limit=${limit}&cursor=${page.next}>; rel="next"`)
     return page.items.map(soldItemView)
   })

@@ -1,15 +1,16 @@
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database } from '../../../platform/db/database.js'
-import { BadRequest } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
+import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
 import { localDateTimeIn } from '../../../platform/time/index.js'
-import type { AvatarClient } from '../../avatar/client.js'
+import { inBatches } from '../../../platform/jobs/batches.js'
+import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import type { GuildClient } from '../../guild/client.js'
 import type { HabitAttended } from '../../tracking/events.js'
 import { habitTemplate, type TrackingClient } from '../../tracking/client.js'
-import { NotGuildMember, NotOwner, UnknownAvatar, UnknownGuild } from '../domain/errors.js'
+import { NotGuildMember, NotOwner, UnknownGuild } from '../domain/errors.js'
 import * as participations from '../domain/participation.js'
 import type { Participation } from '../domain/participation.js'
 import * as quests from '../domain/quest.js'
@@ -51,11 +52,6 @@ export interface NewQuest {
   ownerAvatarId?: string | undefined
 }
 
-export interface Page<T> {
-  items: T[]
-  next: string | null
-}
-
 /** The quest context's use cases. Anyone signed in reads quests; only the owner changes one. */
 export class QuestApp {
   constructor(private readonly d: QuestDeps) {}
@@ -64,7 +60,7 @@ export class QuestApp {
 
   async create(p: Principal, input: NewQuest): Promise<Quest> {
     const ownerAvatarId = input.ownerAvatarId ?? p.userId
-    const ownerId = await this.ownedAvatar(p, ownerAvatarId)
+    const ownerId = await requireOwnedAvatar(this.d.avatars, p, ownerAvatarId)
     const guildId = input.guildId ?? null
     if (guildId !== null) {
       if (!(await this.d.guilds.exists(guildId))) throw new UnknownGuild(guildId)
@@ -90,15 +86,17 @@ export class QuestApp {
   }
 
   /** The quests a player sees: their own, their guild's (the guild of `avatarId`, by default their registration avatar) and public ones. */
-  async list(p: Principal, q: { avatarId?: string | undefined; limit: number; cursor?: string | undefined }): Promise<Page<Quest>> {
+  async list(p: Principal, q: { avatarId?: string | undefined } & PageRequest): Promise<Page<Quest>> {
     const avatarId = q.avatarId ?? p.userId
-    if (q.avatarId !== undefined) await this.ownedAvatar(p, q.avatarId)
+    if (q.avatarId !== undefined) await requireOwnedAvatar(this.d.avatars, p, q.avatarId)
     const guildId = await this.d.guilds.guildOf(avatarId)
     const db = this.d.database.current()
-    const after = q.cursor ? await questRepo.positionOf(db, q.cursor) : undefined
-    if (q.cursor && after === undefined) throw new BadRequest('The cursor does not name a quest.', 'invalid-cursor')
-    const page = await questRepo.listVisible(db, { userId: p.userId, guildId }, q.limit + 1, after)
-    return pageOf(page, q.limit, (quest) => quest.id)
+    return readPage(q, {
+      names: 'a quest',
+      positionOf: (cursor) => questRepo.positionOf(db, cursor),
+      fetch: (after, count) => questRepo.listVisible(db, { userId: p.userId, guildId }, count, after),
+      keyOf: (quest) => quest.id,
+    })
   }
 
   async delete(p: Principal, id: string): Promise<void> {
@@ -143,7 +141,7 @@ export class QuestApp {
    */
   async join(p: Principal, questId: string, avatarId: string): Promise<Participation> {
     const quest = await this.get(questId)
-    await this.ownedAvatar(p, avatarId)
+    await requireOwnedAvatar(this.d.avatars, p, avatarId)
     if (quest.guildId !== null && (await this.d.guilds.guildOf(avatarId)) !== quest.guildId) throw new NotGuildMember(avatarId, quest.guildId)
     const existing = await participationRepo.find(this.d.database.current(), questId, avatarId)
     return this.makeCopies(existing ?? (await this.start(quest, avatarId)))
@@ -152,7 +150,7 @@ export class QuestApp {
   /** Leaves the quest: the participation ends and the copies stay as personal habits, unlinked. */
   async leave(p: Principal, questId: string, avatarId: string): Promise<void> {
     await this.get(questId)
-    await this.ownedAvatar(p, avatarId)
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
     const copies = await this.d.database.transaction(async (tx) => {
       const participation = await participationRepo.getForUpdate(tx, questId, avatarId)
       await participationRepo.delete(tx, questId, avatarId)
@@ -168,12 +166,15 @@ export class QuestApp {
     return participationRepo.get(this.d.database.current(), questId, avatarId)
   }
 
-  async participants(questId: string, limit: number, cursor?: string): Promise<Page<Participation>> {
+  async participants(questId: string, asked: PageRequest): Promise<Page<Participation>> {
     await this.get(questId)
     const db = this.d.database.current()
-    const after = cursor ? await participationRepo.positionOf(db, questId, cursor) : undefined
-    if (cursor && after === undefined) throw new BadRequest('The cursor does not name a participant of this quest.', 'invalid-cursor')
-    return pageOf(await participationRepo.listOfQuest(db, questId, limit + 1, after), limit, (x) => x.avatarId)
+    return readPage(asked, {
+      names: 'a participant of this quest',
+      positionOf: (cursor) => participationRepo.positionOf(db, questId, cursor),
+      fetch: (after, count) => participationRepo.listOfQuest(db, questId, count, after),
+      keyOf: (x) => x.avatarId,
+    })
   }
 
   // ---- reactions and jobs ----
@@ -208,7 +209,7 @@ export class QuestApp {
     const judgedAt = new Date(now.getTime() - EXPIRY_GRACE_MS)
     const horizon = localDateTimeIn(new Date(judgedAt.getTime() + MAX_ZONE_AHEAD_MS), 'UTC')
     let expired = 0
-    for (;;) {
+    await inBatches(EXPIRE_JOB_BATCH, async () => {
       const ended = await this.d.database.transaction(async (tx) => {
         let n = 0
         for (const p of await participationRepo.claimEndingBy(tx, horizon, EXPIRE_JOB_BATCH)) {
@@ -220,8 +221,8 @@ export class QuestApp {
         return n
       })
       expired += ended
-      if (ended < EXPIRE_JOB_BATCH) break
-    }
+      return ended
+    })
     await this.unlinkPending()
     return expired
   }
@@ -273,13 +274,13 @@ export class QuestApp {
 
   /** Clears the quest links still queued (after a crash, or queued by the expiry job). */
   private async unlinkPending(): Promise<void> {
-    for (;;) {
+    await inBatches(UNLINK_BATCH, async () => {
       const batch = await unlinkRepo.pending(this.d.database.current(), UNLINK_BATCH)
       for (const questId of new Set(batch.map((b) => b.questId))) {
         await this.unlink(questId, batch.filter((b) => b.questId === questId).map((b) => b.habitId))
       }
-      if (batch.length < UNLINK_BATCH) return
-    }
+      return batch.length
+    })
   }
 
   private async change(p: Principal, id: string, decide: (q: Quest) => Quest): Promise<void> {
@@ -294,22 +295,8 @@ export class QuestApp {
     if (isTrusted(p) || q.ownerId === p.userId) return
     throw new NotOwner(`Only the owner of quest '${q.id}' may change or delete it.`)
   }
-
-  /** The owner of an avatar the caller acts as: 400 when there is no such avatar, 403 when it is someone else's. */
-  private async ownedAvatar(p: Principal, avatarId: string): Promise<string> {
-    const owner = await this.d.avatars.ownerOf(avatarId)
-    if (owner === undefined) throw new UnknownAvatar(avatarId)
-    if (owner !== p.userId && !isTrusted(p)) throw new NotOwner(`Avatar '${avatarId}' belongs to another player.`)
-    return owner
-  }
 }
 
 const toQuestHabit = ({ habitId, ...fields }: QuestHabitInput): QuestHabit => ({ habitId, ...habitTemplate(fields) })
 
 const copiesOf = (p: Participation): string[] => p.habits.map((h) => h.copyHabitId)
-
-/** A page from `limit + 1` rows: the extra row only says there is a next page. */
-function pageOf<T>(rows: T[], limit: number, key: (t: T) => string): Page<T> {
-  const items = rows.slice(0, limit)
-  return { items, next: rows.length > limit ? key(items[items.length - 1]!) : null }
-}

@@ -30,12 +30,6 @@ export class QuestHasNoHabits extends RuleViolation {
   }
 }
 
-export class UnknownAvatar extends BadRequest {
-  constructor(avatarId: string) {
-    super(`No avatar '${avatarId}' exists.`, 'unknown-avatar')
-  }
-}
-
 export class UnknownGuild extends BadRequest {
   constructor(guildId: string) {
     super(`No guild '${guildId}' exists.`, 'unknown-guild')

@@ -1,4 +1,6 @@
 /** Every number of the quest rules (DESIGN §6, Quests). */
+import { DEFAULT_TIME_ZONE } from '../../../platform/time/index.js'
+
 export const NAME_MAX = 100
 export const DESCRIPTION_MAX = 2000
 
@@ -30,7 +32,7 @@ export const QUEST_HABIT_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$'
  * The zone a participant's window and habit copies are counted in. Avatars have no settable
  * zone yet (DESIGN §4: dates are read in the avatar's zone, UTC unless set).
  */
-export const PARTICIPANT_TIME_ZONE = 'UTC'
+export const PARTICIPANT_TIME_ZONE = DEFAULT_TIME_ZONE
 
 /**
  * A window that has ended is judged expired this long after its end, so completions recorded

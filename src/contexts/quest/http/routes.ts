@@ -92,7 +92,7 @@ export const questRoutes: FastifyPluginAsyncTypebox<{ app: QuestApp }> = async (
     schema: { tags, summary: 'Participants and their progress, in join order', params, querystring: ParticipantsQuery,
       response: { 200: ParticipationListView, ...problemResponses(400, 401, 404) } },
   }, async (req) => {
-    const page = await app.participants(req.params.id, req.query.limit, req.query.cursor)
+    const page = await app.participants(req.params.id, req.query)
     return { items: page.items.map(participationView), next: page.next }
   })
 

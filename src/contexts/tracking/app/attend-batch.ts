@@ -5,7 +5,6 @@ import { newId } from '../../../platform/ids.js'
 import { localDateTimeIn, type LocalDate, type LocalDateTime } from '../../../platform/time/index.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
-import { REWARD_MONEY } from '../domain/rules.js'
 import type { HabitAttended } from '../events.js'
 import type { AttendanceWrite, LoadedHabit } from '../store/habits.js'
 
@@ -41,7 +40,7 @@ export function decideAttends(loaded: ReadonlyMap<string, LoadedHabit>, commands
       const payload: HabitAttended['payload'] = {
         habitId: s.habit.id, avatarId: s.habit.avatarId, questId: s.habit.associatedQuestId,
         windowStart: a.window.start, windowEnd: a.window.end, attendedAt: c.attendedAt, streak: a.streak,
-        reward: { experience: a.experience, money: REWARD_MONEY },
+        reward: a.reward,
       }
       s.write ??= { readVersion: s.readVersion, habit: s.habit, completions: [], events: [] }
       s.write.habit = s.habit

@@ -1,15 +1,17 @@
-import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
+import { SYSTEM, type Principal } from '../../../platform/auth/principal.js'
 import { failed, KeyedBatcher, type Outcome } from '../../../platform/batcher.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
-import { BadRequest, Conflict, Forbidden } from '../../../platform/errors.js'
+import { Conflict } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import type { TrackingDraft } from '../events.js'
 import { newId } from '../../../platform/ids.js'
-import { addDays, dateOf, isValidTimeZone, localDateTimeIn, parseLocalDateTime, type LocalDate, type Recurrence } from '../../../platform/time/index.js'
-import type { AvatarClient } from '../../avatar/client.js'
-import { InvalidDate, UnknownAvatar } from '../domain/errors.js'
+import { inBatches } from '../../../platform/jobs/batches.js'
+import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
+import { addDays, dateOf, localDateTimeIn, parseLocalDateTime, type LocalDate, type Recurrence } from '../../../platform/time/index.js'
+import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
+import { InvalidDate } from '../domain/errors.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
 import { MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE } from '../domain/rules.js'
@@ -55,9 +57,7 @@ export class TrackingApp {
   }
 
   async create(p: Principal, input: NewHabit): Promise<HabitSnapshot> {
-    const owner = await this.d.avatars.ownerOf(input.avatarId)
-    if (owner === undefined) throw new UnknownAvatar(input.avatarId)
-    if (owner !== p.userId && !isTrusted(p)) throw new Forbidden(`Avatar '${input.avatarId}' belongs to another player.`, 'not-owner')
+    const owner = await requireOwnedAvatar(this.d.avatars, p, input.avatarId)
     return this.snapshot((await this.insert(newId(), owner, input)).habit)
   }
 
@@ -67,8 +67,7 @@ export class TrackingApp {
    * exactly one copy of each habit.
    */
   async copyForQuest(id: string, input: NewHabit & { associatedQuestId: string }): Promise<void> {
-    const owner = await this.d.avatars.ownerOf(input.avatarId)
-    if (owner === undefined) throw new UnknownAvatar(input.avatarId)
+    const owner = await requireOwnedAvatar(this.d.avatars, SYSTEM, input.avatarId)
     const { habit, created } = await this.insert(id, owner, input)
     if (!created && habit.avatarId !== input.avatarId) throw new Conflict(`Habit '${id}' exists already for another avatar.`, 'habit-id-taken')
   }
@@ -79,8 +78,7 @@ export class TrackingApp {
   }
 
   private async insert(id: string, ownerId: string, input: NewHabit): Promise<{ habit: Habit; created: boolean }> {
-    const timeZone = input.timeZone ?? 'UTC'
-    if (!isValidTimeZone(timeZone)) throw new BadRequest(`'${timeZone}' is not an IANA time zone.`, 'invalid-time-zone')
+    const timeZone = rules.habitTimeZone(input.timeZone)
     const habit = rules.newHabit({
       id,
       avatarId: input.avatarId,
@@ -111,17 +109,16 @@ export class TrackingApp {
     return completionRepo.history(this.d.database.current(), id)
   }
 
-  async listOfAvatar(p: Principal, avatarId: string, limit: number, cursor?: string): Promise<{ items: HabitSnapshot[]; next: string | null }> {
-    const owner = await this.d.avatars.ownerOf(avatarId)
-    if (owner !== undefined && owner !== p.userId && !isTrusted(p)) {
-      throw new Forbidden(`The habits of avatar '${avatarId}' are private to its owner.`, 'not-owner')
-    }
+  async listOfAvatar(p: Principal, avatarId: string, asked: PageRequest): Promise<Page<HabitSnapshot>> {
+    await requireOwnedAvatar(this.d.avatars, p, avatarId)
     const q = this.d.database.current()
-    const after = cursor ? await habitRepo.positionOf(q, avatarId, cursor) : undefined
-    if (cursor && after === undefined) throw new BadRequest('The cursor does not name a habit of this list.', 'invalid-cursor')
-    const page = await habitRepo.listOfAvatar(q, avatarId, limit + 1, after)
-    const items = page.slice(0, limit)
-    return { items: items.map((h) => this.snapshot(h)), next: page.length > limit ? items[items.length - 1]!.id : null }
+    const page = await readPage(asked, {
+      names: 'a habit of this list',
+      positionOf: (cursor) => habitRepo.positionOf(q, avatarId, cursor),
+      fetch: (after, count) => habitRepo.listOfAvatar(q, avatarId, count, after),
+      keyOf: (h) => h.id,
+    })
+    return { items: page.items.map((h) => this.snapshot(h)), next: page.next }
   }
 
   async delete(p: Principal, id: string): Promise<void> {
@@ -195,8 +192,8 @@ export class TrackingApp {
     // No zone is more than a day ahead of UTC: a cheap bound for the index, refined per habit.
     const horizon = addDays(dateOf(localDateTimeIn(now, 'UTC')), 1)
     let penalties = 0
-    for (;;) {
-      const { claimed, missed } = await this.d.database.transaction(async (tx) => {
+    await inBatches(MISSED_JOB_BATCH, async () => {
+      const { judged, missed } = await this.d.database.transaction(async (tx) => {
         const due = await habitRepo.claimDueForMissCheck(tx, horizon, MISSED_JOB_BATCH)
         let missedHere = 0
         let judged = 0
@@ -218,11 +215,12 @@ export class TrackingApp {
           }
           await habitRepo.save(tx, habit)
         }
-        return { claimed: judged, missed: missedHere }
+        return { judged, missed: missedHere }
       })
       penalties += missed
-      if (claimed < MISSED_JOB_BATCH) return penalties
-    }
+      return judged
+    })
+    return penalties
   }
 
   /** An avatar was deleted: its habits go with it. */

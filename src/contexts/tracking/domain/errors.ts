@@ -30,8 +30,9 @@ export class WindowAlreadyCompleted extends RuleViolation {
   }
 }
 
-export class UnknownAvatar extends BadRequest {
-  constructor(avatarId: string) {
-    super(`No avatar '${avatarId}' exists.`, 'unknown-avatar')
+
+export class InvalidTimeZone extends BadRequest {
+  constructor(zone: string) {
+    super(`'${zone}' is not an IANA time zone.`, 'invalid-time-zone')
   }
 }

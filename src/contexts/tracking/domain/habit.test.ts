@@ -40,7 +40,7 @@ describe('attending', () => {
   test('a first completion makes a streak of 1 and moves the next recurrence date', () => {
     const a = attend(daily(), new Set(), '2026-03-02T07:00:00', '2026-03-02T08:00:00')
     expect(a.window).toEqual({ start: '2026-03-02', end: '2026-03-03' })
-    expect(a).toMatchObject({ streak: 1, experience: 10 })
+    expect(a).toMatchObject({ streak: 1, reward: { experience: 10, money: 2 } })
     expect(a.habit).toMatchObject({ lastAttendedAt: '2026-03-02T07:00:00', streak: 1, bestStreak: 1 })
     expect(nextRecurrenceDate(a.habit)).toBe('2026-03-03T00:00:00')
   })
@@ -58,7 +58,7 @@ describe('attending', () => {
     const h: Habit = { ...daily(), lastCompletedWindowStart: '2026-03-05', streak: 1, bestStreak: 2 }
     const a = attend(h, new Set(['2026-03-02', '2026-03-03', '2026-03-05']), '2026-03-04T12:00:00', '2026-03-05T12:00:00')
     expect(a.streak).toBe(3) // 2, 3, 4 March end at the attended window
-    expect(a.experience).toBe(12)
+    expect(a.reward).toEqual({ experience: 12, money: 2 })
     expect(a.habit).toMatchObject({ lastCompletedWindowStart: '2026-03-05', streak: 4, bestStreak: 4 })
   })
 

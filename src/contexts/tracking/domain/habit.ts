@@ -1,11 +1,11 @@
 import { BadRequest } from '../../../platform/errors.js'
 import {
-  WEEKDAYS, addHours, dateOf, nextWindow, previousWindow, startOfDay, windowContaining, windowsEndedBetween,
+  DEFAULT_TIME_ZONE, WEEKDAYS, addHours, dateOf, isValidTimeZone, nextWindow, previousWindow, startOfDay, windowContaining, windowsEndedBetween,
   type LocalDate, type LocalDateTime, type Recurrence, type RecurrenceType, type Weekday, type Window,
 } from '../../../platform/time/index.js'
-import { AttendInFuture, BeforeFirstWindow, InvalidRecurrence, WindowAlreadyCompleted } from './errors.js'
+import { AttendInFuture, BeforeFirstWindow, InvalidRecurrence, InvalidTimeZone, WindowAlreadyCompleted } from './errors.js'
 import {
-  ATTEND_FUTURE_TOLERANCE_HOURS, DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DESCRIPTION_MAX, TAGS_MAX, TAG_MAX, TITLE_MAX, experienceForStreak,
+  ATTEND_FUTURE_TOLERANCE_HOURS, DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DESCRIPTION_MAX, TAGS_MAX, TAG_MAX, TITLE_MAX, rewardForStreak,
 } from './rules.js'
 
 export interface Habit {
@@ -89,6 +89,13 @@ function missChecksFrom(recurrence: Recurrence, first: Window): Pick<Habit, 'mis
   return { missCheckFrom: first.end, missCheckDue: nextWindow(recurrence, first).end }
 }
 
+/** The zone a new habit counts its windows in: the one asked for, else the default (DESIGN §4). */
+export function habitTimeZone(asked: string | undefined): string {
+  const zone = asked ?? DEFAULT_TIME_ZONE
+  if (!isValidTimeZone(zone)) throw new InvalidTimeZone(zone)
+  return zone
+}
+
 export function newHabit(
   h: Pick<Habit, 'id' | 'avatarId' | 'ownerId' | 'title' | 'description' | 'tags' | 'recurrence' | 'timeZone' | 'associatedQuestId'>,
   today: LocalDate,
@@ -124,7 +131,7 @@ export interface Attendance {
   window: Window
   /** The run of completed windows ending with this one; it sets the reward. */
   streak: number
-  experience: number
+  reward: { experience: number; money: number }
 }
 
 /** Completes the window holding `attendedAt`; `completed` holds the starts of windows already completed. */
@@ -149,7 +156,7 @@ export function attend(h: Habit, completed: ReadonlySet<LocalDate>, attendedAt: 
     },
     window,
     streak,
-    experience: experienceForStreak(streak),
+    reward: rewardForStreak(streak),
   }
 }
 

@@ -19,6 +19,10 @@ export const MISSED_WINDOW_DAMAGE = 5
 export const experienceForStreak = (streak: number): number =>
   REWARD_BASE_EXPERIENCE + Math.min(Math.max(streak - 1, 0), REWARD_STREAK_BONUS_CAP)
 
+/** The whole reward of one completion that makes a run of `streak` completed windows. */
+export const rewardForStreak = (streak: number): { experience: number; money: number } =>
+  ({ experience: experienceForStreak(streak), money: REWARD_MONEY })
+
 /** How many ended windows one run of the missed-window job catches up on per habit. */
 export const MISSED_CATCH_UP_LIMIT = 400
 export const MISSED_JOB_EVERY_MS = 60_000

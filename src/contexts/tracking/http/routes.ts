@@ -29,7 +29,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
     schema: { tags, summary: "List an avatar's habits (its owner only), oldest first", querystring: ListQuery,
       response: { 200: HabitListView, ...problemResponses(400, 401, 403) } },
   }, async (req) => {
-    const page = await app.listOfAvatar(req.principal, req.query.avatarId, req.query.limit, req.query.cursor)
+    const page = await app.listOfAvatar(req.principal, req.query.avatarId, req.query)
     return { items: page.items.map(habitView), next: page.next }
   })
 
