@@ -92,10 +92,12 @@ export function httpAvatarClient(baseUrl: string | (() => string), token: TokenS
     isOwner: async (avatarId, userId) => (await ownerOf(avatarId)) === userId,
     profile: async (avatarId) => {
       const [avatar, stats, owner] = await Promise.all([
-        http.call<{ level: { levelNumber: number }; health: { current: number; max: number } }>({ method: 'GET', path: path(avatarId) }),
-        http.call<{ attack: number; armor: number }>({ method: 'GET', path: path(avatarId, '/stats') }),
-        http.call<{ userId: string }>({ method: 'GET', path: path(avatarId, '/owner') }),
+        http.callOrUndefined<{ level: { levelNumber: number }; health: { current: number; max: number } }>({ method: 'GET', path: path(avatarId) }),
+        http.callOrUndefined<{ attack: number; armor: number }>({ method: 'GET', path: path(avatarId, '/stats') }),
+        http.callOrUndefined<{ userId: string }>({ method: 'GET', path: path(avatarId, '/owner') }),
       ])
+      // The port's promise, as in one process: an unknown avatar is NotFound, not the remote's 404 problem.
+      if (!avatar || !stats || !owner) throw new NotFound('Avatar', avatarId)
       return { ownerId: owner.userId, level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor, health: avatar.health.current, maxHealth: avatar.health.max }
     },
     spend: (avatarId, amount, key) => http.call({ method: 'POST', path: path(avatarId, '/money/spend'), body: { amount }, idempotencyKey: key }),
