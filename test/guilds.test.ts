@@ -215,14 +215,16 @@ describe('refusals', () => {
     expectProblem(await get(leader, guildUrl(id, `/invites/${missing}`)), 404)
   })
 
-  test('400: bad names, one guild per avatar, members and strangers, expired or foreign invites, own role, the leader', async () => {
+  test('400: bad names, members and strangers, expired or foreign invites, own role, the leader', async () => {
     const { id, leader, rest: [member] } = await guildWith(2)
     const m = member!
     const [p, q] = await Promise.all([newPlayer(app), newPlayer(app)])
     expectProblem(await post(p, '/api/v1/guilds', { name: '  ab  ', creatorAvatarId: p.avatarId, creatorNickname: 'x' }), 400, 'invalid-guild-name')
     expectProblem(await post(p, '/api/v1/guilds', { name: guildName(), creatorAvatarId: p.avatarId, creatorNickname: '   ' }), 400, 'invalid-nickname')
     expectProblem(await post(p, '/api/v1/guilds', { name: guildName(), creatorAvatarId: p.avatarId }), 400, 'validation')
-    expectProblem(await post(m, '/api/v1/guilds', { name: guildName(), creatorAvatarId: m.avatarId, creatorNickname: 'x' }), 400, 'already-in-guild')
+    const founding = await post(m, '/api/v1/guilds', { name: guildName(), creatorAvatarId: m.avatarId, creatorNickname: 'x' })
+    expectProblem(founding, 409, 'already-in-guild')
+    expect(founding.json().detail).toContain(id)
     expectProblem(await post(leader, guildUrl(id, '/invites'), { requestorId: leader.avatarId, targetAvatarId: 'no-such-avatar' }), 400, 'unknown-avatar')
     expectProblem(await post(leader, guildUrl(id, '/invites'), { requestorId: leader.avatarId, targetAvatarId: m.avatarId }), 400, 'already-member')
     const inviteId = await inviteTo(app, id, leader, p)
@@ -234,7 +236,30 @@ describe('refusals', () => {
     // An avatar in a guild cannot accept another guild's invite.
     const other = await guildWith(1)
     const cross = await inviteTo(app, other.id, other.leader, m)
-    expectProblem(await post(m, guildUrl(other.id, `/invites/${cross}/accept`), { avatarId: m.avatarId, nickname: 'x' }), 400, 'already-in-guild')
+    const accepted = await post(m, guildUrl(other.id, `/invites/${cross}/accept`), { avatarId: m.avatarId, nickname: 'x' })
+    expectProblem(accepted, 409, 'already-in-guild')
+    expect(accepted.json().detail).toContain(id)
+  })
+
+  test('409 naming the guild: an invite accepted after the avatar joined another, or racing other accepts', async () => {
+    const joiner = await newPlayer(app)
+    const guilds = await Promise.all([guildWith(1), guildWith(1), guildWith(1), guildWith(1)])
+    const invites = await Promise.all(guilds.map((g) => inviteTo(app, g.id, g.leader, joiner)))
+    const answers = await Promise.all(guilds.map((g, i) => post(joiner, guildUrl(g.id, `/invites/${invites[i]}/accept`), { avatarId: joiner.avatarId, nickname: 'j' })))
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([204, 409, 409, 409])
+    const joined = guilds[answers.findIndex((a) => a.statusCode === 204)]!.id
+    for (const refused of answers.filter((a) => a.statusCode === 409)) {
+      expectProblem(refused, 409, 'already-in-guild')
+      expect(refused.json().detail).toContain(joined)
+    }
+    // Joining withdrew the other invites; accepting one later still says why.
+    const later = guilds.find((g) => g.id !== joined)!
+    const again = await post(joiner, guildUrl(later.id, `/invites/${invites[guilds.indexOf(later)]}/accept`), { avatarId: joiner.avatarId, nickname: 'j' })
+    expectProblem(again, 409, 'already-in-guild')
+    expect(again.json().detail).toContain(joined)
+    // The same accept again, once a member: already a member of this guild.
+    const twice = await post(joiner, guildUrl(joined, `/invites/${invites[guilds.findIndex((g) => g.id === joined)]}/accept`), { avatarId: joiner.avatarId, nickname: 'j' })
+    expectProblem(twice, 400, 'already-member')
   })
 
   test('409: guild names ignoring case, nicknames in a guild, a second pending invite', async () => {

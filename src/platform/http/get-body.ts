@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { ValidateFunction } from 'ajv'
 import type { FastifyRequest } from 'fastify'
 import { AppError, BadRequest } from '../errors.js'
-import { toFieldErrors } from './validation.js'
+import { refuseUnstorableText, toFieldErrors } from './validation.js'
 
 export const BODY_LIMIT = 64 * 1024
 
@@ -41,6 +41,7 @@ export interface GetBodyConfig {
  */
 export async function readValidGetBody(req: FastifyRequest): Promise<unknown> {
   const body = await readGetBody(req.raw)
+  refuseUnstorableText(body, 'body')
   const validate = (req.routeOptions.config as GetBodyConfig).getBody
   if (body !== undefined && validate && !validate(body)) {
     const errors = toFieldErrors('body', validate.errors ?? [])

@@ -75,16 +75,28 @@ export function registerProblemHandlers(app: FastifyInstance, routes: RouteTable
     return sendProblem(reply, p)
   })
 
+  // A wrong method on a known path is answered before its body is read: the body was never meant
+  // for any route, so neither its size nor its syntax is judged (405, not 400 or 413).
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.is404 && methodNotAllowed(routes, req, reply)) return reply
+  })
+
   app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0] ?? req.url
-    const allowed = routes.methodsFor(path)
-    // A route of this method that found nothing (a static file gone) is a 404, not a 405.
-    if (allowed.length > 0 && !allowed.includes(req.method)) {
-      reply.header('allow', allowed.join(', '))
-      return sendProblem(reply, problem(req, 405, 'method-not-allowed', 'Method not allowed',
-        `${req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`))
-    }
+    if (methodNotAllowed(routes, req, reply)) return reply
     if (pageFallback?.(req, reply)) return reply
+    const path = req.url.split('?')[0] ?? req.url
     return sendProblem(reply, problem(req, 404, 'not-found', 'Not found', `No route ${req.method} ${path}.`))
   })
+}
+
+/** Answers 405 with Allow when the path is known for other methods; false otherwise. */
+function methodNotAllowed(routes: RouteTable, req: FastifyRequest, reply: FastifyReply): boolean {
+  const path = req.url.split('?')[0] ?? req.url
+  const allowed = routes.methodsFor(path)
+  // A route of this method that found nothing (a static file gone) is a 404, not a 405.
+  if (allowed.length === 0 || allowed.includes(req.method)) return false
+  reply.header('allow', allowed.join(', '))
+  void sendProblem(reply, problem(req, 405, 'method-not-allowed', 'Method not allowed',
+    `${req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`))
+  return true
 }

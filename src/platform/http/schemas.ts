@@ -5,6 +5,9 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
 }
 
+/** The largest whole number a PostgreSQL integer column holds: a bound for numbers that reach a query. */
+export const STORED_INT_MAX = 2_147_483_647
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
 export const ProblemSchema = Type.Object(

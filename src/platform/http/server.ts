@@ -11,7 +11,7 @@ import { Metrics, type MetricsSource } from './metrics.js'
 import { frameworkErrorHandler, registerProblemHandlers, sendProblem } from './problems.js'
 import { RouteTable } from './route-table.js'
 import { ProblemSchema } from './schemas.js'
-import { rejectNulCharacters, validatorCompiler } from './validation.js'
+import { rejectMalformedQuery, rejectUnstorableText, validatorCompiler } from './validation.js'
 import { serveWebApp } from './web-app.js'
 
 export type HttpServer = FastifyInstance
@@ -93,7 +93,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       if (!started && !(req.routeOptions.config as { probe?: boolean } | undefined)?.probe) await startup
     })
   }
-  app.addHook('preValidation', rejectNulCharacters)
+  app.addHook('onRequest', rejectMalformedQuery)
+  app.addHook('preValidation', rejectUnstorableText)
   const routes = new RouteTable()
   routes.track(app)
   const webApp = opts.webDir ? await serveWebApp(app, opts.webDir) : undefined

@@ -62,22 +62,51 @@ export function toFieldErrors(part: string, errors: ErrorObject[]): FieldError[]
   return out
 }
 
-/** Where in a request the first NUL character sits (`body/name`), if any. */
-function nulPath(value: unknown, at: string, depth = 0): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? at : undefined
+/**
+ * Text PostgreSQL cannot store: NUL, and a UTF-16 surrogate without its pair (a JSON `\ud800`
+ * escape), which has no UTF-8 form and which jsonb refuses.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** Where in a request the first unstorable string (or key) sits (`body/name`), if any. */
+function unstorablePath(value: unknown, at: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? at : undefined
   if (value === null || typeof value !== 'object' || depth > 32) return undefined
   for (const [k, v] of Object.entries(value)) {
-    const found = nulPath(v, `${at}/${k}`, depth + 1)
+    if (UNSTORABLE.test(k)) return at
+    const found = unstorablePath(v, `${at}/${k}`, depth + 1)
     if (found) return found
   }
   return undefined
 }
 
+/** Refuses a request part holding text that cannot be stored, naming the field (400). */
+export function refuseUnstorableText(value: unknown, part: string): void {
+  const path = unstorablePath(value, part)
+  if (path) {
+    throw new BadRequest(`${path} contains a NUL character or an unpaired surrogate, which text may not hold.`, 'validation',
+      [{ path, message: 'must not contain NUL characters or unpaired surrogates' }])
+  }
+}
+
+/** Every route at once: unstorable text anywhere in a request is a 400 up front, never a database error. */
+export async function rejectUnstorableText(req: FastifyRequest): Promise<void> {
+  refuseUnstorableText(req.body, 'body')
+  refuseUnstorableText(req.query, 'querystring')
+  refuseUnstorableText(req.params, 'params')
+}
+
 /**
- * PostgreSQL text cannot hold NUL, so a NUL anywhere in a request's text is refused up front
- * with a 400 naming the field, for every route at once.
+ * A query string whose percent-escapes are not UTF-8 (`%ED%A0%80`, `%E0%A4%A`) is refused before
+ * any route or forwarding sees it: decoded, it would be text no shape could agree on.
  */
-export async function rejectNulCharacters(req: FastifyRequest): Promise<void> {
-  const path = nulPath(req.body, 'body') ?? nulPath(req.query, 'query') ?? nulPath(req.params, 'path')
-  if (path) throw new BadRequest(`${path} contains a NUL character, which text may not hold.`, 'validation', [{ path, message: 'must not contain NUL characters' }])
+export async function rejectMalformedQuery(req: FastifyRequest): Promise<void> {
+  const at = req.url.indexOf('?')
+  if (at < 0 || !req.url.includes('%', at)) return
+  try {
+    decodeURIComponent(req.url.slice(at + 1))
+  } catch {
+    throw new BadRequest('The query string holds a percent-escape that is not UTF-8.', 'validation',
+      [{ path: 'querystring', message: 'must be percent-encoded UTF-8' }])
+  }
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
-import { AvatarIdString, StringEnum } from '../../../platform/http/schemas.js'
+import { AvatarIdString, STORED_INT_MAX, StringEnum } from '../../../platform/http/schemas.js'
 import {
   AMOUNT_MAX, AMOUNT_MIN, AVATAR_NAME_MAX, CONSUMABLE_EFFECTS, DAMAGE_MIN, ITEM_DESCRIPTION_MAX,
   ITEM_NAME_MAX, ITEM_POWER_MAX, ITEM_TYPES,
@@ -44,8 +44,9 @@ export const UseItemBody = Type.Object({ name: ItemName })
 
 export const SearchCriteria = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: AVATAR_NAME_MAX })),
-  minLevel: Type.Optional(Type.Integer({ minimum: 1 })),
-  maxLevel: Type.Optional(Type.Integer({ minimum: 1 })),
+  // Bounds of a filter, not levels: 0 means from the start.
+  minLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: STORED_INT_MAX })),
+  maxLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: STORED_INT_MAX })),
 })
 
 export const SearchQuery = Type.Object({

@@ -87,11 +87,12 @@ export class GuildApp {
     await requireOwnedAvatar(this.d.avatars, p, input.creatorAvatarId)
     const guild = rules.founding({ id: newId(), name, createdAt: this.d.clock.now() }, { avatarId: input.creatorAvatarId, nickname })
     await this.d.database.transaction(async (tx) => {
-      if (await guildRepo.guildOf(tx, input.creatorAvatarId)) throw new AlreadyInGuild(input.creatorAvatarId)
+      const elsewhere = await guildRepo.guildOf(tx, input.creatorAvatarId)
+      if (elsewhere) throw new AlreadyInGuild(input.creatorAvatarId, elsewhere)
       await guildRepo.insert(tx, guild)
       await inviteRepo.deleteOfTarget(tx, input.creatorAvatarId)
       await this.events(tx, guild.id, 1, [{ type: 'GuildCreated', payload: { guildId: guild.id, name, leaderAvatarId: input.creatorAvatarId } }])
-    })
+    }).catch((e: unknown) => this.namingTheGuild(e))
     return guild
   }
 
@@ -181,15 +182,27 @@ export class GuildApp {
     await requireOwnedAvatar(this.d.avatars, p, input.avatarId)
     await this.d.database.transaction(async (tx) => {
       const guild = await guildRepo.getForUpdate(tx, guildId)
+      // Judged before the invite: joining a guild withdraws the avatar's other invites, so an
+      // accept that comes after (or races) a join finds none, and the clear answer is the guild.
+      const elsewhere = await guildRepo.guildOf(tx, input.avatarId)
+      if (elsewhere === guildId) throw new AlreadyMember(input.avatarId)
+      if (elsewhere) throw new AlreadyInGuild(input.avatarId, elsewhere)
       const invite = await inviteRepo.find(tx, guildId, inviteId)
       if (!invite) throw new NotFound('Invite', inviteId)
       const after = rules.admit(guild, invite, input.avatarId, nickname, this.d.clock.now())
-      const elsewhere = await guildRepo.guildOf(tx, input.avatarId)
-      if (elsewhere) throw new AlreadyInGuild(input.avatarId)
       const version = await guildRepo.saveMembers(tx, guildId, guild.members, after)
       await inviteRepo.deleteOfTarget(tx, input.avatarId)
       await this.events(tx, guildId, version, [{ type: 'MemberJoined', payload: { guildId, avatarId: input.avatarId } }])
-    })
+    }).catch((e: unknown) => this.namingTheGuild(e))
+  }
+
+  /** A join that lost a race to another (the store's unique key refused it) answers which guild won. */
+  private async namingTheGuild(e: unknown): Promise<never> {
+    if (e instanceof AlreadyInGuild && !e.guildId) {
+      const guildId = await guildRepo.guildOf(this.d.database.current(), e.avatarId)
+      if (guildId) throw new AlreadyInGuild(e.avatarId, guildId)
+    }
+    throw e
   }
 
   // ---- members and roles ----

@@ -28,9 +28,13 @@ export class NicknameTaken extends Conflict {
   }
 }
 
-export class AlreadyInGuild extends RuleViolation {
-  constructor(avatarId: string) {
-    super('already-in-guild', `Avatar '${avatarId}' already belongs to a guild; an avatar belongs to at most one.`)
+/**
+ * The avatar is in a guild already (an avatar belongs to at most one): a conflict with its
+ * membership, which the answer names. Unnamed only inside a store that lost a race to it.
+ */
+export class AlreadyInGuild extends Conflict {
+  constructor(readonly avatarId: string, readonly guildId?: string) {
+    super(`Avatar '${avatarId}' already belongs to ${guildId ? `guild '${guildId}'` : 'a guild'}; an avatar belongs to at most one.`, 'already-in-guild')
   }
 }
 
