@@ -38,7 +38,7 @@ function NoGuild({ onJoined }: { onJoined: () => Promise<void> }) {
     await onJoined()
   }, {
     fields: (err) => ({ ...err.fields, nickname: err.fields.creatorNickname ?? '' }),
-    message: (err) => (err instanceof ApiError && err.status === 409 ? 'A guild with this name exists already: pick another name.' : messageOf(err)),
+    message: (err) => (err instanceof ApiError && err.slug === 'guild-name-taken' ? 'A guild with this name exists already: pick another name.' : messageOf(err)),
   })
 
   return (
@@ -247,7 +247,7 @@ function InvitePlayers({ guild: g }: { guild: Guild }) {
                   setOutcome({ kind: 'success', text: `Invited ${a.name}. They will see the invite on their Guild page.` })
                   await pending.reload()
                 } catch (err) {
-                  setOutcome({ kind: 'error', text: err instanceof ApiError && err.status === 409 ? `${a.name} already has a pending invite.` : messageOf(err) })
+                  setOutcome({ kind: 'error', text: err instanceof ApiError && err.slug === 'invite-pending' ? `${a.name} already has a pending invite.` : messageOf(err) })
                 }
               }}>Invite<span className="visually-hidden"> {a.name}</span></Action>
             )}
