@@ -23,7 +23,7 @@
  *                                              (after BENCH_ATTEND_WARMUP (300) unrecorded ones, timed alike)
  *                                              until the avatar's experience holds every reward
  *     - attend → experience visible (ours)     BENCH_PROBES (200) sequential probes, p50/p99 (p99 of 50 would be the second-worst)
- *     - battle (ours)                          BENCH_GUILD (20) members of one guild attacking a DRAGON at once for
+ *     - battle (ours)                          BENCH_GUILD (20) members of one guild attacking a BENCH_BOSS (DRAGON) at once for
  *                                              BENCH_DURATION, a new battle whenever one ends; ratio to ours' hot earn
  *     and RSS: a second after start, and the highest during the GET and earn load.
  * Ratios are ours / floor of the same engine in the same run.
@@ -64,7 +64,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
 /** Each compared scenario takes BENCH_DURATION per target in all, in whole seconds per round. */
 const ROUND_SECONDS = Math.max(1, Math.round(DURATION / ROUNDS))
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const BOSS = 'DRAGON'
+const BOSS = process.env.BENCH_BOSS ?? 'DRAGON'
 /** What `npm start` runs: the platform as the build bundled it (built first when stale). */
 const OURS = 'bin/questline.js'
 
