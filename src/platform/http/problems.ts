@@ -76,13 +76,13 @@ export function registerProblemHandlers(app: FastifyInstance, routes: RouteTable
   })
 
   // A wrong method on a known path is answered before its body is read: the body was never meant
-  // for any route, so neither its size nor its syntax is judged (405, not 400 or 413).
+  // for any route, so neither its size nor its syntax is judged (405, not 400 or 413). Every
+  // request the not-found handler below gets has passed here, so it answers only 404s.
   app.addHook('onRequest', async (req, reply) => {
     if (req.is404 && methodNotAllowed(routes, req, reply)) return reply
   })
 
   app.setNotFoundHandler((req, reply) => {
-    if (methodNotAllowed(routes, req, reply)) return reply
     if (pageFallback?.(req, reply)) return reply
     const path = req.url.split('?')[0] ?? req.url
     return sendProblem(reply, problem(req, 404, 'not-found', 'Not found', `No route ${req.method} ${path}.`))
