@@ -35,8 +35,7 @@
  * code is then 1. Results also go to bench/results/api-<time>.json.
  */
 import { existsSync, readdirSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { buildAll } from '../scripts/build.js'
 import { measureBattle } from './lib/battle.js'
@@ -47,9 +46,11 @@ import { load, median, type LoadResult, type LoadSpec, type Target } from './lib
 import { rssMb, sampleRss } from './lib/memory.js'
 import { pinCores } from './lib/pinning.js'
 import { guildOf, register, spreadAvatars, type Player } from './lib/players.js'
-import { nodeCommand, onInterrupt, startServer, type Started } from './lib/processes.js'
+import { nodeCommand, startServer, type Started } from './lib/processes.js'
 import { measureAttendsEndToEnd, measureRewardDelay } from './lib/scenarios.js'
 import { timeRun, timeStartUp } from './lib/startup.js'
+import { fmt, table } from './lib/table.js'
+import { withTempDir } from './lib/temp-dir.js'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -151,18 +152,6 @@ const json = { 'content-type': 'application/json' }
 async function warmUp(...specs: LoadSpec[]): Promise<void> {
   if (WARMUP <= 0) return
   for (const spec of specs) await load({ ...spec, duration: WARMUP })
-}
-
-async function withTempDir<T>(prefix: string, run: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(path.join(tmpdir(), prefix))
-  const remove = () => rm(dir, { recursive: true, force: true })
-  const unregister = onInterrupt(remove)
-  try {
-    return await run(dir)
-  } finally {
-    await remove()
-    unregister()
-  }
 }
 
 /**
@@ -361,8 +350,6 @@ async function postgres(): Promise<void> {
 
 // ---- report ----
 
-const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }))
-
 function ratios(): void {
   for (const r of rows) {
     if (r.target !== 'ours' || r.rps === undefined) continue
@@ -378,13 +365,6 @@ function ratios(): void {
       }
     }
   }
-}
-
-function table(header: string[], body: (string | number)[][], right: boolean[]): string {
-  const cells = [header, ...body.map((r) => r.map(String))]
-  const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)))
-  const line = (r: string[]) => r.map((c, i) => (right[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ').trimEnd()
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.slice(1).map(line)].join('\n')
 }
 
 function printReport(): void {

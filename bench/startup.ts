@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { median } from './lib/load.js'
-import { freePort } from './lib/processes.js'
+import { freePort } from '../src/platform/net/free-port.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)

@@ -49,8 +49,6 @@ export interface Config {
    * (`UPSTREAM_<CONTEXT>`, comma-separated, any context name). The process forwards their routes there.
    */
   upstreams: Record<string, string[] | undefined>
-  /** Test-only routes under /_test (clock, settle, jobs) for black-box tests of split services. */
-  testControl: boolean
   /** Replicas per context that `npm run start:split` starts (`REPLICAS_<CONTEXT>`; a context not named: 1). */
   replicas: Record<string, number | undefined>
   /**
@@ -70,6 +68,11 @@ export interface Config {
   serviceCallRetries: number
   /** The built player web app the edge serves at `/` (`npm run build:web` writes it). */
   webDir: string
+  /**
+   * Days that rows no longer needed are kept before the retention job deletes them: published
+   * outbox events, inbox records, settled sagas and registrations, idempotency keys (`RETENTION_DAYS`).
+   */
+  retentionDays: number
 }
 
 function urlList(env: Env, name: string): string[] | undefined {
@@ -165,12 +168,12 @@ export function loadConfig(env: Env = process.env): Config {
     loginFailureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     upstreams: perContext(env, 'UPSTREAM', (name) => urlList(env, name)),
-    testControl: oneOf(env, 'TEST_CONTROL', ['true', 'false'] as const, 'false') === 'true',
     replicas: perContext(env, 'REPLICAS', (name) => integer(env, name, 1, 1, 16)),
     avatarUrl,
     serviceCallTimeoutMs: integer(env, renamed(env, 'SERVICE_CALL_TIMEOUT_MS', 'AVATAR_TIMEOUT_MS'), 2000, 10, 60_000),
     serviceCallRetries: integer(env, renamed(env, 'SERVICE_CALL_RETRIES', 'AVATAR_RETRIES'), 2, 0, 10),
     webDir: path.resolve(optional(env, 'WEB_DIR') ?? DEFAULT_WEB_DIR),
+    retentionDays: integer(env, 'RETENTION_DAYS', 7, 1, 3650),
   }
 }
 

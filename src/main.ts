@@ -1,19 +1,32 @@
 /**
  * The command line:
- *   questline serve [--only <context>[,<context>…]] [--port <n>]   serve the platform (all contexts by default)
+ *   questline serve [--only <context>[,<context>…]] [--port <n>] [--test-controls]
+ *                                                                 serve the platform (all contexts by default);
+ *                                                                 --test-controls adds /_test routes (tests only, loopback only)
  *   questline migrate                                             apply database migrations and exit
+ *   questline backup FILE | restore FILE [--force]                the embedded data directory (src/operator)
+ *   questline admin grant|revoke EMAIL                            make or unmake an admin
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfigFromEnvironment } from './config.js'
+import { type Config, ConfigError, loadConfigFromEnvironment } from './config.js'
+import { changeRole } from './contexts/edge/app/roles.js'
+import { BadBackup } from './operator/backup-file.js'
+import { admin, backup, backupOf, restore } from './operator/commands.js'
+import { OperatorFailure, serveOperatorSocket } from './operator/socket.js'
+import { AppError } from './platform/errors.js'
 import { DataDirInUse } from './platform/db/lock-file.js'
 import { migrateDatabase } from './platform/db/migrate.js'
 import { compileRemainingSchemas } from './platform/http/server.js'
+import { isLoopbackHost } from './platform/http/test-control.js'
 import { createLogger } from './platform/log.js'
 import { assemblePlatform, CONTEXT_NAMES, type ContextName, openDatabase } from './server.js'
 
-const USAGE = `usage: questline serve [--only <context>[,<context>...]] [--port <n>]
+const USAGE = `usage: questline serve [--only <context>[,<context>...]] [--port <n>] [--test-controls]
        questline migrate
+       questline backup FILE             the embedded data directory (DATA_DIR), also while it is served
+       questline restore FILE [--force]  into DATA_DIR, which must be empty unless --force (server stopped)
+       questline admin grant|revoke EMAIL
 contexts: ${CONTEXT_NAMES.join(', ')}`
 
 const isContextName = (name: string): name is ContextName => (CONTEXT_NAMES as readonly string[]).includes(name)
@@ -27,7 +40,9 @@ async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { only: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      only: { type: 'string' }, port: { type: 'string' }, 'test-controls': { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    },
   })
   if (values.help) return console.log(USAGE)
   const command = positionals[0] ?? 'serve'
@@ -44,11 +59,18 @@ async function main(argv: string[]): Promise<void> {
     logger.info('migrations applied')
     return
   }
+  if (command === 'backup' || command === 'restore' || command === 'admin') {
+    return console.log(await operatorCommand(config, command, positionals.slice(1), values.force === true))
+  }
   if (command !== 'serve') fail(USAGE)
 
   const only = values.only?.split(',').map((s) => s.trim())
   const unknown = only?.filter((c) => !isContextName(c)) ?? []
   if (unknown.length > 0) fail(`unknown context: ${unknown.join(', ')}\n${USAGE}`)
+  const testControls = values['test-controls'] === true
+  if (testControls && !isLoopbackHost(config.host)) {
+    fail(`--test-controls let anyone who reaches the server set its clock: they need a loopback HOST (127.0.0.1, ::1, localhost), not ${config.host}`)
+  }
 
   // Everything is wired and declared while the embedded database starts; the server listens
   // (/healthz answers, other requests wait) and then the platform starts: database, migrations, bus.
@@ -57,8 +79,10 @@ async function main(argv: string[]): Promise<void> {
     logger,
     keysDir: config.dataDir,
     ...(only ? { only: only.filter(isContextName) } : {}),
+    testControls,
   })
   const { http } = platform
+  const log = logger || undefined
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down')
     await http.close()
@@ -77,12 +101,30 @@ async function main(argv: string[]): Promise<void> {
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${path.relative(process.cwd(), config.dataDir) || '.'}`
   logger.info({ listeningMs: Math.round(listening), readyMs: Math.round(performance.now()) },
     `Questline is up on http://${config.host}:${config.port} (${where}); API docs at /docs`)
+  if (!config.databaseUrl) {
+    await serveOperatorSocket(config.dataDir, {
+      backup: () => backupOf(platform.database, config.dataDir),
+      role: (email, role) => changeRole({ database: platform.database, clock: platform.clock, revocations: platform.revocations, accessTokenTtlSeconds: config.accessTokenTtlSeconds }, email, role),
+    }, log)
+  }
   // Validators and serializers are compiled on first use; the rest now, between requests.
   void compileRemainingSchemas(http, (e) => logger.error({ err: e }, 'a route schema does not compile'))
 }
 
+async function operatorCommand(config: Config, command: 'backup' | 'restore' | 'admin', args: string[], force: boolean): Promise<string> {
+  if (command === 'admin') {
+    const [action, email] = args
+    if ((action !== 'grant' && action !== 'revoke') || !email || args.length > 2) fail(`usage: questline admin grant|revoke EMAIL`)
+    return admin(config, action, email)
+  }
+  const [file] = args
+  if (!file || args.length > 1) fail(`usage: questline ${command} FILE${command === 'restore' ? ' [--force]' : ''}`)
+  return command === 'backup' ? backup(config, path.resolve(file)) : restore(config, path.resolve(file), force)
+}
+
 main(process.argv.slice(2)).catch((e: unknown) => {
-  if (e instanceof ConfigError || e instanceof DataDirInUse) fail(e.message)
+  if (e instanceof ConfigError || e instanceof DataDirInUse || e instanceof OperatorFailure || e instanceof BadBackup) fail(e.message)
+  if (e instanceof AppError) fail(e.message)
   const code = (e as { code?: unknown }).code
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) fail(`${(e as Error).message}\n${USAGE}`)
   console.error(e)

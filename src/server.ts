@@ -3,6 +3,7 @@
  * connects their events and jobs, and serves them from one HTTP server. The only module that
  * knows every context.
  */
+import { getTableConfig } from 'drizzle-orm/pg-core'
 import { ConfigError, type Config } from './config.js'
 import { CONTEXT_NAMES, MODULES, type ContextDeps, type ContextName, type Ports } from './contexts/modules.js'
 import { forwardApis } from './contexts/edge/gateway.js'
@@ -13,17 +14,21 @@ import { AccessTokens } from './platform/auth/tokens.js'
 import { type Clock, SettableClock, systemClock } from './platform/clock.js'
 import { Database } from './platform/db/database.js'
 import { migrateDatabase } from './platform/db/migrate.js'
+import { platformSchema } from './platform/db/tables.js'
+import { tableSizeMetrics } from './platform/db/table-sizes.js'
 import type { EventBus } from './platform/events/bus.js'
 import { subscriptionOf } from './platform/events/consumers.js'
 import { DeadLetters } from './platform/events/dead-letters.js'
 import { eventMetrics } from './platform/events/metrics.js'
 import { InProcessBus } from './platform/events/in-process-bus.js'
 import { OutboxRelay } from './platform/events/relay.js'
+import { oldestUnpublished, outboxPruning } from './platform/events/retention.js'
 import { requireToken } from './platform/http/auth-guard.js'
 import { createHttpServer, type HttpServer } from './platform/http/server.js'
 import { registerTestControls } from './platform/http/test-control.js'
 import { UpstreamPool } from './platform/http/upstreams.js'
 import { JobSlots } from './platform/jobs/job-slots.js'
+import { Retention } from './platform/jobs/retention.js'
 import { Scheduler } from './platform/jobs/scheduler.js'
 import type { Logger } from './platform/log.js'
 import type { ContextParts } from './platform/module.js'
@@ -40,6 +45,8 @@ export interface PlatformOptions {
   keysDir?: string | undefined
   /** Serve only these contexts (a split-services process); all by default. */
   only?: ContextName[]
+  /** The /_test routes (clock, settle, jobs) for black-box tests: `serve --test-controls` only. */
+  testControls?: boolean
 }
 
 /**
@@ -60,6 +67,9 @@ export interface Platform {
   scheduler: Scheduler
   /** Signs access tokens with the process's key (tests mint service tokens with it). */
   tokens: AccessTokens
+  /** Refused access tokens (logout, a revoked admin), shared by every process on the database. */
+  revocations: RevocationList
+  clock: Clock
 }
 
 /** A platform wired and its routes declared, not started yet (see `assemblePlatform`). */
@@ -77,7 +87,7 @@ async function createBus(config: Config, logger: Logger | false): Promise<EventB
   if (!config.natsUrl) return new InProcessBus()
   // Loaded only for this shape (the NATS client is large).
   const { NatsBus } = await import('./platform/events/nats-bus.js')
-  return new NatsBus({ url: config.natsUrl, stream: config.natsStream, prefix: config.natsSubjectPrefix, ackWaitSeconds: config.natsAckWaitSeconds }, log)
+  return new NatsBus({ url: config.natsUrl, stream: config.natsStream, prefix: config.natsSubjectPrefix, ackWaitSeconds: config.natsAckWaitSeconds, maxAgeSeconds: config.retentionDays * 86_400 }, log)
 }
 
 /** The platform, started: what tests and tools use (`questline serve` listens before starting). */
@@ -93,7 +103,7 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
  */
 export async function assemblePlatform(opts: PlatformOptions): Promise<AssembledPlatform> {
   const { config } = opts
-  const settable = config.testControl && !opts.clock ? new SettableClock() : undefined
+  const settable = opts.testControls && !opts.clock ? new SettableClock() : undefined
   const clock = opts.clock ?? settable ?? systemClock
   const log = opts.logger || undefined
   const database = opts.database ?? (await openDatabase(config, { waitReady: false }))
@@ -143,7 +153,15 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     closers.push(() => bus.close())
     const relay = new OutboxRelay(served.map((c) => c.outbox), bus, database, log, { leaseSeconds: config.outboxLeaseSeconds })
     const slots = new JobSlots(database)
-    const scheduler = new Scheduler(served.flatMap((c) => c.jobs ?? []), log, (job) => slots.claim(job))
+    // Rows no longer needed: each context says which of its own; published events of its outbox.
+    const outboxes = served.map((c) => c.outbox)
+    const retention = new Retention({
+      clock, retentionDays: config.retentionDays,
+      oldestUnpublished: () => oldestUnpublished(database, outboxes),
+      rules: [...outboxes.map((o) => outboxPruning(database, o)), ...served.flatMap((c) => c.prune ?? [])],
+    })
+    const scheduler = new Scheduler([...served.flatMap((c) => c.jobs ?? []), retention.job], log, (job) => slots.claim(job))
+    const schemas = [platformSchema.schemaName, ...outboxes.map((o) => getTableConfig(o.table).schema!)]
 
     let markStarted!: () => void
     let markFailed!: (e: unknown) => void
@@ -157,7 +175,8 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       title: 'Questline API',
       readiness: { database: () => database.ping(), events: () => bus.ping() },
       processMetrics: !!opts.logger,
-      metrics: [eventMetrics(served.map((c) => c.outbox), bus, database), deadLetters.metrics, ...served.flatMap((c) => (c.metrics ? [c.metrics] : []))],
+      metrics: [eventMetrics(served.map((c) => c.outbox), bus, database), deadLetters.metrics, retention.metrics, tableSizeMetrics(database, schemas),
+        ...served.flatMap((c) => (c.metrics ? [c.metrics] : []))],
       webDir: edge ? config.webDir : undefined,
     })
     for (const c of served) if (c.rootRoutes) await http.register(c.rootRoutes)
@@ -170,7 +189,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
         return pool && routes ? [{ routes, pool }] : []
       }))
     }, { prefix: '/api/v1' })
-    if (settable) registerTestControls(http, { clock: settable, relay, bus, scheduler })
+    if (settable) registerTestControls(http, { clock: settable, relay, bus, scheduler, log })
     closers.push(() => relay.close())
     closers.push(() => scheduler.close())
     http.addHook('onClose', closeAll)
@@ -181,7 +200,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
         await revocations.start()
         await bus.start()
         for (const pool of pools.values()) pool.startHealthChecks()
-        relay.start()
+        await relay.start()
         if (config.jobsEnabled) scheduler.start()
         markStarted()
       } catch (e) {
@@ -190,7 +209,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
         throw e
       }
     }
-    return { http, database, relay, bus, scheduler, tokens, start }
+    return { http, database, relay, bus, scheduler, tokens, revocations, clock, start }
   } catch (e) {
     await closeAll()
     throw e

@@ -3,9 +3,10 @@
  * OpenAPI document, so a new route is swept without editing this file.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { buildTestApp, type TestApp } from './support/app.js'
+import { buildTestApp, splitTarget, type TestApp } from './support/app.js'
 import { newHabit } from './support/habits.js'
 import { newPlayer, type Player } from './support/players.js'
+import type { SplitTestApp } from './support/split-app.js'
 
 interface Schema { type?: string; enum?: unknown[]; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[] }
 interface Operation { method: string; path: string; body?: Schema; bodyRequired: boolean }
@@ -58,7 +59,11 @@ function casesFor(op: Operation): Case[] {
     cases.push({ name: 'no token', headers: {}, expect: 401 }, { name: 'a garbage token', headers: { authorization: 'Bearer x.y.z' }, expect: 401 })
   }
   if (ID_PARAM.test(op.path)) {
-    for (const [name, id] of [['a NUL id', '%00'], ['a 500-character id', 'a'.repeat(500)], ['a traversal id', '..%2F..'], ['a bad-escape id', '%E0%A4%A']] as const) {
+    for (const [name, id] of [
+      ['a NUL id', '%00'], ['a 500-character id', 'a'.repeat(500)], ['a traversal id', '..%2F..'], ['a bad-escape id', '%E0%A4%A'],
+      // ajv-formats would take it as a uuid; PostgreSQL refuses it.
+      ['a urn:uuid id', 'urn:uuid:00000000-0000-4000-8000-000000000000'],
+    ] as const) {
       cases.push({ name, id, ...(op.body ? { payload: {} } : {}) })
     }
   }
@@ -99,6 +104,12 @@ function validish(s: Schema): Record<string, unknown> {
   return out
 }
 
+/** The app's URL over a real socket (some refusals happen before a request reaches fastify's inject). */
+let listening: Promise<string> | undefined
+const realSocket = () => (listening ??= splitTarget
+  ? Promise.resolve((app as SplitTestApp).cluster.gateway.url)
+  : app.http.listen({ port: 0, host: '127.0.0.1' }))
+
 describe('every operation refuses bad input with a 4xx problem', () => {
   test('the sweep covers every documented operation', () => {
     expect(operations.length).toBeGreaterThan(40)
@@ -133,6 +144,30 @@ describe('every operation refuses bad input with a 4xx problem', () => {
     const res = await app.inject({ method: 'POST', url: `/api/v1/avatars/${player.avatarId}/inventory/items`, headers: player.auth, payload: { type: 'SPACESHIP', name: 5, power: 1.5 } })
     expect(res.statusCode, res.body).toBe(400)
     expect(res.json().errors.map((e: { path: string }) => e.path).sort()).toEqual(['body/name', 'body/power', 'body/type'])
+  })
+
+  test('a request line and headers too large for the server are 431 problem+json, over a real socket', async () => {
+    const base = await realSocket()
+    const res = await fetch(`${base}/api/v1/avatars/${player.avatarId}?pad=${'x'.repeat(20_000)}`, { headers: player.auth })
+    expect(res.status).toBe(431)
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/)
+    expect(await res.json()).toMatchObject({ type: '/problems/headers-too-large', status: 431, errors: [{ path: 'headers' }] })
+  })
+
+  test('a body over 64 KiB is 413 problem+json over a real socket, with a declared length or chunked, and the service stays up', async () => {
+    const base = await realSocket()
+    const oversized = JSON.stringify({ name: 'x'.repeat(4_000_000) })
+    const headers = { ...player.auth, 'content-type': 'application/json' }
+    for (let i = 0; i < 5; i++) {
+      const chunked = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(oversized)); c.close() } })
+      for (const body of [oversized, chunked]) {
+        const res = await fetch(`${base}/api/v1/habits`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit)
+        expect(res.status, typeof body).toBe(413)
+        expect(await res.json()).toMatchObject({ type: '/problems/payload-too-large', status: 413 })
+      }
+    }
+    const listed = await fetch(`${base}/api/v1/habits?avatarId=${player.avatarId}`, { headers: player.auth })
+    expect(listed.status).toBe(200)
   })
 
   test('a known path with another method is 405 with Allow; an unknown path is 404', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { freePort } from '../src/split/cluster.js'
+import { freePort } from '../src/platform/net/free-port.js'
 import { newId } from '../src/platform/ids.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 

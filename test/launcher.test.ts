@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { connect as tcpConnect } from 'node:net'
 import { createInterface } from 'node:readline'
 import { expect, inject, test } from 'vitest'
-import { freePort } from '../src/split/cluster.js'
+import { freePort } from '../src/platform/net/free-port.js'
 import { createEmptyPostgresDatabase } from './support/backends.js'
 import { ownStream } from './support/nats.js'
 

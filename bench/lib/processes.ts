@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
+import { freePort } from '../../src/platform/net/free-port.js'
 
 export interface Started {
   url: string
   /** The server process's id (also under `taskset`, which execs it). */
   pid: number
+  /** How the process ended, once it has (also after stop()); undefined while it runs. */
+  exitCause(): string | undefined
   stop(): Promise<void>
 }
 
@@ -36,16 +38,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   })
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
-}
 
 /** Starts an entry point as a child process and waits until `readyPath` answers 200 (120 s at most: a fresh embedded data dir on a busy machine is slow). */
 export async function startServer(name: string, entry: string, args: string[], env: Record<string, string>, readyPath: string, options: StartOptions = {}): Promise<Started> {
@@ -57,7 +49,11 @@ export async function startServer(name: string, entry: string, args: string[], e
   })
   live.add(child)
   const url = `http://127.0.0.1:${port}`
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${name} exited with code ${code}`))))
+  let cause: string | undefined
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code, signal) => {
+    cause = `${name} exited with ${signal ? `signal ${signal}` : `code ${code}`}`
+    reject(new Error(cause))
+  }))
   const deadline = Date.now() + 120_000
   for (;;) {
     const ok = await Promise.race([fetch(url + readyPath, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false), exited])
@@ -72,8 +68,9 @@ export async function startServer(name: string, entry: string, args: string[], e
   return {
     url,
     pid: child.pid!,
+    exitCause: () => cause,
     stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve()
+      if (child.exitCode !== null || child.signalCode !== null) return resolve()
       child.once('exit', () => resolve())
       child.kill('SIGTERM')
       setTimeout(() => child.kill('SIGKILL'), 10_000).unref()

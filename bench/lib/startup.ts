@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { rssMb } from './memory.js'
-import { freePort, onInterrupt } from './processes.js'
+import { freePort } from '../../src/platform/net/free-port.js'
+import { onInterrupt } from './processes.js'
 
 export interface StartUp {
   ms: number

@@ -19,7 +19,7 @@ export class ManualClock implements Clock {
 }
 
 /**
- * The system clock until a test control sets it (TEST_CONTROL, for black-box tests of separate
+ * The system clock until a test control sets it (`serve --test-controls`, for black-box tests of separate
  * processes); from then on it stands where it was set.
  */
 export class SettableClock implements Clock {

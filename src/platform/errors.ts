@@ -2,6 +2,12 @@
  * The one error hierarchy of the platform. Plain classes with no framework import, so domain
  * code may throw them; platform/http/problems.ts turns them into RFC 9457 problem+json.
  */
+/**
+ * A field a refusal is about. Its path names a request part and a JSON pointer into it
+ * (`body/name`, `querystring/cursor`, `params/id`, `headers/idempotency-key`). Code that knows a
+ * command and not a request names the command's field by its pointer alone (`/title`,
+ * `/habits/0/title`): the HTTP layer shows it under the part that carried it.
+ */
 export type FieldError = { path: string; message: string }
 
 export class AppError extends Error {
@@ -21,6 +27,13 @@ export class AppError extends Error {
 export class BadRequest extends AppError {
   constructor(detail: string, slug = 'bad-request', errors?: FieldError[]) {
     super(400, slug, 'Bad request', detail, errors)
+  }
+}
+
+/** A request whose fields are not what the route takes (`validation`): each one at fault in `errors`. */
+export class InvalidRequest extends AppError {
+  constructor(errors: FieldError[], detail = errors.map((e) => `${e.path} ${e.message}`).join('; ')) {
+    super(400, 'validation', 'Invalid request', detail, errors)
   }
 }
 

@@ -8,6 +8,7 @@ import type { EventHandler } from './events/contract.js'
 import type { Outbox } from './events/outbox.js'
 import type { MetricsSource } from './http/metrics.js'
 import type { ServiceClientOptions } from './http/service-client.js'
+import type { PruneRule } from './jobs/retention.js'
 import type { Job } from './jobs/scheduler.js'
 
 /** What a context is made of once built. */
@@ -20,6 +21,8 @@ export interface ContextParts<Port = undefined> {
   /** The events of other contexts it consumes (payloads checked against their contracts). */
   consumers?: EventHandler[]
   jobs?: Job[]
+  /** Rows of its own tables it no longer needs, deleted by the platform's retention job (its outbox is pruned by the platform). */
+  prune?: PruneRule[]
   metrics?: MetricsSource
   /** Its port as a direct call, for the other contexts of this process. */
   port?: Port

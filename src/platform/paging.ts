@@ -26,7 +26,9 @@ export async function readPage<T, P>(asked: PageRequest, list: {
   keyOf: (item: T) => string
 }): Promise<Page<T>> {
   const after = asked.cursor === undefined ? undefined : await list.positionOf(asked.cursor)
-  if (asked.cursor !== undefined && after === undefined) throw new BadRequest(`The cursor does not name ${list.names}.`, 'invalid-cursor')
+  if (asked.cursor !== undefined && after === undefined) {
+    throw new BadRequest(`The cursor does not name ${list.names}.`, 'invalid-cursor', [{ path: '/cursor', message: `must name ${list.names}` }])
+  }
   // One more than asked tells whether a page follows.
   const rows = await list.fetch(after, asked.limit + 1)
   const items = rows.slice(0, asked.limit)

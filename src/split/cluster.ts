@@ -4,13 +4,16 @@
  * tests, which also stop and restart single processes.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { createInterface } from 'node:readline'
+import { freePort } from '../platform/net/free-port.js'
 
 const READY_TIMEOUT_MS = 60_000
 const STOP_GRACE_MS = 10_000
 /** Output lines kept per process, to say why one exited before it was ready. */
 const KEPT_LINES = 20
+/** A process whose port was taken is started again on it this many times, this far apart. */
+const PORT_TAKEN_ATTEMPTS = 3
+const PORT_TAKEN_PAUSE_MS = 500
 
 export interface ClusterProcess {
   name: string
@@ -37,20 +40,11 @@ export interface ClusterOptions {
   output?: (line: string) => void
   /** How node starts Questline: from source by default; tests pass a prebuilt bundle. */
   entry?: string[]
+  /** Every process serves with `--test-controls` (black-box tests drive their clocks and jobs). */
+  testControls?: boolean
 }
 
 const FROM_SOURCE = ['--import', 'tsx', 'src/main.ts']
-
-export async function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.listen(0, host, () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
-}
 
 export class Cluster {
   readonly processes: ClusterProcess[] = []
@@ -77,10 +71,8 @@ export class Cluster {
       // tokens from its JWKS, fetched when the first one arrives.
       const gatewayPort = opts.port || (await freePort(opts.host))
       const contextEnv = { ...upstreams, JWKS_URL: `http://${opts.host}:${gatewayPort}/auth/jwks.json` }
-      const contexts = planned.map((p) => cluster.spawn(p.name, p.context, ['--only', p.context], p.port, contextEnv))
-      await Promise.all(contexts.map((p) => cluster.ready(p)))
-      const gateway = cluster.spawn('gateway', 'edge', ['--only', 'edge'], gatewayPort, upstreams)
-      await cluster.ready(gateway)
+      await Promise.all(planned.map((p) => cluster.launch(p.name, p.context, ['--only', p.context], p.port, contextEnv)))
+      await cluster.launch('gateway', 'edge', ['--only', 'edge'], gatewayPort, upstreams)
       return cluster
     } catch (e) {
       await cluster.stop()
@@ -112,10 +104,27 @@ export class Cluster {
 
   /** Starts a stopped process again on its port, with its settings (`changes` on top), and waits until it is ready. */
   async restart(p: ClusterProcess, changes: Record<string, string> = {}): Promise<ClusterProcess> {
-    const again = this.spawn(p.name, p.context, p.args, p.port, { ...p.env, ...changes })
     this.processes.splice(this.processes.indexOf(p), 1)
-    await this.ready(again)
-    return again
+    return this.launch(p.name, p.context, p.args, p.port, { ...p.env, ...changes })
+  }
+
+  /**
+   * Spawns a process and waits until it is ready. Its port is already known to the others, so a
+   * port taken in the meantime (a moment's collision with another starter) is tried again, not changed.
+   */
+  private async launch(name: string, context: string, args: string[], port: number, env: Record<string, string>): Promise<ClusterProcess> {
+    for (let attempt = 1; ; attempt++) {
+      const p = this.spawn(name, context, args, port, env)
+      try {
+        await this.ready(p)
+        return p
+      } catch (e) {
+        const portTaken = p.tail.some((line) => line.includes('EADDRINUSE'))
+        if (!portTaken || attempt >= PORT_TAKEN_ATTEMPTS || this.stopping) throw e
+        this.processes.splice(this.processes.indexOf(p), 1)
+        await new Promise((r) => setTimeout(r, PORT_TAKEN_PAUSE_MS))
+      }
+    }
   }
 
   async stop(): Promise<void> {
@@ -128,7 +137,7 @@ export class Cluster {
   }
 
   private spawn(name: string, context: string, args: string[], port: number, env: Record<string, string>): ClusterProcess {
-    const child = spawn(process.execPath, [...(this.opts.entry ?? FROM_SOURCE), 'serve', ...args, '--port', String(port)], {
+    const child = spawn(process.execPath, [...(this.opts.entry ?? FROM_SOURCE), 'serve', ...args, '--port', String(port), ...(this.opts.testControls ? ['--test-controls'] : [])], {
       // eslint-disable-next-line no-restricted-syntax -- a child inherits the launcher's environment, then the cluster's settings
       env: { ...process.env, ...this.opts.env, ...env, HOST: this.opts.host },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
-import { freePort } from '../../src/split/cluster.js'
+import { freePort } from '../../src/platform/net/free-port.js'
 
 export const NATS_SERVER = '/usr/sbin/nats-server'
 const READY_WITHIN_MS = 10_000

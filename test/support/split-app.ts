@@ -1,7 +1,7 @@
 /**
  * The platform as separate processes (split services) behind its gateway, driven over HTTP with
  * the same TestApp surface as the in-process one: requests go to the gateway; the clock, event
- * delivery and jobs reach every process through its test controls (TEST_CONTROL=true).
+ * delivery and jobs reach every process through its test controls (`serve --test-controls`).
  *
  * Two ways to get the processes: a cluster lent by the run's broker (split-clusters.ts), shared
  * with every test app asking for the same settings — the black-box suites; or a cluster of the

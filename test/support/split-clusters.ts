@@ -125,8 +125,9 @@ export async function startTestCluster(
       host: '127.0.0.1',
       contexts: SPLIT_CONTEXTS,
       ...(templates.bundle ? { entry: [templates.bundle] } : {}),
+      testControls: true,
       env: {
-        DATABASE_URL: db.url!, ...nats.env, TEST_CONTROL: 'true', LOG_LEVEL: output ? 'warn' : 'silent', JOBS_ENABLED: 'false',
+        DATABASE_URL: db.url!, ...nats.env, LOG_LEVEL: output ? 'warn' : 'silent', JOBS_ENABLED: 'false',
         JWT_PRIVATE_KEY: jwk, ...env,
       },
       ...(output ? { output } : {}),

@@ -112,10 +112,10 @@ export function httpAvatarClient(baseUrl: string | (() => string), token: TokenS
 
 // ---- the one ownership check every context makes of an avatar a request names (DESIGN §5) ----
 
-/** An avatar named in a request body or query that does not exist: 400. */
+/** An avatar named in a request body or query that does not exist: 400, naming the field (its pointer, `/requestorId`). */
 export class UnknownAvatar extends BadRequest {
-  constructor(avatarId: string) {
-    super(`No avatar '${avatarId}' exists.`, 'unknown-avatar')
+  constructor(avatarId: string, field: string) {
+    super(`No avatar '${avatarId}' exists.`, 'unknown-avatar', [{ path: field, message: 'must name an avatar' }])
   }
 }
 
@@ -127,33 +127,33 @@ export class NotYourAvatar extends Forbidden {
 }
 
 /**
- * Where the request names the avatar: in its body or query (`reference`), or as the path's own
- * resource (`path`). A missing avatar is a bad reference (400) in the first case and a missing
- * resource (404) in the second.
+ * Where the request names the avatar: in a field of its body or query, by that field's pointer
+ * (`/requestorId`), or as the path's own resource (`path`). A missing avatar is a bad reference
+ * (400, naming the field) in the first case and a missing resource (404) in the second.
  */
-export type Naming = 'reference' | 'path'
+export type Naming = 'path' | `/${string}`
 
-const missing = (avatarId: string, named: Naming) => (named === 'path' ? new NotFound('Avatar', avatarId) : new UnknownAvatar(avatarId))
+const missing = (avatarId: string, named: Naming) => (named === 'path' ? new NotFound('Avatar', avatarId) : new UnknownAvatar(avatarId, named))
 
 /**
  * The owner of an avatar the caller acts as or asks about privately: refused when there is no such
  * avatar (see `Naming`) or when it is someone else's, unless the caller is trusted (a service or an
  * admin). One read, which may be a call to the avatar service.
  */
-export async function requireOwnedAvatar(avatars: AvatarClient, p: Principal, avatarId: string, named: Naming = 'reference'): Promise<string> {
+export async function requireOwnedAvatar(avatars: AvatarClient, p: Principal, avatarId: string, named: Naming): Promise<string> {
   const owner = await avatars.ownerOf(avatarId)
   if (owner === undefined) throw missing(avatarId, named)
   if (owner !== p.userId && !isTrusted(p)) throw new NotYourAvatar(avatarId)
   return owner
 }
 
-/** The profile of an avatar the caller acts as, refused as `requireOwnedAvatar` would, in one read. */
-export async function requireOwnedProfile(avatars: AvatarClient, p: Principal, avatarId: string): Promise<AvatarProfile> {
+/** The profile of an avatar the caller acts as (named by the field `field`), refused as `requireOwnedAvatar` would, in one read. */
+export async function requireOwnedProfile(avatars: AvatarClient, p: Principal, avatarId: string, field: `/${string}`): Promise<AvatarProfile> {
   const profile = await avatars.profile(avatarId).catch((e: unknown) => {
     if (e instanceof NotFound) return undefined
     throw e
   })
-  if (!profile) throw new UnknownAvatar(avatarId)
+  if (!profile) throw new UnknownAvatar(avatarId, field)
   if (profile.ownerId !== p.userId && !isTrusted(p)) throw new NotYourAvatar(avatarId)
   return profile
 }

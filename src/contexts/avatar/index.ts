@@ -7,6 +7,7 @@ import { NotFound } from '../../platform/errors.js'
 import { on } from '../../platform/events/contract.js'
 import { Outbox, type DomainEvent } from '../../platform/events/outbox.js'
 import { batchMetrics } from '../../platform/http/metrics.js'
+import { pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import { BattleLost, BattleWon, BossStruckBack } from '../guild/events.js'
 import { QuestCompleted } from '../quest/events.js'
@@ -16,7 +17,8 @@ import { httpAvatarClient, inProcessAvatarClient, type AvatarClient } from './cl
 import type { AvatarDraft } from './events.js'
 import { avatarRoutes } from './http/avatar-routes.js'
 import { itemRoutes } from './http/item-routes.js'
-import { outbox as outboxTable } from './store/tables.js'
+import { avatarRepo } from './store/avatars.js'
+import { appliedCalls, outbox as outboxTable } from './store/tables.js'
 
 /** The avatar context: the RPG avatar, its stats, wallet, inventory and equipment. */
 export const avatarModule = contextModule({
@@ -47,6 +49,8 @@ export const avatarModule = contextModule({
         on(BossStruckBack, (e) => damage(e, e.payload.avatarId, e.payload.damage)),
         on(QuestCompleted, (e) => reward(e, e.payload.avatarId, e.payload.reward)),
       ],
+      // The keys of events' effects stand in for an inbox: kept as long as an inbox row would be.
+      prune: [pruning(appliedCalls, (h, limit) => avatarRepo.deleteAppliedCallsBefore(deps.database.db, h.deliveries, limit))],
       metrics: batchMetrics('avatar_command', 'avatar changes', () => app.batchStats),
     }
   },

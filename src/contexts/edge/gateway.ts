@@ -5,8 +5,9 @@
  * parsed, to a process of that context (which validates it).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { BadRequest, ServiceUnavailable } from '../../platform/errors.js'
-import { readValidGetBody } from '../../platform/http/get-body.js'
+import type { ValidateFunction } from 'ajv'
+import { ServiceUnavailable } from '../../platform/errors.js'
+import { limitedBody, PayloadTooLarge, readValidGetBody, type GetBodyConfig } from '../../platform/http/get-body.js'
 import type { UpstreamPool } from '../../platform/http/upstreams.js'
 
 /** A context's API and where it is served. */
@@ -35,23 +36,30 @@ async function enableForwarding(app: FastifyInstance): Promise<void> {
 
 /**
  * An onRequest hook that sends the request to the context's pool instead of handling it here.
- * The body is streamed through as it came; an upstream that cannot be reached is marked down
- * and the client gets 503 problem+json.
+ * The body is streamed through as it came (up to the body limit); an upstream that cannot be
+ * reached is marked down and the client gets 503 problem+json.
  */
 function forwardTo(pool: UpstreamPool) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const base = pool.pick()
     let url = req.url
+    let tooLarge = () => false
     if (req.method === 'GET' || req.method === 'HEAD') {
       // A body on GET (the contract's avatar search) does not survive HTTP intermediaries; its
-      // criteria travel on as query parameters, which the route reads alike.
-      url = withCriteria(url, await readValidGetBody(req))
+      // criteria travel on as query parameters, which the route reads alike. Any other GET
+      // ignores a body, as in one process.
+      const getBody = (req.routeOptions.config as GetBodyConfig | undefined)?.getBody
+      if (getBody) url = withCriteria(url, await readValidGetBody(req), criteriaOf(getBody))
     } else {
-      // Not parsed yet: the body streams through untouched.
-      req.body = req.raw
+      // Not parsed yet: the body streams through untouched, held to the limit a context process
+      // keeps (that process would answer 413 mid-upload and close, which reads here as a failure).
+      const body = limitedBody(req.raw)
+      req.body = body.stream
+      tooLarge = body.tooLarge
     }
     await reply.from(base + url, {
       onError: (r, { error }) => {
+        if (tooLarge()) return void r.send(new PayloadTooLarge())
         pool.markDown(base)
         req.log.warn({ err: error, upstream: base }, 'upstream failed')
         r.send(new ServiceUnavailable(`The ${pool.name} service did not answer; try again shortly.`))
@@ -61,16 +69,17 @@ function forwardTo(pool: UpstreamPool) {
   }
 }
 
-function withCriteria(url: string, criteria: unknown): string {
-  if (criteria === undefined) return url
-  if (typeof criteria !== 'object' || criteria === null || Array.isArray(criteria)) {
-    throw new BadRequest('A GET body must be a JSON object of criteria.', 'validation')
-  }
+/** The criteria a route's GET body declares: the body has been checked against them, so each is a plain value. */
+const criteriaOf = (validate: ValidateFunction) => Object.keys((validate.schema as { properties?: object }).properties ?? {})
+
+/** The URL with the body's criteria as query parameters; keys the route does not declare are ignored, as the route ignores them. */
+function withCriteria(url: string, body: unknown, criteria: string[]): string {
+  if (body === undefined) return url
   const [path, query = ''] = url.split('?', 2) as [string, string?]
   const params = new URLSearchParams(query)
-  for (const [k, v] of Object.entries(criteria)) {
-    if (v !== null && typeof v === 'object') throw new BadRequest(`Criterion '${k}' must be a plain value.`, 'validation')
-    if (v !== null && v !== undefined) params.set(k, String(v))
+  for (const k of criteria) {
+    const v = (body as Record<string, unknown>)[k]
+    if (v !== undefined && v !== null) params.set(k, String(v))
   }
   return `${path}?${params.toString()}`
 }

@@ -4,13 +4,15 @@ import type { AccessTokens } from '../../platform/auth/tokens.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import { Outbox } from '../../platform/events/outbox.js'
+import { pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
 import { IdentityApp, type IdentityDeps } from './app/identity-app.js'
 import { REGISTRATION_RECOVERY_EVERY_MS } from './domain/rules.js'
 import type { EdgeDraft } from './events.js'
 import { identityRoutes } from './http/routes.js'
-import { outbox as outboxTable } from './store/tables.js'
+import { loginFailureRepo, refreshTokenRepo, registrationRepo } from './store/repositories.js'
+import { loginFailures, outbox as outboxTable, refreshTokens, registrations } from './store/tables.js'
 
 export const RECOVER_REGISTRATIONS_JOB = 'edge.recover-registrations'
 
@@ -30,6 +32,7 @@ export const edgeModule = contextModule({
   }) {
     const outbox = new Outbox<EdgeDraft>('edge', outboxTable, deps.clock, deps.database)
     const { database, clock, tokens, revocations, config } = deps
+    const failureWindowMs = config.loginFailureWindowSeconds * 1000
     const app = new IdentityApp({ database, clock, tokens, revocations, config, avatars: deps.ports.avatar, outbox })
     const rootRoutes: FastifyPluginAsync = async (f) => {
       await f.register(identityRoutes, { app, tokens })
@@ -38,6 +41,14 @@ export const edgeModule = contextModule({
       rootRoutes,
       outbox,
       jobs: [{ name: RECOVER_REGISTRATIONS_JOB, everyMs: REGISTRATION_RECOVERY_EVERY_MS, run: async () => void (await app.recoverRegistrations()) }],
+      prune: [
+        pruning(registrations, (h, limit) => registrationRepo.deleteSettledBefore(database.db, h.retention, limit)),
+        // An expired token is refused whatever its row says (one presented long after its expiry is
+        // refused as unknown, without revoking its family any more).
+        pruning(refreshTokens, (h, limit) => refreshTokenRepo.deleteExpiredBefore(database.db, h.retention, limit)),
+        // Failures count only within the throttle's window; logins also forget older ones as failures come.
+        pruning(loginFailures, (h, limit) => loginFailureRepo.deleteUpTo(database.db, new Date(h.now.getTime() - failureWindowMs), limit)),
+      ],
     }
   },
 })

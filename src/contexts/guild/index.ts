@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import { on } from '../../platform/events/contract.js'
 import { exactlyOnce, exactlyOnceInBatches } from '../../platform/events/inbox.js'
+import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox } from '../../platform/events/outbox.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
@@ -43,6 +44,7 @@ export const guildModule = contextModule({
         on(AvatarDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => guilds.avatarDeleted(e.payload.avatarId))),
       ],
       jobs: [{ name: EXPIRE_INVITES_JOB, everyMs: INVITE_EXPIRY_JOB_EVERY_MS, run: async () => void (await guilds.expireInvites()) }],
+      prune: [inboxPruning(deps.database, inbox)],
     }
   },
 })

@@ -5,9 +5,11 @@ import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import { on } from '../../platform/events/contract.js'
 import { exactlyOnce } from '../../platform/events/inbox.js'
+import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox } from '../../platform/events/outbox.js'
 import type { MetricsSource } from '../../platform/http/metrics.js'
 import type { ServiceClientOptions } from '../../platform/http/service-client.js'
+import { pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import { httpAvatarClient, type AvatarClient } from '../avatar/client.js'
 import { AvatarCreated, AvatarDeleted } from '../avatar/events.js'
@@ -18,7 +20,7 @@ import { OPEN_STATES } from './domain/saga.js'
 import type { MarketplaceDraft } from './events.js'
 import { marketplaceRoutes } from './http/routes.js'
 import { sagaRepo } from './store/repositories.js'
-import { inbox, outbox as outboxTable } from './store/tables.js'
+import { inbox, outbox as outboxTable, sagas as sagaTable } from './store/tables.js'
 
 export const RECOVER_SAGAS_JOB = 'marketplace.recover-sagas'
 
@@ -71,6 +73,7 @@ export const marketplaceModule = contextModule({
         on(AvatarDeleted, exactlyOnce(database, inbox, clock, (e) => app.onAvatarDeleted(e.payload.avatarId, new Date(e.occurredAt)))),
       ],
       jobs: [{ name: RECOVER_SAGAS_JOB, everyMs: RECOVERY_EVERY_MS, run: async () => void (await sagas.recover()) }],
+      prune: [inboxPruning(database, inbox), pruning(sagaTable, (h, limit) => sagaRepo.deleteSettled(database.db, h.retention, limit))],
       metrics,
     }
   },

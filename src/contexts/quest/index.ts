@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import { on } from '../../platform/events/contract.js'
 import { exactlyOnce } from '../../platform/events/inbox.js'
+import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox } from '../../platform/events/outbox.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
@@ -44,6 +45,7 @@ export const questModule = contextModule({
         { name: EXPIRE_JOB, everyMs: EXPIRE_JOB_EVERY_MS, run: async () => void (await app.expireParticipations()) },
         { name: FINISH_JOINS_JOB, everyMs: JOIN_RECOVERY_JOB_EVERY_MS, run: () => app.finishJoins() },
       ],
+      prune: [inboxPruning(deps.database, inbox)],
     }
   },
 })

@@ -57,6 +57,7 @@ export function inProcessTrackingClient(app: TrackingApp, database: Database): T
 
 /**
  * Checks a habit described elsewhere (a quest's entry) by the rules a habit follows and
- * normalises it, so that copying it later cannot be refused. Throws a 400 error.
+ * normalises it, so that copying it later cannot be refused. Throws a 400 error naming the field
+ * (a pointer under `at`, where the entry sits in the command).
  */
-export const habitTemplate = (t: Parameters<typeof habits.habitTemplate>[0]): habits.HabitTemplate => habits.habitTemplate(t)
+export const habitTemplate = (t: Parameters<typeof habits.habitTemplate>[0], at = ''): habits.HabitTemplate => habits.habitTemplate(t, at)

@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import { on } from '../../platform/events/contract.js'
 import { exactlyOnce } from '../../platform/events/inbox.js'
+import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox } from '../../platform/events/outbox.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
@@ -37,6 +38,7 @@ export const trackingModule = contextModule({
         on(AvatarDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => app.deleteHabitsOfAvatar(e.payload.avatarId))),
       ],
       jobs: [{ name: MISSED_WINDOWS_JOB, everyMs: MISSED_JOB_EVERY_MS, run: async () => void (await app.judgeMissedWindows()) }],
+      prune: [inboxPruning(deps.database, inbox)],
     }
   },
 })

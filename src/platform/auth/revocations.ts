@@ -13,8 +13,15 @@ const FIRST_HORIZON = '0'
 
 /** What token verification asks: a lookup in memory, so it costs nothing per request. */
 export interface RevocationCheck {
-  isRevoked(tokenId: string): boolean
+  /** Refused: this token, or every token of its user issued before a cutoff (`revokeAllOf`). */
+  isRevoked(tokenId: string, holder?: { userId: string; issuedAt: number }): boolean
 }
+
+/**
+ * A row refusing every token of a user issued before a time has the id `user:<id>@<seconds>`:
+ * the same table, poll and pruning carry both kinds.
+ */
+const USER_CUTOFF = /^user:(.+)@(\d+)$/
 
 /**
  * Access-token ids refused until they expire (logout), shared by every process on the database.
@@ -30,6 +37,8 @@ export interface RevocationCheck {
  */
 export class RevocationList implements RevocationCheck {
   private readonly revoked = new Map<string, number>()
+  /** User → tokens issued before these seconds are refused, until `expiresAt`. */
+  private readonly cutoffs = new Map<string, { before: number; expiresAt: number }>()
   private horizon = FIRST_HORIZON
   private timer: NodeJS.Timeout | undefined
   private polling: Promise<void> | undefined
@@ -41,8 +50,20 @@ export class RevocationList implements RevocationCheck {
     private readonly log?: Logger,
   ) {}
 
-  isRevoked(tokenId: string): boolean {
-    return this.revoked.has(tokenId)
+  isRevoked(tokenId: string, holder?: { userId: string; issuedAt: number }): boolean {
+    if (this.revoked.has(tokenId)) return true
+    const cutoff = holder && this.cutoffs.get(holder.userId)
+    return cutoff !== undefined && holder!.issuedAt < cutoff.before
+  }
+
+  /**
+   * Refuses every access token of the user issued before now (its role changed); `ttlSeconds` is
+   * how long such a token could still live. Tokens issued in the same second are spared: `iat`
+   * counts whole seconds, and a login right after must work.
+   */
+  revokeAllOf(userId: string, ttlSeconds: number): Promise<void> {
+    const before = Math.floor(this.clock.now().getTime() / 1000)
+    return this.revoke(`user:${userId}@${before}`, before + ttlSeconds)
   }
 
   /**
@@ -100,7 +121,11 @@ export class RevocationList implements RevocationCheck {
   }
 
   private remember(tokenId: string, expiresAt: number): void {
-    this.revoked.set(tokenId, expiresAt)
+    const cutoff = USER_CUTOFF.exec(tokenId)
+    if (!cutoff) return void this.revoked.set(tokenId, expiresAt)
+    const [, userId, before] = cutoff as unknown as [string, string, string]
+    const known = this.cutoffs.get(userId)
+    if (!known || known.before < Number(before)) this.cutoffs.set(userId, { before: Number(before), expiresAt })
   }
 
   /** Expired tokens fail verification anyway: their rows and ids are dead weight. */
@@ -109,6 +134,7 @@ export class RevocationList implements RevocationCheck {
     await this.database.db.delete(tokenRevocations).where(lte(tokenRevocations.expiresAt, now))
     const nowSeconds = now.getTime() / 1000
     for (const [id, expiresAt] of this.revoked) if (expiresAt <= nowSeconds) this.revoked.delete(id)
+    for (const [userId, cutoff] of this.cutoffs) if (cutoff.expiresAt <= nowSeconds) this.cutoffs.delete(userId)
   }
 }
 

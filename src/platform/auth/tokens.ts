@@ -37,7 +37,7 @@ type RemoteKeys = ReturnType<typeof createRemoteJWKSet>
  * every 30 s for a key it does not know, and after 10 minutes).
  */
 export class AccessTokens {
-  private readonly verified = new BoundedMap<string, Principal>(VERIFIED_CACHE_SIZE)
+  private readonly verified = new BoundedMap<string, Principal & { issuedAt: number }>(VERIFIED_CACHE_SIZE)
   private readonly edgeKeys: RemoteKeys | undefined
 
   constructor(
@@ -77,7 +77,7 @@ export class AccessTokens {
   async verify(token: string): Promise<Principal | null> {
     const known = this.verified.get(token)
     if (known) {
-      if (known.expiresAt > this.clock.now().getTime() / 1000 && !this.revocations.isRevoked(known.tokenId)) return known
+      if (known.expiresAt > this.clock.now().getTime() / 1000 && !this.revocations.isRevoked(known.tokenId, known)) return known
       this.verified.delete(token)
       return null
     }
@@ -86,7 +86,7 @@ export class AccessTokens {
     return principal
   }
 
-  private async verifySignature(token: string): Promise<Principal | null> {
+  private async verifySignature(token: string): Promise<(Principal & { issuedAt: number }) | null> {
     try {
       const { payload } = await jwtVerify(token, (header, jws) => this.keyFor(header, jws), {
         algorithms: [SIGNING_ALG],
@@ -96,9 +96,9 @@ export class AccessTokens {
         requiredClaims: ['sub', 'jti', 'exp', 'iat'],
       })
       const role = payload.role as Role
-      if (!ROLES.includes(role) || !payload.sub || !payload.jti || payload.exp === undefined) return null
-      if (this.revocations.isRevoked(payload.jti)) return null
-      return { userId: payload.sub, role, tokenId: payload.jti, expiresAt: payload.exp }
+      if (!ROLES.includes(role) || !payload.sub || !payload.jti || payload.exp === undefined || payload.iat === undefined) return null
+      const principal = { userId: payload.sub, role, tokenId: payload.jti, expiresAt: payload.exp, issuedAt: payload.iat }
+      return this.revocations.isRevoked(payload.jti, principal) ? null : principal
     } catch (e) {
       if (e instanceof joseErrors.JOSEError || e instanceof TypeError) return null
       throw e

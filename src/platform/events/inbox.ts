@@ -1,16 +1,16 @@
-import { text, timestamp, uuid, type PgSchema } from 'drizzle-orm/pg-core'
+import { index, text, timestamp, uuid, type PgSchema } from 'drizzle-orm/pg-core'
 import type { Clock } from '../clock.js'
 import type { Database, Tx } from '../db/database.js'
 import type { DomainEvent } from './outbox.js'
 import { failed, KeyedBatcher, succeeded } from '../batcher.js'
 
-/** Ids of the events a consuming context has applied, one row each. */
+/** Ids of the events a consuming context has applied, one row each (kept for the retention period: events/retention.ts). */
 export function inboxTable(schema: PgSchema) {
   return schema.table('inbox', {
     eventId: uuid('event_id').primaryKey(),
     type: text('type').notNull(),
     handledAt: timestamp('handled_at', { withTimezone: true, mode: 'date' }).notNull(),
-  })
+  }, (t) => [index().on(t.handledAt)])
 }
 
 export type InboxTable = ReturnType<typeof inboxTable>

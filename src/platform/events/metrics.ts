@@ -1,7 +1,7 @@
 import { isNull, sql } from 'drizzle-orm'
 import { Gauge } from 'prom-client'
 import type { Database } from '../db/database.js'
-import type { MetricsSource } from '../http/metrics.js'
+import { sharedRead as shared, type MetricsSource } from '../http/metrics.js'
 import type { ConsumerBacklog, EventBus } from './bus.js'
 import type { Outbox } from './outbox.js'
 
@@ -33,14 +33,6 @@ function gauge(registry: Parameters<MetricsSource>[0], name: string, help: strin
       for (const [value, n] of await read()) this.set({ [label]: value }, n)
     },
   })
-}
-
-/** Calls made while a read is under way share it: the registry collects a scrape's gauges at once. */
-function shared<T>(read: () => Promise<T>): () => Promise<T> {
-  let running: Promise<T> | undefined
-  return () => (running ??= read().finally(() => {
-    running = undefined
-  }))
 }
 
 async function outboxBacklog(database: Database, o: Outbox): Promise<{ count: number; age: number }> {

@@ -13,6 +13,11 @@ export interface NatsBusOptions {
   prefix: string
   /** How long an event delivered to a consumer waits for its ack before it is delivered again. */
   ackWaitSeconds: number
+  /**
+   * How long the stream keeps an event (RETENTION_DAYS): its storage stays bounded, and a consumer
+   * made again from the start never replays an event older than the inboxes remember.
+   */
+  maxAgeSeconds: number
 }
 
 const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000
@@ -49,7 +54,7 @@ export class NatsBus implements EventBus {
     this.nc = await connect({ servers: this.options.url, maxReconnectAttempts: -1, name: `questline-${process.pid}` })
     const jsm = await jetstreamManager(this.nc)
     this.jsm = jsm
-    const config = { name: stream, subjects: [`${prefix}.>`], duplicate_window: DUPLICATE_WINDOW_NS }
+    const config = { name: stream, subjects: [`${prefix}.>`], duplicate_window: DUPLICATE_WINDOW_NS, max_age: this.options.maxAgeSeconds * 1_000_000_000 }
     // A server just started may not serve JetStream yet, and replicas starting together race to
     // make the stream: tried again until it is there.
     await this.untilDone('the stream', async () => {

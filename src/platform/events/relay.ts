@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { inArray, sql } from 'drizzle-orm'
+import { and, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import { getTableConfig } from 'drizzle-orm/pg-core'
 import type { Database } from '../db/database.js'
 import type { Logger } from '../log.js'
@@ -80,11 +80,25 @@ export class OutboxRelay {
     for (const o of outboxes) o.onCommitted(() => this.nudge([o]))
   }
 
-  start(): void {
+  async start(): Promise<void> {
+    await this.releaseLeasesOfTheDead()
     this.stopped = false
     this.timer = setInterval(() => void this.poll(), this.options.pollMs)
     this.timer.unref()
     this.nudge(this.outboxes)
+  }
+
+  /**
+   * The embedded database has one process at a time (its data directory's lock): a lease found at
+   * start is a crashed process's, and its events go out now rather than when it runs out. On
+   * PostgreSQL a lease may be a live replica's, so it runs out instead (`leaseSeconds`).
+   */
+  private async releaseLeasesOfTheDead(): Promise<void> {
+    if (this.database.kind !== 'embedded') return
+    for (const o of this.outboxes) {
+      await this.database.db.update(o.table).set({ claimedUntil: null })
+        .where(and(isNull(o.table.publishedAt), isNotNull(o.table.claimedUntil)))
+    }
   }
 
   async close(): Promise<void> {

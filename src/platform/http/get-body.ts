@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http'
+import { Transform } from 'node:stream'
 import type { ValidateFunction } from 'ajv'
 import type { FastifyRequest } from 'fastify'
-import { AppError, BadRequest } from '../errors.js'
+import { AppError, InvalidRequest } from '../errors.js'
 import { refuseUnstorableText, toFieldErrors } from './validation.js'
 
 export const BODY_LIMIT = 64 * 1024
@@ -26,7 +27,7 @@ export async function readGetBody(raw: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text)
   } catch {
-    throw new BadRequest('The request body is not valid JSON.', 'malformed-json')
+    throw new MalformedJson()
   }
 }
 
@@ -43,14 +44,41 @@ export async function readValidGetBody(req: FastifyRequest): Promise<unknown> {
   const body = await readGetBody(req.raw)
   refuseUnstorableText(body, 'body')
   const validate = (req.routeOptions.config as GetBodyConfig).getBody
-  if (body !== undefined && validate && !validate(body)) {
-    const errors = toFieldErrors('body', validate.errors ?? [])
-    throw new BadRequest(errors.map((e) => `${e.path} ${e.message}`).join('; '), 'validation', errors)
-  }
+  if (body !== undefined && validate && !validate(body)) throw new InvalidRequest(toFieldErrors('body', validate.errors ?? []))
   return body
 }
 
-class PayloadTooLarge extends AppError {
+/** As fastify answers a body it cannot parse. */
+class MalformedJson extends AppError {
+  constructor() {
+    super(400, 'malformed-json', 'Malformed JSON', 'The request body is not valid JSON.', [{ path: 'body', message: 'must be valid JSON' }])
+  }
+}
+
+/**
+ * A body to stream on to another process, held to the same limit as a parsed one: a declared
+ * length over it is refused at once, a chunked body once it passes it (`tooLarge()` then says so).
+ */
+export function limitedBody(raw: IncomingMessage): { stream: Transform; tooLarge(): boolean } {
+  if (Number(raw.headers['content-length'] ?? 0) > BODY_LIMIT) throw new PayloadTooLarge()
+  let size = 0
+  let over = false
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length
+      if (size <= BODY_LIMIT) return done(null, chunk)
+      over = true
+      // The rest is read and dropped, as fastify does, so the client can finish sending and read the 413.
+      raw.unpipe(stream)
+      raw.resume()
+      done(new PayloadTooLarge())
+    },
+  })
+  raw.on('error', (e) => stream.destroy(e))
+  return { stream: raw.pipe(stream), tooLarge: () => over }
+}
+
+export class PayloadTooLarge extends AppError {
   constructor() {
     super(413, 'payload-too-large', 'Payload too large', `Request bodies are limited to ${BODY_LIMIT} bytes.`)
   }

@@ -54,3 +54,11 @@ export function batchMetrics(prefix: string, what: string, stats: () => BatchSta
     })
   }
 }
+
+/** Calls made while a read is under way share it: the registry collects a scrape's gauges at once. */
+export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined
+  return () => (running ??= read().finally(() => {
+    running = undefined
+  }))
+}

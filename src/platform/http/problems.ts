@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, type FieldError } from '../errors.js'
+import { AppError, InvalidRequest, type FieldError } from '../errors.js'
 import { toFieldErrors } from './validation.js'
 import type { RouteTable } from './route-table.js'
 import type { PageFallback } from './web-app.js'
@@ -23,37 +25,68 @@ function problem(req: FastifyRequest, status: number, slug: string, title: strin
   return { type: `/problems/${slug}`, title, status, detail, instance: req.url, ...(errors ? { errors } : {}) }
 }
 
-/** Fastify's own client errors, by code: status, slug, title. */
-const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
+/** Fastify's own client errors, by code: status, slug, title, and the part of the request at fault. */
+const FRAMEWORK_ERRORS: Record<string, [number, string, string, FieldError?]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload-too-large', 'Payload too large'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported-media-type', 'Unsupported media type'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'malformed-request', 'Malformed request'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'malformed-json', 'Malformed JSON'],
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'malformed-json', 'Malformed JSON'],
-  FST_ERR_CTP_EMPTY_TYPE: [400, 'malformed-request', 'Malformed request'],
-  FST_ERR_CTP_INVALID_TYPE: [400, 'malformed-request', 'Malformed request'],
-  FST_ERR_BAD_URL: [400, 'malformed-request', 'Malformed request'],
-  FST_ERR_MAX_PARAM_LENGTH: [414, 'uri-too-long', 'URI too long'],
-  FST_ERR_ASYNC_CONSTRAINT: [400, 'malformed-request', 'Malformed request'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported-media-type', 'Unsupported media type', { path: 'headers/content-type', message: 'must be application/json' }],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'malformed-request', 'Malformed request', { path: 'headers/content-length', message: 'must be the length of the body' }],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'malformed-json', 'Malformed JSON', { path: 'body', message: 'must be valid JSON' }],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'malformed-json', 'Malformed JSON', { path: 'body', message: 'must be valid JSON' }],
+  FST_ERR_CTP_EMPTY_TYPE: [400, 'malformed-request', 'Malformed request', { path: 'headers/content-type', message: 'must name a media type' }],
+  FST_ERR_CTP_INVALID_TYPE: [400, 'malformed-request', 'Malformed request', { path: 'headers/content-type', message: 'must name a media type' }],
+  FST_ERR_BAD_URL: [400, 'malformed-request', 'Malformed request', { path: 'params', message: 'must be percent-encoded UTF-8' }],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'uri-too-long', 'URI too long', { path: 'params', message: 'is too long' }],
+  FST_ERR_ASYNC_CONSTRAINT: [400, 'malformed-request', 'Malformed request', { path: 'headers', message: 'must match a route' }],
 }
 
 function toProblem(err: FastifyError | AppError | Error, req: FastifyRequest): Problem {
-  if (err instanceof AppError) return problem(req, err.status, err.slug, err.title, err.message, err.errors)
+  if (err instanceof AppError) return problem(req, err.status, err.slug, err.title, err.message, err.errors?.map((e) => located(req, e)))
   const fe = err as FastifyError
-  if (fe.validation) {
-    const errors = toFieldErrors(fe.validationContext ?? 'body', fe.validation as never)
-    const detail = errors.map((e) => `${e.path} ${e.message}`).join('; ')
-    return problem(req, 400, 'validation', 'Invalid request', detail, errors)
-  }
+  if (fe.validation) return toProblem(new InvalidRequest(toFieldErrors(fe.validationContext ?? 'body', fe.validation as never)), req)
   const known = fe.code ? FRAMEWORK_ERRORS[fe.code] : undefined
-  if (known) return problem(req, known[0], known[1], known[2], fe.message)
+  if (known) return problem(req, known[0], known[1], known[2], fe.message, known[3] && [known[3]])
   if (err instanceof SyntaxError || fe.statusCode === 400) {
-    return problem(req, 400, 'malformed-request', 'Malformed request', err.message)
+    return problem(req, 400, 'malformed-request', 'Malformed request', err.message, [{ path: 'body', message: 'must be well formed' }])
   }
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return problem(req, fe.statusCode, 'client-error', 'Client error', err.message)
   }
   return problem(req, 500, 'internal', 'Internal server error', 'The server failed to handle the request; it has been logged.')
+}
+
+/**
+ * A field named by a pointer into the command (`/title`, see FieldError) shown under the part of
+ * the request that carried it: the query string or the path when one of them holds that field
+ * (and the body does not), else the body.
+ */
+function located(req: FastifyRequest, e: FieldError): FieldError {
+  if (!e.path.startsWith('/')) return e
+  const field = (e.path.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~')
+  const holds = (part: unknown) => part !== null && typeof part === 'object' && Object.hasOwn(part, field)
+  const part = holds(req.body) ? 'body' : holds(req.query) ? 'querystring' : holds(req.params) ? 'params' : 'body'
+  return { ...e, path: `${part}${e.path}` }
+}
+
+/** What Node's HTTP parser refuses before fastify sees a request, by error code: status, slug, title, detail, field. */
+const PARSER_ERRORS: Record<string, [number, string, string, string, FieldError?]> = {
+  HPE_HEADER_OVERFLOW: [431, 'headers-too-large', 'Request header fields too large', 'The request line and headers exceed what the server reads.',
+    { path: 'headers', message: 'must be shorter, with the URL' }],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request-timeout', 'Request timeout', 'The request did not arrive in time.'],
+}
+
+/**
+ * A request the HTTP parser refused (headers too large, not HTTP at all): answered as problem+json
+ * on the socket, since no request object exists; the connection then closes.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, slug, title, detail, field] = PARSER_ERRORS[err.code ?? ''] ??
+    [400, 'malformed-request', 'Malformed request', 'The request is not well-formed HTTP.', { path: 'headers', message: 'must be well-formed HTTP' }]
+  const body = JSON.stringify({ type: `/problems/${slug}`, title, status, detail, ...(field ? { errors: [field] } : {}) })
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  }
+  socket.destroy(err)
 }
 
 /** Errors the router raises before any route runs (a bad escape, an over-long parameter). */

@@ -8,7 +8,7 @@ import type { Logger } from '../log.js'
 import { BODY_LIMIT } from './get-body.js'
 import { compileOnFirstUse, LazyCompiles } from './lazy-compile.js'
 import { Metrics, type MetricsSource } from './metrics.js'
-import { frameworkErrorHandler, registerProblemHandlers, sendProblem } from './problems.js'
+import { clientErrorHandler, frameworkErrorHandler, registerProblemHandlers, sendProblem } from './problems.js'
 import { RouteTable } from './route-table.js'
 import { ProblemSchema } from './schemas.js'
 import { rejectMalformedQuery, rejectUnstorableText, validatorCompiler } from './validation.js'
@@ -77,6 +77,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers(pending) } },
   }).withTypeProvider<TypeBoxTypeProvider>()
   lazyCompiles.set(app, pending)

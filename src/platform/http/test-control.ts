@@ -1,35 +1,51 @@
 /**
  * Routes that let a black-box test drive a process it cannot reach into (split services): set
- * the clock, deliver pending events, run a job now. Registered only with TEST_CONTROL=true,
- * never in a deployment; hidden from the API document.
+ * the clock, deliver pending events, run a job now. Registered only by `serve --test-controls`
+ * (a command-line flag: no inherited setting can turn them on), on a loopback address; never in a
+ * deployment; hidden from the API document; every use is logged as a warning.
  */
 import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
 import type { SettableClock } from '../clock.js'
-import { BadRequest, NotFound } from '../errors.js'
+import { NotFound } from '../errors.js'
 import type { EventBus } from '../events/bus.js'
 import type { OutboxRelay } from '../events/relay.js'
 import type { Scheduler } from '../jobs/scheduler.js'
+import type { Logger } from '../log.js'
 
 export interface Controls {
   clock: SettableClock
   relay: OutboxRelay
   bus: EventBus
   scheduler: Scheduler
+  log: Logger | undefined
+}
+
+const ClockBody = Type.Object({
+  now: Type.Union([Type.String({ format: 'date-time', description: 'An ISO 8601 instant with its offset' }), Type.Null()]),
+}, { additionalProperties: false })
+
+/** Hosts a test-controlled process may listen on: only this machine can reach its controls. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
 }
 
 export function registerTestControls(app: FastifyInstance, c: Controls): void {
-  const hide = { schema: { hide: true } }
-  app.post('/_test/clock', hide, async (req) => {
-    const at = (req.body as { now?: unknown } | undefined)?.now
-    if (at !== null && typeof at !== 'string') throw new BadRequest('Send {now: ISO instant} or {now: null} for the system clock.')
-    c.clock.set(at === null ? undefined : new Date(at))
+  const hide = { hide: true }
+  c.log?.warn('test controls are on (/_test/clock, /_test/settle, /_test/jobs): for tests only, never in a deployment')
+  app.addHook('onRequest', async (req) => {
+    if (req.url.startsWith('/_test/')) c.log?.warn({ method: req.method, url: req.url }, 'test control used')
+  })
+  app.post('/_test/clock', { schema: { ...hide, body: ClockBody } }, async (req) => {
+    const { now } = req.body as { now: string | null }
+    c.clock.set(now === null ? undefined : new Date(now))
     return { now: c.clock.now().toISOString() }
   })
-  app.post('/_test/settle', hide, async () => {
+  app.post('/_test/settle', { schema: hide }, async () => {
     await c.relay.drain()
     return { pending: await c.bus.pending() }
   })
-  app.post('/_test/jobs/:name', hide, async (req) => {
+  app.post('/_test/jobs/:name', { schema: hide }, async (req) => {
     const { name } = req.params as { name: string }
     if (!c.scheduler.has(name)) throw new NotFound('Job', name)
     await c.scheduler.runNow(name)

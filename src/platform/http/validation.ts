@@ -1,15 +1,22 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
-import { BadRequest, type FieldError } from '../errors.js'
+import { InvalidRequest, type FieldError } from '../errors.js'
 import { compileOnFirstUse, type LazyCompiles } from './lazy-compile.js'
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
+/**
+ * A UUID as the database stores and compares it: 8-4-4-4-12 hex digits. ajv-formats also takes
+ * `urn:uuid:…`, which PostgreSQL refuses, so every `format: 'uuid'` means this instead.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 function makeAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, removeAdditional: false, strict: false })
   addFormats(ajv)
+  ajv.addFormat('uuid', UUID)
   return ajv
 }
 
@@ -35,9 +42,12 @@ export function validatorCompiler(pending?: LazyCompiles): FastifySchemaCompiler
   }
 }
 
-/** A validator for a body the route reads itself (the avatar search's GET body), compiled on its first use. */
+/**
+ * A validator for a body the route reads itself (the avatar search's GET body), compiled on its
+ * first use; its `schema` is there from the start (the gateway reads which criteria it declares).
+ */
 export function compileBodyValidator(schema: object): ValidateFunction {
-  return compileOnFirstUse(() => strictAjv().compile(schema), copyErrors)
+  return Object.assign(compileOnFirstUse(() => strictAjv().compile(schema), copyErrors), { schema })
 }
 
 export function toFieldErrors(part: string, errors: ErrorObject[]): FieldError[] {
@@ -84,8 +94,8 @@ function unstorablePath(value: unknown, at: string, depth = 0): string | undefin
 export function refuseUnstorableText(value: unknown, part: string): void {
   const path = unstorablePath(value, part)
   if (path) {
-    throw new BadRequest(`${path} contains a NUL character or an unpaired surrogate, which text may not hold.`, 'validation',
-      [{ path, message: 'must not contain NUL characters or unpaired surrogates' }])
+    throw new InvalidRequest([{ path, message: 'must not contain NUL characters or unpaired surrogates' }],
+      `${path} contains a NUL character or an unpaired surrogate, which text may not hold.`)
   }
 }
 
@@ -106,7 +116,7 @@ export async function rejectMalformedQuery(req: FastifyRequest): Promise<void> {
   try {
     decodeURIComponent(req.url.slice(at + 1))
   } catch {
-    throw new BadRequest('The query string holds a percent-escape that is not UTF-8.', 'validation',
-      [{ path: 'querystring', message: 'must be percent-encoded UTF-8' }])
+    throw new InvalidRequest([{ path: 'querystring', message: 'must be percent-encoded UTF-8' }],
+      'The query string holds a percent-escape that is not UTF-8.')
   }
 }

@@ -80,6 +80,6 @@ export class IdempotencyKeyReused extends Conflict {
 
 export class ReservedAvatarId extends BadRequest {
   constructor(id: string) {
-    super(`'${id}' is a reserved word and cannot be an avatar id.`, 'reserved-avatar-id')
+    super(`'${id}' is a reserved word and cannot be an avatar id.`, 'reserved-avatar-id', [{ path: '/id', message: 'must not be a reserved word' }])
   }
 }

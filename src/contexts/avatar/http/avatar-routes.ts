@@ -54,11 +54,14 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
     },
     config: { getBody: validateSearchBody },
   }, async (req) => {
-    const body = await readValidGetBody(req)
-    const { limit, ...fromQuery } = req.query
-    const criteria = { ...fromQuery, ...(body as typeof fromQuery | undefined) }
-    if (criteria.minLevel !== undefined && criteria.maxLevel !== undefined && criteria.minLevel > criteria.maxLevel) {
-      throw new BadRequest('minLevel must not be greater than maxLevel.', 'invalid-level-range')
+    const body = (await readValidGetBody(req)) as Omit<typeof req.query, 'limit'> | undefined
+    const { limit } = req.query
+    // The criteria the route declares, from the body over the query; other keys are ignored.
+    const { name, minLevel, maxLevel } = { ...req.query, ...body }
+    const criteria = { name, minLevel, maxLevel }
+    if (minLevel !== undefined && maxLevel !== undefined && minLevel > maxLevel) {
+      throw new BadRequest('minLevel must not be greater than maxLevel.', 'invalid-level-range',
+        [{ path: '/minLevel', message: 'must not be greater than maxLevel' }])
     }
     const found = await app.search({ ...criteria, limit })
     const query = new URLSearchParams()

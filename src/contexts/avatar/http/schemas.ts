@@ -32,12 +32,12 @@ export const ItemBody = Type.Object({
   effect: Type.Optional(StringEnum(CONSUMABLE_EFFECTS, { description: 'For consumables: what it restores (default HEALTH)' })),
 })
 
-/** Names an inventory or equipped item; matched by type and name, other fields ignored. */
+/** Names an inventory or equipped item; matched by type and name, other fields ignored but bounded as an item's. */
 export const ItemRefBody = Type.Object({
   type: ItemType,
   name: ItemName,
-  description: Type.Optional(Type.String()),
-  power: Type.Optional(Type.Integer()),
+  description: ItemBody.properties.description,
+  power: Type.Optional(ItemBody.properties.power),
 })
 
 export const UseItemBody = Type.Object({ name: ItemName })

@@ -1,4 +1,5 @@
-import { and, asc, count, eq, gte, ilike, lte, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, gte, ilike, lt, lte, sql, type SQL } from 'drizzle-orm'
+import { deleteSome } from '../../../platform/db/bounded-delete.js'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Avatar } from '../domain/avatar.js'
@@ -60,6 +61,11 @@ export const avatarRepo = {
   async delete(tx: Tx, id: string): Promise<void> {
     await tx.delete(appliedCalls).where(eq(appliedCalls.avatarId, id))
     await tx.delete(avatars).where(eq(avatars.id, id))
+  },
+
+  /** Deletes up to `limit` remembered answers of keyed calls applied before `before` (the applied_at index). */
+  deleteAppliedCallsBefore(q: Queryable, before: Date, limit: number): Promise<number> {
+    return deleteSome(q, appliedCalls, appliedCalls.key, lt(appliedCalls.appliedAt, before), limit)
   },
 
   /**

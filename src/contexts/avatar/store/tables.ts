@@ -36,7 +36,8 @@ export const avatars = avatarSchema.table(
 
 /**
  * Calls from other contexts that carried an idempotency key, with what they answered: a retried
- * call finds its key and gets the same answer without changing the avatar twice.
+ * call finds its key and gets the same answer without changing the avatar twice. Kept for the
+ * retention period (RETENTION_DAYS), then deleted by the retention job.
  */
 export const appliedCalls = avatarSchema.table(
   'applied_calls',
@@ -47,7 +48,7 @@ export const appliedCalls = avatarSchema.table(
     result: jsonb('result'),
     appliedAt: timestamp('applied_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('applied_calls_avatar_idx').on(t.avatarId)],
+  (t) => [index('applied_calls_avatar_idx').on(t.avatarId), index('applied_calls_applied_at_idx').on(t.appliedAt)],
 )
 
 export const outbox = outboxTable(avatarSchema)

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { retryAfterMs } from './login-throttle.js'
 import { judgeRefresh, type RefreshTokenState } from './refresh-token.js'
+import { OPEN_REGISTRATION_STATES, REGISTRATION_STATES, SETTLED_REGISTRATION_STATES } from './registration.js'
 import { normalizeEmail } from './rules.js'
 
 describe('failed-login window', () => {
@@ -99,4 +100,8 @@ describe('email normalisation', () => {
   test('spaces inside are kept', () => {
     expect(normalizeEmail(' A B@x.io ')).toBe('a b@x.io')
   })
+})
+
+test('every registration state is either open (recovered, never pruned) or settled (pruned after the retention period)', () => {
+  expect([...OPEN_REGISTRATION_STATES, ...SETTLED_REGISTRATION_STATES].sort()).toEqual([...REGISTRATION_STATES].sort())
 })

@@ -13,6 +13,8 @@ export type RegistrationState = (typeof REGISTRATION_STATES)[number]
 
 /** States a registration still leaves; once its lease runs out, the recovery job takes it over. */
 export const OPEN_REGISTRATION_STATES = ['PENDING', 'COMPENSATING'] as const satisfies readonly RegistrationState[]
+/** States a registration never leaves: its log row is kept for the retention period, then deleted. */
+export const SETTLED_REGISTRATION_STATES = ['DONE', 'COMPENSATED'] as const satisfies readonly RegistrationState[]
 
 export type UserStatus = 'PENDING' | 'ACTIVE'
 

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm'
 import type { Role } from '../../../platform/auth/principal.js'
+import { deleteSome } from '../../../platform/db/bounded-delete.js'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { newId } from '../../../platform/ids.js'
-import { OPEN_REGISTRATION_STATES, type RegistrationState, type UserStatus } from '../domain/registration.js'
+import { OPEN_REGISTRATION_STATES, SETTLED_REGISTRATION_STATES, type RegistrationState, type UserStatus } from '../domain/registration.js'
 import { loginFailures, refreshTokens, registrations, users } from './tables.js'
 
 export type UserRow = typeof users.$inferSelect
@@ -28,6 +29,11 @@ export const userRepo = {
   },
   async activate(tx: Tx, id: string): Promise<void> {
     await tx.update(users).set({ status: 'ACTIVE' }).where(eq(users.id, id))
+  },
+  /** Sets the role of the user with this (normalised) email: its id, or undefined when there is none. */
+  async setRole(tx: Tx, email: string, role: Role): Promise<string | undefined> {
+    const [row] = await tx.update(users).set({ role }).where(eq(users.email, email)).returning({ id: users.id })
+    return row?.id
   },
   /** Deletes a user whose registration is being undone (never an active one): its email is free again. */
   async deletePending(tx: Tx, id: string): Promise<void> {
@@ -75,6 +81,11 @@ export const registrationRepo = {
     }
     return ids
   },
+  /** Deletes up to `limit` settled registrations last changed before `before`. */
+  deleteSettledBefore(q: Queryable, before: Date, limit: number): Promise<number> {
+    return deleteSome(q, registrations, registrations.userId,
+      and(inArray(registrations.state, [...SETTLED_REGISTRATION_STATES]), lt(registrations.updatedAt, before)), limit)
+  },
 }
 
 async function move(tx: Tx, userId: string, from: RegistrationState, to: Partial<typeof registrations.$inferInsert>): Promise<boolean> {
@@ -95,9 +106,18 @@ export const refreshTokenRepo = {
   async markSpent(tx: Tx, id: string, at: Date) {
     await tx.update(refreshTokens).set({ spentAt: at }).where(eq(refreshTokens.id, id))
   },
+  /** Deletes up to `limit` tokens that expired before `before` (the expires_at index). */
+  deleteExpiredBefore(q: Queryable, before: Date, limit: number): Promise<number> {
+    return deleteSome(q, refreshTokens, refreshTokens.id, lt(refreshTokens.expiresAt, before), limit)
+  },
   async revokeFamily(tx: Tx, familyId: string, at: Date) {
     await tx.update(refreshTokens).set({ revokedAt: at })
       .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+  },
+  /** Every session of the user: each must log in again. */
+  async revokeAllOf(tx: Tx, userId: string, at: Date) {
+    await tx.update(refreshTokens).set({ revokedAt: at })
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
   },
 }
 
@@ -121,5 +141,9 @@ export const loginFailureRepo = {
   },
   async forget(q: Queryable, key: string): Promise<void> {
     await q.delete(loginFailures).where(eq(loginFailures.keyHash, digest(key)))
+  },
+  /** Deletes up to `limit` failures at or before `upTo` (too old to count), of every key. */
+  deleteUpTo(q: Queryable, upTo: Date, limit: number): Promise<number> {
+    return deleteSome(q, loginFailures, loginFailures.id, lte(loginFailures.failedAt, upTo), limit)
   },
 }

@@ -53,7 +53,7 @@ export const refreshTokens = identitySchema.table(
     revokedAt: at('revoked_at'),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [index('refresh_tokens_family_idx').on(t.familyId)],
+  (t) => [index('refresh_tokens_family_idx').on(t.familyId), index('refresh_tokens_expires_at_idx').on(t.expiresAt)],
 )
 
 /**

@@ -83,7 +83,7 @@ export class BattleApp {
   /** Leader only. The guild's members now are the participants. */
   async start(p: Principal, input: { guildId: string; bossType: BossType; requesterId: string }): Promise<Battle> {
     const bossType = input.bossType
-    await requireOwnedAvatar(this.d.avatars, p, input.requesterId)
+    await requireOwnedAvatar(this.d.avatars, p, input.requesterId, '/requesterId')
     // Two leaders' requests racing past the check: the store refuses the second (BattleInProgress).
     return this.d.database.transaction(async (tx) => {
       const guild = await guildRepo.getForUpdate(tx, input.guildId)
@@ -99,7 +99,7 @@ export class BattleApp {
 
   /** Leader only: cancels a battle in progress and deletes it. */
   async cancel(p: Principal, id: string, input: { guildId: string; requesterId: string }): Promise<void> {
-    await requireOwnedAvatar(this.d.avatars, p, input.requesterId)
+    await requireOwnedAvatar(this.d.avatars, p, input.requesterId, '/requesterId')
     await this.d.database.transaction(async (tx) => {
       const battle = await battleRepo.getForUpdate(tx, id)
       if (battle.guildId !== input.guildId) throw new BattleOfAnotherGuild(id, input.guildId)
@@ -121,7 +121,7 @@ export class BattleApp {
     const attacker = input.attackerAvatarId
     // The attacker's ownership is judged first; the battle (an unknown one, a finished one, an
     // outsider, a fallen attacker) by the batch, on the battle as it is.
-    const fighter = await requireOwnedProfile(this.d.avatars, p, attacker)
+    const fighter = await requireOwnedProfile(this.d.avatars, p, attacker, '/attackerAvatarId')
     return this.pendingAttacks.submit(id, { attacker, damage: input.damage, fighter })
   }
 

@@ -84,7 +84,7 @@ export class GuildApp {
   async create(p: Principal, input: { name: string; creatorAvatarId: string; creatorNickname: string }): Promise<Guild> {
     const name = rules.guildName(input.name)
     const nickname = rules.nickname(input.creatorNickname, '/creatorNickname')
-    await requireOwnedAvatar(this.d.avatars, p, input.creatorAvatarId)
+    await requireOwnedAvatar(this.d.avatars, p, input.creatorAvatarId, '/creatorAvatarId')
     const guild = rules.founding({ id: newId(), name, createdAt: this.d.clock.now() }, { avatarId: input.creatorAvatarId, nickname })
     await this.d.database.transaction(async (tx) => {
       const elsewhere = await guildRepo.guildOf(tx, input.creatorAvatarId)
@@ -101,7 +101,7 @@ export class GuildApp {
     // Ownership is asked before the row lock (it may be a call to the avatar service); the role
     // is checked again under the lock.
     const acting = requestorId ?? rules.leaderOf(await guildRepo.get(this.d.database.current(), id)).avatarId
-    await requireOwnedAvatar(this.d.avatars, p, acting)
+    await requireOwnedAvatar(this.d.avatars, p, acting, '/requestorId')
     await this.d.database.transaction(async (tx) => {
       const guild = await guildRepo.getForUpdate(tx, id)
       rules.actingAs(guild, acting, rules.LEADER_ONLY, 'delete the guild')
@@ -120,12 +120,12 @@ export class GuildApp {
   // ---- invites ----
 
   async invite(p: Principal, guildId: string, input: { requestorId: string; targetAvatarId: string }): Promise<Invite> {
-    await requireOwnedAvatar(this.d.avatars, p, input.requestorId)
+    await requireOwnedAvatar(this.d.avatars, p, input.requestorId, '/requestorId')
     const targetExists = (await this.d.avatars.ownerOf(input.targetAvatarId)) !== undefined
     return await this.d.database.transaction(async (tx) => {
       const guild = await guildRepo.getForUpdate(tx, guildId)
       rules.actingAs(guild, input.requestorId, rules.INVITERS, 'invite')
-      if (!targetExists) throw new UnknownAvatar(input.targetAvatarId)
+      if (!targetExists) throw new UnknownAvatar(input.targetAvatarId, '/targetAvatarId')
       if (rules.memberOf(guild, input.targetAvatarId)) throw new AlreadyMember(input.targetAvatarId)
       const earlier = await inviteRepo.findFor(tx, guildId, input.targetAvatarId)
       const invite = rules.newInvite({ id: newId(), guildId, targetAvatarId: input.targetAvatarId, invitedBy: input.requestorId }, earlier, this.d.clock.now())
@@ -179,7 +179,7 @@ export class GuildApp {
 
   async accept(p: Principal, guildId: string, inviteId: string, input: { avatarId: string; nickname: string }): Promise<void> {
     const nickname = rules.nickname(input.nickname, '/nickname')
-    await requireOwnedAvatar(this.d.avatars, p, input.avatarId)
+    await requireOwnedAvatar(this.d.avatars, p, input.avatarId, '/avatarId')
     await this.d.database.transaction(async (tx) => {
       const guild = await guildRepo.getForUpdate(tx, guildId)
       // Judged before the invite: joining a guild withdraws the avatar's other invites, so an
@@ -188,7 +188,12 @@ export class GuildApp {
       if (elsewhere === guildId) throw new AlreadyMember(input.avatarId)
       if (elsewhere) throw new AlreadyInGuild(input.avatarId, elsewhere)
       const invite = await inviteRepo.find(tx, guildId, inviteId)
-      if (!invite) throw new NotFound('Invite', inviteId)
+      if (!invite) {
+        // A join elsewhere that committed since the look above withdrew this invite: name that guild.
+        const joined = await guildRepo.guildOf(tx, input.avatarId)
+        if (joined) throw joined === guildId ? new AlreadyMember(input.avatarId) : new AlreadyInGuild(input.avatarId, joined)
+        throw new NotFound('Invite', inviteId)
+      }
       const after = rules.admit(guild, invite, input.avatarId, nickname, this.d.clock.now())
       const version = await guildRepo.saveMembers(tx, guildId, guild.members, after)
       await inviteRepo.deleteOfTarget(tx, input.avatarId)
@@ -208,24 +213,24 @@ export class GuildApp {
   // ---- members and roles ----
 
   async removeMember(p: Principal, guildId: string, memberId: string, requestorId: string): Promise<void> {
-    await requireOwnedAvatar(this.d.avatars, p, requestorId)
+    await requireOwnedAvatar(this.d.avatars, p, requestorId, '/requestorId')
     await this.changeMembers(guildId, (g) => rules.remove(g, requestorId, memberId),
       [{ type: 'MemberLeft', payload: { guildId, avatarId: memberId, reason: 'REMOVED' } }])
   }
 
   async leave(p: Principal, guildId: string, memberId: string): Promise<void> {
-    await requireOwnedAvatar(this.d.avatars, p, memberId)
+    await requireOwnedAvatar(this.d.avatars, p, memberId, '/memberId')
     await this.changeMembers(guildId, (g) => rules.leave(g, memberId),
       [{ type: 'MemberLeft', payload: { guildId, avatarId: memberId, reason: 'LEFT' } }])
   }
 
   async changeRole(p: Principal, guildId: string, memberId: string, input: { roleName: AssignableRole; requestorId: string }): Promise<void> {
-    await requireOwnedAvatar(this.d.avatars, p, input.requestorId)
+    await requireOwnedAvatar(this.d.avatars, p, input.requestorId, '/requestorId')
     await this.changeMembers(guildId, (g) => rules.changeRole(g, input.requestorId, memberId, input.roleName))
   }
 
   async transferLeadership(p: Principal, guildId: string, input: { avatarId: string; requestorId: string }): Promise<void> {
-    await requireOwnedAvatar(this.d.avatars, p, input.requestorId)
+    await requireOwnedAvatar(this.d.avatars, p, input.requestorId, '/requestorId')
     await this.changeMembers(guildId, (g) => rules.transferLeadership(g, input.requestorId, input.avatarId))
   }
 

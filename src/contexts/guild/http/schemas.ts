@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
-import { AvatarIdString, Nullable, StringEnum } from '../../../platform/http/schemas.js'
+import { AvatarIdString, Nullable, STORED_INT_MAX, StringEnum } from '../../../platform/http/schemas.js'
 import {
   ASSIGNABLE_ROLES, ATTACK_DAMAGE_MAX, ATTACK_DAMAGE_MIN, BOSS_TYPES, GUILD_NAME_MAX, LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT,
   LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NICKNAME_MAX, ROLES,
@@ -15,7 +15,7 @@ export const InviteParams = Type.Object({ id: Id, inviteId: Id })
 export const AvatarIdParams = Type.Object({ id: AvatarId })
 export const BattleIdParams = Type.Object({ id: Id })
 export const GuildOfBattleParams = Type.Object({ guildId: Id })
-export const AttackParams = Type.Object({ id: Id, turn: Type.Integer({ minimum: 1 }) })
+export const AttackParams = Type.Object({ id: Id, turn: Type.Integer({ minimum: 1, maximum: STORED_INT_MAX }) })
 
 export const CreateGuildBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: GUILD_NAME_MAX + 20, description: '3–40 characters after trimming; unique ignoring case' }),

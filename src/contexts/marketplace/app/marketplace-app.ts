@@ -23,7 +23,7 @@ export class MarketplaceApp {
 
   /** Idempotent: an avatar that has a marketplace gets that one. */
   async open(p: Principal, avatarId: string): Promise<Marketplace> {
-    return this.openFor(avatarId, await requireOwnedAvatar(this.d.avatars, p, avatarId))
+    return this.openFor(avatarId, await requireOwnedAvatar(this.d.avatars, p, avatarId, '/avatarId'))
   }
 
   /**

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import {
-  abandoned, applied, compensated, inDoubt, newSaga, nextCompensation, nextStep, refused, sagaKey, undone, undoRefusalMeans, type Saga,
+  abandoned, applied, compensated, inDoubt, newSaga, nextCompensation, nextStep, OPEN_STATES, refused, SAGA_STATES, sagaKey, SETTLED_STATES,
+  undone, undoRefusalMeans, type Saga,
 } from './saga.js'
 
 const at = new Date('2026-03-02T08:00:00Z')
@@ -68,4 +69,8 @@ describe('compensating', () => {
     expect(undoRefusalMeans(sell, 'earn')).toBe('stands')
     expect(undoRefusalMeans(sell, 'take-item')).toBe('retry')
   })
+})
+
+test('every saga state is either open (recovered, never pruned) or settled (pruned after the retention period)', () => {
+  expect([...OPEN_STATES, ...SETTLED_STATES].sort()).toEqual([...SAGA_STATES].sort())
 })

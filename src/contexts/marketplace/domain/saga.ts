@@ -16,6 +16,8 @@ export const SAGA_STATES = ['RUNNING', 'COMPENSATING', 'DONE', 'COMPENSATED', 'F
 export type SagaState = (typeof SAGA_STATES)[number]
 /** States a saga may be left in by a crash or an unreachable avatar; the recovery job picks them up. */
 export const OPEN_STATES = ['RUNNING', 'COMPENSATING'] as const satisfies readonly SagaState[]
+/** States a saga never leaves: its log row is kept for the retention period, then deleted. */
+export const SETTLED_STATES = ['DONE', 'COMPENSATED', 'FAILED'] as const satisfies readonly SagaState[]
 
 /** A call to the avatar that changes it; each is sent under its own idempotency key. */
 export type Step = 'spend' | 'add-item' | 'take-item' | 'earn'

@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { deleteSome } from '../../../platform/db/bounded-delete.js'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import type { Item } from '../domain/catalog.js'
-import { OPEN_STATES, type Saga, type SagaState } from '../domain/saga.js'
+import { OPEN_STATES, SETTLED_STATES, type Saga, type SagaState } from '../domain/saga.js'
 import { closedAvatars, marketplaces, sagas, soldItems } from './tables.js'
 
 export interface Marketplace {
@@ -115,5 +116,13 @@ export const sagaRepo = {
 
   async countOpen(q: Queryable): Promise<{ state: string; n: number }[]> {
     return q.select({ state: sagas.state, n: count() }).from(sagas).where(inArray(sagas.state, [...OPEN_STATES])).groupBy(sagas.state)
+  },
+
+  /**
+   * Deletes up to `limit` settled runs whose last lease ended before `before`: every write renews
+   * the lease, so it ends a lease period after the run settled (the (state, lease_until) index).
+   */
+  deleteSettled(q: Queryable, before: Date, limit: number): Promise<number> {
+    return deleteSome(q, sagas, sagas.id, and(inArray(sagas.state, [...SETTLED_STATES]), lt(sagas.leaseUntil, before)), limit)
   },
 }

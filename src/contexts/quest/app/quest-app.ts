@@ -60,7 +60,7 @@ export class QuestApp {
 
   async create(p: Principal, input: NewQuest): Promise<Quest> {
     const ownerAvatarId = input.ownerAvatarId ?? p.userId
-    const ownerId = await requireOwnedAvatar(this.d.avatars, p, ownerAvatarId)
+    const ownerId = await requireOwnedAvatar(this.d.avatars, p, ownerAvatarId, '/ownerAvatarId')
     const guildId = input.guildId ?? null
     if (guildId !== null) {
       if (!(await this.d.guilds.exists(guildId))) throw new UnknownGuild(guildId)
@@ -75,7 +75,7 @@ export class QuestApp {
       guildId,
       ownerAvatarId,
       ownerId,
-      habits: (input.habits ?? []).map(toQuestHabit),
+      habits: (input.habits ?? []).map((h, i) => toQuestHabit(h, `/habits/${i}`)),
     })
     await this.d.database.transaction((tx) => questRepo.insert(tx, quest, this.d.clock.now()))
     return quest
@@ -88,7 +88,7 @@ export class QuestApp {
   /** The quests a player sees: their own, their guild's (the guild of `avatarId`, by default their registration avatar) and public ones. */
   async list(p: Principal, q: { avatarId?: string | undefined } & PageRequest): Promise<Page<Quest>> {
     const avatarId = q.avatarId ?? p.userId
-    if (q.avatarId !== undefined) await requireOwnedAvatar(this.d.avatars, p, q.avatarId)
+    if (q.avatarId !== undefined) await requireOwnedAvatar(this.d.avatars, p, q.avatarId, '/avatarId')
     const guildId = await this.d.guilds.guildOf(avatarId)
     const db = this.d.database.current()
     return readPage(q, {
@@ -141,7 +141,7 @@ export class QuestApp {
    */
   async join(p: Principal, questId: string, avatarId: string): Promise<Participation> {
     const quest = await this.get(questId)
-    await requireOwnedAvatar(this.d.avatars, p, avatarId)
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, '/avatarId')
     if (quest.guildId !== null && (await this.d.guilds.guildOf(avatarId)) !== quest.guildId) throw new NotGuildMember(avatarId, quest.guildId)
     const existing = await participationRepo.find(this.d.database.current(), questId, avatarId)
     return this.makeCopies(existing ?? (await this.start(quest, avatarId)))
@@ -297,6 +297,7 @@ export class QuestApp {
   }
 }
 
-const toQuestHabit = ({ habitId, ...fields }: QuestHabitInput): QuestHabit => ({ habitId, ...habitTemplate(fields) })
+/** A quest habit entry checked as a habit's own fields are; `at` is where it sits in the command. */
+const toQuestHabit = ({ habitId, ...fields }: QuestHabitInput, at = ''): QuestHabit => ({ habitId, ...habitTemplate(fields, at) })
 
 const copiesOf = (p: Participation): string[] => p.habits.map((h) => h.copyHabitId)

@@ -2,7 +2,8 @@ import { BadRequest, Conflict, Forbidden, NotFound, RuleViolation } from '../../
 
 export class InvalidDuration extends BadRequest {
   constructor(value: string, why: string) {
-    super(`'${value}' is not a quest duration: ${why}. Use ISO 8601, e.g. P7D, PT12H, P1M2D (positive, at most one year).`, 'invalid-duration')
+    super(`'${value}' is not a quest duration: ${why}. Use ISO 8601, e.g. P7D, PT12H, P1M2D (positive, at most one year).`, 'invalid-duration',
+      [{ path: '/duration', message: `must be an ISO 8601 duration: ${why}` }])
   }
 }
 
@@ -32,7 +33,7 @@ export class QuestHasNoHabits extends RuleViolation {
 
 export class UnknownGuild extends BadRequest {
   constructor(guildId: string) {
-    super(`No guild '${guildId}' exists.`, 'unknown-guild')
+    super(`No guild '${guildId}' exists.`, 'unknown-guild', [{ path: '/guildId', message: 'must name a guild' }])
   }
 }
 

@@ -57,7 +57,7 @@ export class TrackingApp {
   }
 
   async create(p: Principal, input: NewHabit): Promise<HabitSnapshot> {
-    const owner = await requireOwnedAvatar(this.d.avatars, p, input.avatarId)
+    const owner = await requireOwnedAvatar(this.d.avatars, p, input.avatarId, '/avatarId')
     return this.snapshot((await this.insert(newId(), owner, input)).habit)
   }
 
@@ -67,7 +67,7 @@ export class TrackingApp {
    * exactly one copy of each habit.
    */
   async copyForQuest(id: string, input: NewHabit & { associatedQuestId: string }): Promise<void> {
-    const owner = await requireOwnedAvatar(this.d.avatars, SYSTEM, input.avatarId)
+    const owner = await requireOwnedAvatar(this.d.avatars, SYSTEM, input.avatarId, '/avatarId')
     const { habit, created } = await this.insert(id, owner, input)
     if (!created && habit.avatarId !== input.avatarId) throw new Conflict(`Habit '${id}' exists already for another avatar.`, 'habit-id-taken')
   }
@@ -110,7 +110,7 @@ export class TrackingApp {
   }
 
   async listOfAvatar(p: Principal, avatarId: string, asked: PageRequest): Promise<Page<HabitSnapshot>> {
-    await requireOwnedAvatar(this.d.avatars, p, avatarId)
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, '/avatarId')
     const q = this.d.database.current()
     const page = await readPage(asked, {
       names: 'a habit of this list',

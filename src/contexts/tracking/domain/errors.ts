@@ -1,14 +1,16 @@
 import { BadRequest, RuleViolation } from '../../../platform/errors.js'
 
+/** `field` is the pointer of the recurrence field at fault (`/dayOfWeek`, `/recurrence/dayOfMonth`). */
 export class InvalidRecurrence extends BadRequest {
-  constructor(detail: string) {
-    super(detail, 'invalid-recurrence')
+  constructor(detail: string, field: string, message: string) {
+    super(detail, 'invalid-recurrence', [{ path: field, message }])
   }
 }
 
 export class InvalidDate extends BadRequest {
   constructor(value: string) {
-    super(`'${value}' is not a local date-time like 2026-03-02T08:30:00 (no zone offset).`, 'invalid-date')
+    super(`'${value}' is not a local date-time like 2026-03-02T08:30:00 (no zone offset).`, 'invalid-date',
+      [{ path: '/date', message: 'must be a local date-time YYYY-MM-DDTHH:mm:ss[.SSS] with no offset' }])
   }
 }
 
@@ -33,6 +35,6 @@ export class WindowAlreadyCompleted extends RuleViolation {
 
 export class InvalidTimeZone extends BadRequest {
   constructor(zone: string) {
-    super(`'${zone}' is not an IANA time zone.`, 'invalid-time-zone')
+    super(`'${zone}' is not an IANA time zone.`, 'invalid-time-zone', [{ path: '/timeZone', message: 'must be an IANA time zone' }])
   }
 }

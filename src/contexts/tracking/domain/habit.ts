@@ -28,33 +28,41 @@ export interface Habit {
   version: number
 }
 
-/** The recurrence fields as the contract sends them; the one that does not belong must be null or absent. */
-export function toRecurrence(type: RecurrenceType, dayOfWeek?: string | null, dayOfMonth?: number | null): Recurrence {
+/**
+ * The recurrence fields as the contract sends them; the one that does not belong must be null or
+ * absent. `at` is where they sit in the command (`/recurrence`; top level by default).
+ */
+export function toRecurrence(type: RecurrenceType, dayOfWeek?: string | null, dayOfMonth?: number | null, at = ''): Recurrence {
   const week = dayOfWeek ?? null
   const month = dayOfMonth ?? null
+  const weekAt = `${at}/dayOfWeek`
+  const monthAt = `${at}/dayOfMonth`
   if (type === 'DAILY') {
-    if (week !== null || month !== null) throw new InvalidRecurrence('A DAILY habit takes neither dayOfWeek nor dayOfMonth.')
+    if (week !== null) throw new InvalidRecurrence('A DAILY habit takes neither dayOfWeek nor dayOfMonth.', weekAt, 'must be null or absent for a DAILY habit')
+    if (month !== null) throw new InvalidRecurrence('A DAILY habit takes neither dayOfWeek nor dayOfMonth.', monthAt, 'must be null or absent for a DAILY habit')
     return { type }
   }
   if (type === 'WEEKLY') {
-    if (month !== null) throw new InvalidRecurrence('A WEEKLY habit takes dayOfWeek, not dayOfMonth.')
+    if (month !== null) throw new InvalidRecurrence('A WEEKLY habit takes dayOfWeek, not dayOfMonth.', monthAt, 'must be null or absent for a WEEKLY habit')
     if (week === null || !(WEEKDAYS as readonly string[]).includes(week)) {
-      throw new InvalidRecurrence(`A WEEKLY habit needs dayOfWeek, one of ${WEEKDAYS.join(', ')}.`)
+      throw new InvalidRecurrence(`A WEEKLY habit needs dayOfWeek, one of ${WEEKDAYS.join(', ')}.`, weekAt, `must be one of ${WEEKDAYS.join(', ')}`)
     }
     return { type, dayOfWeek: week as Weekday }
   }
-  if (week !== null) throw new InvalidRecurrence('A MONTHLY habit takes dayOfMonth, not dayOfWeek.')
+  if (week !== null) throw new InvalidRecurrence('A MONTHLY habit takes dayOfMonth, not dayOfWeek.', weekAt, 'must be null or absent for a MONTHLY habit')
   if (month === null || !Number.isInteger(month) || month < DAY_OF_MONTH_MIN || month > DAY_OF_MONTH_MAX) {
-    throw new InvalidRecurrence(`A MONTHLY habit needs dayOfMonth from ${DAY_OF_MONTH_MIN} to ${DAY_OF_MONTH_MAX}.`)
+    throw new InvalidRecurrence(`A MONTHLY habit needs dayOfMonth from ${DAY_OF_MONTH_MIN} to ${DAY_OF_MONTH_MAX}.`, monthAt,
+      `must be from ${DAY_OF_MONTH_MIN} to ${DAY_OF_MONTH_MAX}`)
   }
   return { type, dayOfMonth: month }
 }
 
-/** Tags are trimmed and de-duplicated; each 1–40 characters, at most 20. */
-export function normalizeTags(tags: string[]): string[] {
+/** Tags are trimmed and de-duplicated; each 1–40 characters, at most 20. `at` is where they sit in the command. */
+export function normalizeTags(tags: string[], at = '/tags'): string[] {
+  const bad = tags.findIndex((t) => t.trim().length === 0 || t.trim().length > TAG_MAX)
+  if (bad >= 0) throw new BadRequest(`Each tag must be 1–${TAG_MAX} characters.`, 'invalid-tags', [{ path: `${at}/${bad}`, message: `must be 1–${TAG_MAX} characters after trimming` }])
   const out = [...new Set(tags.map((t) => t.trim()))]
-  if (out.some((t) => t.length === 0 || t.length > TAG_MAX)) throw new BadRequest(`Each tag must be 1–${TAG_MAX} characters.`, 'invalid-tags')
-  if (out.length > TAGS_MAX) throw new BadRequest(`A habit has at most ${TAGS_MAX} tags.`, 'invalid-tags')
+  if (out.length > TAGS_MAX) throw new BadRequest(`A habit has at most ${TAGS_MAX} tags.`, 'invalid-tags', [{ path: at, message: `must hold at most ${TAGS_MAX} different tags` }])
   return out
 }
 
@@ -76,12 +84,17 @@ export function habitTemplate(t: {
   description?: string | undefined
   tags?: string[] | undefined
   recurrence: { type: RecurrenceType; dayOfWeek?: string | null | undefined; dayOfMonth?: number | null | undefined }
-}): HabitTemplate {
+}, at = ''): HabitTemplate {
   const title = t.title.trim()
-  if (title.length === 0 || title.length > TITLE_MAX) throw new BadRequest(`A title is 1–${TITLE_MAX} characters, not blank.`, 'invalid-title')
+  if (title.length === 0 || title.length > TITLE_MAX) {
+    throw new BadRequest(`A title is 1–${TITLE_MAX} characters, not blank.`, 'invalid-title', [{ path: `${at}/title`, message: `must be 1–${TITLE_MAX} characters after trimming` }])
+  }
   const description = t.description ?? ''
-  if (description.length > DESCRIPTION_MAX) throw new BadRequest(`A description is at most ${DESCRIPTION_MAX} characters.`, 'invalid-description')
-  return { title, description, tags: normalizeTags(t.tags ?? []), recurrence: toRecurrence(t.recurrence.type, t.recurrence.dayOfWeek, t.recurrence.dayOfMonth) }
+  if (description.length > DESCRIPTION_MAX) {
+    throw new BadRequest(`A description is at most ${DESCRIPTION_MAX} characters.`, 'invalid-description', [{ path: `${at}/description`, message: `must be at most ${DESCRIPTION_MAX} characters` }])
+  }
+  const tags = normalizeTags(t.tags ?? [], `${at}/tags`)
+  return { title, description, tags, recurrence: toRecurrence(t.recurrence.type, t.recurrence.dayOfWeek, t.recurrence.dayOfMonth, `${at}/recurrence`) }
 }
 
 /** Where the missed-window checks start: after the first window, which never penalises. */

@@ -36,7 +36,7 @@ export const trackingServiceRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp
   }, async (req, reply) => {
     requireTrusted(req.principal, 'Only services copy quest habits.')
     const { questId, recurrence, ...copy } = req.body
-    await app.copyForQuest(req.params.id, { ...copy, associatedQuestId: questId, recurrence: toRecurrence(recurrence.type, recurrence.dayOfWeek, recurrence.dayOfMonth) })
+    await app.copyForQuest(req.params.id, { ...copy, associatedQuestId: questId, recurrence: toRecurrence(recurrence.type, recurrence.dayOfWeek, recurrence.dayOfMonth, '/recurrence') })
     return noContent(reply)
   })
 

@@ -1,0 +1,128 @@
+/**
+ * Operator commands (`questline backup|restore|admin`). On the embedded engine they work on the
+ * data directory themselves when no server holds it, and otherwise ask the server that does
+ * (its operator socket); on PostgreSQL, admin works on the database, and backups are pg_dump's.
+ */
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { sql } from 'drizzle-orm'
+import type { Config } from '../config.js'
+import { changeRole, type OperatorRole } from '../contexts/edge/app/roles.js'
+import { RevocationList } from '../platform/auth/revocations.js'
+import { systemClock } from '../platform/clock.js'
+import { Database } from '../platform/db/database.js'
+import { DataDirInUse, DataDirLock } from '../platform/db/lock-file.js'
+import { migrateDatabase } from '../platform/db/migrate.js'
+import { encodeBackup, readBackup } from './backup-file.js'
+import { callOperatorSocket, OperatorFailure } from './socket.js'
+
+/** Files of the data directory a backup carries besides the database. */
+const KEYS_DIR = 'keys'
+const PGDATA = 'pgdata'
+
+/** The whole backup of an open embedded database and its data directory's files. */
+export async function backupOf(database: Database, dataDir: string): Promise<Buffer> {
+  if (!database.pglite) throw new OperatorFailure('Only the embedded database is backed up by questline; use pg_dump for PostgreSQL.')
+  // Written out of the write-ahead log first, so a restore has less to replay.
+  await database.db.execute(sql`checkpoint`)
+  const dump = await database.pglite.dumpDataDir('gzip')
+  return encodeBackup({ createdAt: systemClock.now().toISOString(), files: await dataDirFiles(dataDir), database: new Uint8Array(await dump.arrayBuffer()) })
+}
+
+async function dataDirFiles(dataDir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {}
+  const names = await readdir(path.join(dataDir, KEYS_DIR)).catch(() => [] as string[])
+  for (const name of names) files[`${KEYS_DIR}/${name}`] = await readFile(path.join(dataDir, KEYS_DIR, name), 'utf8')
+  return files
+}
+
+/** Runs `work` on the embedded database with the data directory locked, or answers undefined when a server holds it. */
+async function withStoppedDirectory<T>(config: Config, work: (database: Database) => Promise<T>, migrate: boolean): Promise<T | undefined> {
+  if (!(await stat(path.join(config.dataDir, PGDATA)).catch(() => undefined))) {
+    throw new OperatorFailure(`The data directory ${config.dataDir} holds no database yet (start the server on it once, or set DATA_DIR).`)
+  }
+  let database: Database
+  try {
+    database = await Database.embedded({ dataDir: config.dataDir })
+  } catch (e) {
+    if (e instanceof DataDirInUse) return undefined
+    throw e
+  }
+  try {
+    if (migrate) await migrateDatabase(database, undefined)
+    return await work(database)
+  } finally {
+    await database.close()
+  }
+}
+
+export async function backup(config: Config, file: string): Promise<string> {
+  if (config.databaseUrl) {
+    throw new OperatorFailure('DATABASE_URL is set: the data is in PostgreSQL. Back it up with pg_dump (README, "Backups"); questline backs up the embedded database.')
+  }
+  const bytes = await withStoppedDirectory(config, (database) => backupOf(database, config.dataDir), false)
+    ?? await callOperatorSocket(config.dataDir, 'backup')
+  // Never a half-written backup under the name asked for.
+  const partial = `${file}.partial`
+  await writeFile(partial, bytes, { mode: 0o600 })
+  await rename(partial, file)
+  return `backed up ${config.dataDir} to ${file} (${(bytes.length / 1024 / 1024).toFixed(1)} MB)`
+}
+
+export async function restore(config: Config, file: string, force: boolean): Promise<string> {
+  if (config.databaseUrl) {
+    throw new OperatorFailure('DATABASE_URL is set: the data is in PostgreSQL. Restore it with pg_restore (README, "Backups"); questline restores the embedded database.')
+  }
+  const contents = await readBackup(file)
+  const dataDir = config.dataDir
+  const present = (await readdir(dataDir).catch(() => [] as string[])).filter((name) => name !== 'questline.lock')
+  if (present.length > 0 && !force) {
+    throw new OperatorFailure(`The data directory ${dataDir} is not empty. Restore into an empty one, or run \`questline restore ${file} --force\` to replace its data.`)
+  }
+  let lock: DataDirLock
+  try {
+    lock = await DataDirLock.acquire(dataDir)
+  } catch (e) {
+    if (e instanceof DataDirInUse) throw new OperatorFailure(`${e.message} A restore replaces the data: stop the server first.`)
+    throw e
+  }
+  try {
+    for (const name of present) await rm(path.join(dataDir, name), { recursive: true, force: true })
+    for (const [name, text] of Object.entries(contents.files)) {
+      await mkdir(path.dirname(path.join(dataDir, name)), { recursive: true })
+      await writeFile(path.join(dataDir, name), text, { mode: 0o600 })
+    }
+    const pglite = new PGlite({ dataDir: path.join(dataDir, PGDATA), loadDataDir: new Blob([contents.database]) })
+    await pglite.waitReady
+    await pglite.close()
+  } finally {
+    await lock.release()
+  }
+  return `restored ${file} (made ${contents.createdAt}) into ${dataDir}`
+}
+
+export async function admin(config: Config, action: 'grant' | 'revoke', email: string): Promise<string> {
+  const role: OperatorRole = action === 'grant' ? 'admin' : 'player'
+  const change = async (database: Database) => {
+    const revocations = new RevocationList(database, systemClock)
+    return changeRole({ database, clock: systemClock, revocations, accessTokenTtlSeconds: config.accessTokenTtlSeconds }, email, role)
+  }
+  let done: unknown
+  if (config.databaseUrl) {
+    const database = await Database.postgres(config.databaseUrl, 1)
+    try {
+      await migrateDatabase(database, config.databaseUrl)
+      done = await change(database)
+    } finally {
+      await database.close()
+    }
+  } else {
+    done = await withStoppedDirectory(config, change, true)
+      ?? JSON.parse((await callOperatorSocket(config.dataDir, 'role', { email, role })).toString('utf8'))
+  }
+  const { email: address } = done as { email: string }
+  return action === 'grant'
+    ? `${address} is an admin from the next login or token refresh`
+    : `${address} is no longer an admin: their sessions ended, and tokens issued before now are refused`
+}

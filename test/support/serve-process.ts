@@ -1,0 +1,98 @@
+/**
+ * `questline` as an operator runs it: a server process of its own (from source) on a data place,
+ * and one-shot commands (backup, restore, admin) beside it. For tests that kill, restart or
+ * operate on a whole process.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { inject } from 'vitest'
+import { freePort } from '../../src/platform/net/free-port.js'
+import { backend, createDatabase, databaseUrl, dropDatabase } from './backends.js'
+
+const START_TIMEOUT_MS = 60_000
+const ENTRY = ['--import', 'tsx', 'src/main.ts']
+
+export interface Server {
+  url: string
+  child: ChildProcess
+  /** What it wrote (stdout and stderr) so far. */
+  output(): string
+}
+
+/** The environment without the run's own database and bus, so a process uses only what it is given. */
+function ownEnvironment(env: Record<string, string>): Record<string, string | undefined> {
+  const { DATABASE_URL: _db, NATS_URL: _nats, ...inherited } = process.env
+  return { ...inherited, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ...env }
+}
+
+export async function startServer(env: Record<string, string>, args: string[] = []): Promise<Server> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [...ENTRY, 'serve', ...args], {
+    env: { ...ownEnvironment(env), PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')))
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + START_TIMEOUT_MS
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output}`)
+    const up = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.ok, () => false)
+    if (up) return { url, child, output: () => output }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`the server did not come up: ${output}`)
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+export const stopServer = (s: Server, signal: 'SIGKILL' | 'SIGTERM' = 'SIGTERM') => new Promise<void>((resolve) => {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve()
+  s.child.once('exit', () => resolve())
+  s.child.kill(signal)
+})
+
+/** A one-shot command: its exit code and output. */
+export function runCommand(env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...ENTRY, ...args], { env: ownEnvironment(env), timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
+    })
+  })
+}
+
+export async function json(url: string, init: RequestInit & { token?: string; key?: string; body?: string } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (init.token) headers.authorization = `Bearer ${init.token}`
+  if (init.key) headers['idempotency-key'] = init.key
+  const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(10_000) })
+  const text = await res.text()
+  return { status: res.status, body: text ? JSON.parse(text) : undefined }
+}
+
+export interface DataPlace {
+  dataDir: string
+  env: Record<string, string>
+  cleanup(): Promise<void>
+}
+
+/** Where a process keeps its data: a data directory, and on the PostgreSQL backend a fresh database too. */
+export async function dataPlace(label: string): Promise<DataPlace> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `questline-${label}-`))
+  const removeDir = () => rm(dataDir, { recursive: true, force: true })
+  if (backend() === 'embedded') return { dataDir, env: { DATA_DIR: dataDir }, cleanup: removeDir }
+  const t = inject('templates')
+  const name = `${t.runId}_${label}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+  await createDatabase(t.postgresAdminUrl!, name, t.postgresTemplate)
+  return {
+    dataDir,
+    env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl(t.postgresAdminUrl!, name) },
+    cleanup: async () => {
+      await dropDatabase(t.postgresAdminUrl!, name)
+      await removeDir()
+    },
+  }
+}
