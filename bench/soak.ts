@@ -28,7 +28,10 @@
  * highest of the window), the event backlog (`outbox_unpublished_events` plus
  * `event_consumer_pending` and `_unacknowledged`, highest), the outbox lag (`outbox_lag_seconds`),
  * marketplace sagas open, and the largest tables (`db_table_bytes`, `db_table_rows`), from /metrics
- * scraped about every 2 s. After the load, the backlog must drain to 0 within 60 s.
+ * scraped about every 2 s. On PostgreSQL also what the database did (bench/lib/pg-activity.ts): CPU
+ * of its processes and of the server, checkpoints, WAL, autovacuum and autoanalyze runs, dead rows,
+ * and the most backends waiting at once by wait type. After the load, the backlog must drain to 0
+ * within 60 s.
  *
  * The verdict compares the last window with the second (the first is the warm-up), and from 4
  * windows on the one before the last with the second as well (a trend, not one bad minute on a
@@ -53,6 +56,7 @@ import { withBenchDatabase } from './lib/database.js'
 import { percentile } from './lib/load.js'
 import { rssMb } from './lib/memory.js'
 import { Mix, OPERATIONS, populate, type Operation, type Result, type Scheduled } from './lib/mix.js'
+import { PgActivity, type PgWindow } from './lib/pg-activity.js'
 import { pinCores } from './lib/pinning.js'
 import { maxOf, scrapeMetrics, sumOf } from './lib/prometheus.js'
 import { startServer, type Started } from './lib/processes.js'
@@ -288,6 +292,8 @@ interface Window {
   /** How late the load generator started an operation after its schedule, at most (its own lag; included in the latencies). */
   lateMs: number
   errors: number
+  /** PostgreSQL's own activity in the window (engine postgres). */
+  postgres?: PgWindow | undefined
 }
 
 /**
@@ -296,7 +302,7 @@ interface Window {
  * of a window the server is sampled; when a window has ended and its operations have all
  * answered, it is printed.
  */
-async function soak(engine: Engine, mix: Mix, rate: number, server: Started): Promise<Window[]> {
+async function soak(engine: Engine, mix: Mix, rate: number, server: Started, postgres: PgActivity | undefined): Promise<Window[]> {
   const tallies = Array.from({ length: WINDOWS }, () => new Tallies())
   const pending = new Array<number>(WINDOWS).fill(0)
   const samples: ProcessSample[][] = Array.from({ length: WINDOWS }, () => [])
@@ -321,7 +327,10 @@ async function soak(engine: Engine, mix: Mix, rate: number, server: Started): Pr
       const windowEnd = t0 + (w + 1) * WINDOW_MS
       while ((next < total && t0 + next * interval < windowEnd && !server.exitCause()) || pending[w]! > 0) await sleep(50)
       if (server.exitCause()) break
-      const window: Window = { index: w, operations: tallies[w]!.figures(), process: processFigures(samples[w]!), lateMs: ms1(tallies[w]!.lateMs), errors: tallies[w]!.errors }
+      const window: Window = {
+        index: w, operations: tallies[w]!.figures(), process: processFigures(samples[w]!), lateMs: ms1(tallies[w]!.lateMs), errors: tallies[w]!.errors,
+        postgres: await postgres?.window(),
+      }
       windows.push(window)
       printWindow(engine, window, rate)
     }
@@ -403,6 +412,7 @@ async function soakEngine(engine: Engine, env: Record<string, string>): Promise<
   missing.clear()
   const server = await startServer(`ours ${engine}`, 'bin/questline.js', ['serve'], { ...env, LOG_LEVEL: SERVER_LOG_LEVEL }, '/readyz', { cpus: pinning.serverCpus })
   const client: Client = keepAliveClient(server.url, MAX_OUTSTANDING)
+  let postgres: PgActivity | undefined
   try {
     step(`${engine}: population — ${PLAYERS} players and a guild of ${GUILD}, ${QUESTS} quests`)
     const world = await populate(server.url, { players: PLAYERS, guild: GUILD, quests: QUESTS, boss: BOSS })
@@ -419,7 +429,8 @@ async function soakEngine(engine: Engine, env: Record<string, string>): Promise<
     run.rate = rate
 
     step(`${engine}: soak — ${fmt(rate, 1)} ops/s open-loop for ${WINDOWS} × ${WINDOW_S} s`)
-    run.windows = await soak(engine, mix, rate, server)
+    if (env.DATABASE_URL) postgres = await PgActivity.start(env.DATABASE_URL, server.pid)
+    run.windows = await soak(engine, mix, rate, server, postgres)
     const gone = server.exitCause()
     if (gone) throw new Error(`${gone} during the soak (errors from then on are its)`)
     if (missing.size > 0) console.log(`note: ${engine} does not export ${[...missing].join(', ')} on /metrics; those columns are empty`)
@@ -429,6 +440,7 @@ async function soakEngine(engine: Engine, env: Record<string, string>): Promise<
     if (run.drainedMs === undefined) run.failures.push(`the event backlog did not drain within ${DRAIN_TIMEOUT_MS / 1000} s`)
     run.verdicts = verdicts(run.windows)
   } finally {
+    await postgres?.stop()
     client.close()
     await server.stop()
   }
@@ -502,7 +514,14 @@ function printWindow(engine: Engine, w: Window, rate: number): void {
   console.log(`server: RSS ≤ ${fmt(p.rssMaxMb)} MB, heap used ${fmt(p.heapMinMb)}–${fmt(p.heapMaxMb)} MB, event backlog ≤ ${fmt(p.backlogMax)} ` +
     `(outbox lag ≤ ${fmt(p.lagMaxS, 2)} s), sagas open ≤ ${fmt(p.sagasOpenMax)}; largest tables: ${tablesText(p.tables)}` +
     (p.scrapeErrors.length ? `; /metrics failed ${p.scrapeErrors.length}×: ${p.scrapeErrors[0]}` : ''))
+  const pg = w.postgres
+  if (pg) {
+    console.log(`postgres: ${fmt(pg.cores, 2)} cores (server ${fmt(pg.serverCores, 2)}), ${fmt(pg.checkpoints)} checkpoints (${fmt(pg.checkpointBuffers)} buffers), ${fmt(pg.walMb)} MB WAL, ` +
+      `${fmt(pg.autovacuums)} autovacuums, ${fmt(pg.autoanalyzes)} autoanalyzes, ${fmt(pg.deadRows)} dead rows (most: ${pg.deadest}); backends waiting at most: ${waitingText(pg.waiting)}`)
+  }
 }
+
+const waitingText = (waiting: Record<string, number>) => Object.entries(waiting).map(([type, n]) => `${type} ${n}`).join(', ') || 'none'
 
 /** Per engine: p99 of each operation by window, the server's figures by window, the largest tables and the verdict. */
 function printSummary(): void {
@@ -542,6 +561,7 @@ function printSummary(): void {
       row('outbox lag s, highest', (p) => p.lagMaxS, 2),
       row('sagas open, highest', (p) => p.sagasOpenMax),
       ['load generator late ms, highest', ...ws.map((w) => fmt(w.lateMs, 1)), ''],
+      ...(ws.some((w) => w.postgres) ? postgresRows(ws) : []),
     ], [false, ...ws.map(() => true), false]))
     const first = ws[0]?.process.tables ?? []
     const lastTables = ws.at(-1)?.process.tables ?? []
@@ -566,6 +586,21 @@ function printSummary(): void {
     }
     for (const f of run.failures) console.log(`FAILED: ${f}`)
   }
+}
+
+function postgresRows(ws: Window[]): (string | number)[][] {
+  const row = (name: string, pick: (p: PgWindow) => number | undefined, digits = 0) => [name, ...ws.map((w) => fmt(w.postgres && pick(w.postgres), digits)), '']
+  const waitTypes = [...new Set(ws.flatMap((w) => Object.keys(w.postgres?.waiting ?? {})))].sort()
+  return [
+    row('postgres cores', (p) => p.cores, 2),
+    row('server cores', (p) => p.serverCores, 2),
+    row('checkpoints', (p) => p.checkpoints),
+    row('WAL MB', (p) => p.walMb),
+    row('autovacuums', (p) => p.autovacuums),
+    row('autoanalyzes', (p) => p.autoanalyzes),
+    row('dead rows', (p) => p.deadRows),
+    ...waitTypes.map((t) => row(`backends waiting on ${t}, most`, (p) => p.waiting[t] ?? 0)),
+  ]
 }
 
 // ---- main ----
