@@ -29,6 +29,7 @@ import { registerTestControls } from './platform/http/test-control.js'
 import { UpstreamPool } from './platform/http/upstreams.js'
 import { JobSlots } from './platform/jobs/job-slots.js'
 import { Retention } from './platform/jobs/retention.js'
+import { Vacuum } from './platform/jobs/vacuum.js'
 import { Scheduler } from './platform/jobs/scheduler.js'
 import type { Logger } from './platform/log.js'
 import type { ContextParts } from './platform/module.js'
@@ -155,13 +156,16 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     const slots = new JobSlots(database)
     // Rows no longer needed: each context says which of its own; published events of its outbox.
     const outboxes = served.map((c) => c.outbox)
+    // The platform's jobs work on the tables of the contexts served here: replicas serving the same share them.
+    const scope = served.map((c) => c.name).sort().join(',')
+    const schemas = [platformSchema.schemaName, ...outboxes.map((o) => getTableConfig(o.table).schema!)]
     const retention = new Retention({
-      clock, retentionDays: config.retentionDays,
+      clock, retentionDays: config.retentionDays, scope,
       oldestUnpublished: () => oldestUnpublished(database, outboxes),
       rules: [...outboxes.map((o) => outboxPruning(database, o)), ...served.flatMap((c) => c.prune ?? [])],
     })
-    const scheduler = new Scheduler([...served.flatMap((c) => c.jobs ?? []), retention.job], log, (job) => slots.claim(job))
-    const schemas = [platformSchema.schemaName, ...outboxes.map((o) => getTableConfig(o.table).schema!)]
+    const vacuum = new Vacuum(database, schemas, scope)
+    const scheduler = new Scheduler([...served.flatMap((c) => c.jobs ?? []), retention.job, vacuum.job], log, (job) => slots.claim(job))
 
     let markStarted!: () => void
     let markFailed!: (e: unknown) => void
@@ -175,7 +179,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       title: 'Questline API',
       readiness: { database: () => database.ping(), events: () => bus.ping() },
       processMetrics: !!opts.logger,
-      metrics: [eventMetrics(served.map((c) => c.outbox), bus, database), deadLetters.metrics, retention.metrics, tableSizeMetrics(database, schemas),
+      metrics: [eventMetrics(served.map((c) => c.outbox), bus, database), deadLetters.metrics, retention.metrics, vacuum.metrics, tableSizeMetrics(database, schemas),
         ...served.flatMap((c) => (c.metrics ? [c.metrics] : []))],
       webDir: edge ? config.webDir : undefined,
     })

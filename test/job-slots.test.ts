@@ -28,3 +28,13 @@ test('the next period can be claimed again', async () => {
   await new Promise((r) => setTimeout(r, 120))
   expect(await slots.claim(fast)).toBe(true)
 })
+
+test('a job with a scope shares its periods only with replicas of the same scope', async () => {
+  const slots = new JobSlots(testDb.database)
+  const of = (scope: string): Job => ({ ...job('test.scoped', 3_600_000), scope })
+  // Two processes serving different contexts each run their own period of the platform job.
+  expect(await slots.claim(of('avatar'))).toBe(true)
+  expect(await slots.claim(of('tracking'))).toBe(true)
+  // A second replica of the avatar process skips it.
+  expect(await new JobSlots(testDb.database).claim(of('avatar'))).toBe(false)
+})

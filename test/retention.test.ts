@@ -9,6 +9,7 @@ import { expect, test } from 'vitest'
 import { ManualClock } from '../src/platform/clock.js'
 import { newId } from '../src/platform/ids.js'
 import { PRUNE_JOB } from '../src/platform/jobs/retention.js'
+import { VACUUM_JOB, VACUUM_MIN_ROWS } from '../src/platform/jobs/vacuum.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { attend, newHabit } from './support/habits.js'
 import { buy, marketplaceOf } from './support/marketplaces.js'
@@ -114,4 +115,27 @@ test('the job deletes finished rows older than RETENTION_DAYS, never unfinished 
   expect(sample(metrics, 'retention_pruned_rows_total', 'table="identity.registrations"')).toBe(1)
   expect(sample(metrics, 'db_table_bytes', 'table="marketplace.sagas"')).toBeGreaterThan(0)
   expect(sample(metrics, 'db_table_rows', 'table="avatar.avatars"')).toBeGreaterThanOrEqual(0)
+})
+
+/** A table's dead rows as the statistics count them (they reach the counts within about a second of a commit). */
+const deadRows = (app: TestApp, table: string) =>
+  count(app, sql`select n_dead_tup as n from pg_stat_user_tables where schemaname || '.' || relname = ${table}`)
+
+test('the vacuum job clears dead rows from the tables that have enough of them, and counts each pass in /metrics', async ({ onTestFinished }) => {
+  const app = await buildTestApp()
+  onTestFinished(() => app.close())
+  const p = await newPlayer(app)
+  // Rows written and deleted, as the retention job and every published event leave them.
+  const rows = VACUUM_MIN_ROWS * 2
+  await app.database.db.execute(sql`insert into platform.job_runs (job, slot, claimed_at) select 'test.churn', g, now() from generate_series(1, ${rows}) g`)
+  await app.database.db.execute(sql`delete from platform.job_runs where job = 'test.churn'`)
+  await expect.poll(() => deadRows(app, 'platform.job_runs'), { timeout: 10_000 }).toBeGreaterThanOrEqual(rows)
+
+  await app.runJob(VACUUM_JOB)
+  expect(await deadRows(app, 'platform.job_runs')).toBe(0)
+  const metrics = await app.metricsOf('avatar')
+  expect(sample(metrics, 'db_vacuums_total', 'table="platform.job_runs"')).toBe(1)
+  // A table with a few changes is left alone.
+  expect(sample(metrics, 'db_vacuums_total', 'table="avatar.avatars"')).toBeUndefined()
+  expect((await app.inject({ url: `/api/v1/avatars/${p.avatarId}`, headers: p.auth })).statusCode).toBe(200)
 })

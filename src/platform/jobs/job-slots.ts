@@ -16,10 +16,11 @@ export class JobSlots {
   async claim(job: Job): Promise<boolean> {
     return this.database.transaction(async (tx) => {
       const slot = sql<number>`floor(extract(epoch from now()) * 1000 / ${job.everyMs})::bigint`
-      const claimed = await tx.insert(jobRuns).values({ job: job.name, slot, claimedAt: sql`now()` })
+      const key = job.scope ? `${job.name}@${job.scope}` : job.name
+      const claimed = await tx.insert(jobRuns).values({ job: key, slot, claimedAt: sql`now()` })
         .onConflictDoNothing().returning({ slot: jobRuns.slot })
       const mine = claimed[0]
-      if (mine) await tx.delete(jobRuns).where(and(eq(jobRuns.job, job.name), lt(jobRuns.slot, mine.slot - KEPT_SLOTS)))
+      if (mine) await tx.delete(jobRuns).where(and(eq(jobRuns.job, key), lt(jobRuns.slot, mine.slot - KEPT_SLOTS)))
       return mine !== undefined
     })
   }

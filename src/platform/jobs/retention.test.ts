@@ -31,7 +31,7 @@ test('a run deletes batch after batch until one comes back short, at most 100 of
   })
   const broken: PruneRule = { table: 'b.broken', pruneSome: () => Promise.reject(new Error('relation "b.broken" does not exist')) }
   const retention = new Retention({
-    clock: { now: () => now }, retentionDays: 7, oldestUnpublished: async () => undefined,
+    clock: { now: () => now }, retentionDays: 7, scope: 'test', oldestUnpublished: async () => undefined,
     rules: [table('a.some'), broken, table('c.few'), table('d.backlog')],
   })
   await expect(retention.run()).rejects.toThrow('pruning failed for b.broken')

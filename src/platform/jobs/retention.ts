@@ -58,6 +58,8 @@ export interface RetentionOptions {
   /** When the oldest event not yet published by this process's outboxes occurred, if any. */
   oldestUnpublished: () => Promise<Date | undefined>
   rules: PruneRule[]
+  /** The contexts this process serves: replicas serving the same share the job's periods. */
+  scope: string
 }
 
 /**
@@ -74,10 +76,11 @@ export class Retention {
     registers: [],
   })
 
-  readonly job: Job = { name: PRUNE_JOB, everyMs: PRUNE_EVERY_MS, run: () => this.run() }
+  readonly job: Job
   readonly metrics: MetricsSource = (registry) => registry.registerMetric(this.pruned)
 
   constructor(private readonly o: RetentionOptions) {
+    this.job = { name: PRUNE_JOB, everyMs: PRUNE_EVERY_MS, scope: o.scope, run: () => this.run() }
     for (const rule of o.rules) this.pruned.inc({ table: rule.table }, 0)
   }
 

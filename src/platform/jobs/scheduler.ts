@@ -13,6 +13,12 @@ import type { Logger } from '../log.js'
 export interface Job {
   name: string
   everyMs: number
+  /**
+   * Which processes share its periods, when not all that have it: a platform job works on the
+   * tables of the contexts a process serves, so only replicas serving the same ones stand in for
+   * each other (JobSlots claims `name@scope`).
+   */
+  scope?: string
   run(): Promise<void>
 }
 
