@@ -202,6 +202,8 @@ interface ProcessSample {
   backlog: number | undefined
   lagS: number | undefined
   sagasOpen: number | undefined
+  /** Seconds the vacuum job has spent so far (`db_maintenance_seconds_sum`), and its longest pass's bucket bound seen. */
+  maintenanceS: number | undefined
   tables: TableSize[]
   scrapeError?: string
 }
@@ -213,6 +215,8 @@ interface ProcessFigures {
   backlogMax?: number | undefined
   lagMaxS?: number | undefined
   sagasOpenMax?: number | undefined
+  /** Seconds of vacuum and analyze passes in the window (on the embedded engine, every statement waits meanwhile). */
+  maintenanceS?: number | undefined
   /** The largest tables at the window's end. */
   tables: TableSize[]
   samples: number
@@ -228,7 +232,7 @@ async function sampleProcess(base: string, pid: number): Promise<ProcessSample> 
   try {
     metrics = await scrapeMetrics(base)
   } catch (e) {
-    return { rssMb: rss, heapMb: undefined, backlog: undefined, lagS: undefined, sagasOpen: undefined, tables: [], scrapeError: (e as Error).message }
+    return { rssMb: rss, heapMb: undefined, backlog: undefined, lagS: undefined, sagasOpen: undefined, maintenanceS: undefined, tables: [], scrapeError: (e as Error).message }
   }
   const unpublished = sumOf(metrics, 'outbox_unpublished_events')
   const consumers = (sumOf(metrics, 'event_consumer_pending') ?? 0) + (sumOf(metrics, 'event_consumer_unacknowledged') ?? 0)
@@ -243,6 +247,7 @@ async function sampleProcess(base: string, pid: number): Promise<ProcessSample> 
     backlog: unpublished === undefined ? undefined : unpublished + consumers,
     lagS: maxOf(metrics, 'outbox_lag_seconds'),
     sagasOpen: sumOf(metrics, 'marketplace_sagas_open'),
+    maintenanceS: sumOf(metrics, 'db_maintenance_seconds_sum'),
     tables,
   }
 }
@@ -334,8 +339,11 @@ async function soak(engine: Engine, mix: Mix, rate: number, server: Started, pos
       const windowEnd = t0 + (w + 1) * WINDOW_MS
       while ((next < total && t0 + next * interval < windowEnd && !server.exitCause()) || pending[w]! > 0) await sleep(50)
       if (server.exitCause()) break
+      const maintenanceAt = (i: number) => (i < 0 ? 0 : samples[i]!.findLast((x) => x.maintenanceS !== undefined)?.maintenanceS)
+      const [before, after] = [maintenanceAt(w - 1), maintenanceAt(w)]
+      const process = { ...processFigures(samples[w]!), maintenanceS: before === undefined || after === undefined ? undefined : ms1(after - before) }
       const window: Window = {
-        index: w, operations: tallies[w]!.figures(), process: processFigures(samples[w]!), lateMs: ms1(tallies[w]!.lateMs), errors: tallies[w]!.errors,
+        index: w, operations: tallies[w]!.figures(), process, lateMs: ms1(tallies[w]!.lateMs), errors: tallies[w]!.errors,
         postgres: await postgres?.window(),
       }
       windows.push(window)
@@ -535,7 +543,7 @@ function printWindow(engine: Engine, w: Window, rate: number): void {
     `${fmt(w.errors)} errors; load generator late by ≤ ${fmt(w.lateMs, 1)} ms`)
   console.log(table(OPERATION_HEADER, operationRows(w.operations), OPERATION_RIGHT))
   console.log(`server: RSS ≤ ${fmt(p.rssMaxMb)} MB, heap used ${fmt(p.heapMinMb)}–${fmt(p.heapMaxMb)} MB, event backlog ≤ ${fmt(p.backlogMax)} ` +
-    `(outbox lag ≤ ${fmt(p.lagMaxS, 2)} s), sagas open ≤ ${fmt(p.sagasOpenMax)}; largest tables: ${tablesText(p.tables)}` +
+    `(outbox lag ≤ ${fmt(p.lagMaxS, 2)} s), sagas open ≤ ${fmt(p.sagasOpenMax)}, vacuum and analyze ${fmt(p.maintenanceS, 1)} s; largest tables: ${tablesText(p.tables)}` +
     (p.scrapeErrors.length ? `; /metrics failed ${p.scrapeErrors.length}×: ${p.scrapeErrors[0]}` : ''))
   const pg = w.postgres
   if (pg) {
@@ -583,6 +591,7 @@ function printSummary(): void {
       row('event backlog, highest', (p) => p.backlogMax, 0, 'event backlog, highest'),
       row('outbox lag s, highest', (p) => p.lagMaxS, 2),
       row('sagas open, highest', (p) => p.sagasOpenMax),
+      row('vacuum and analyze s', (p) => p.maintenanceS, 1),
       ['load generator late ms, highest', ...ws.map((w) => fmt(w.lateMs, 1)), ''],
       ...(ws.some((w) => w.postgres) ? postgresRows(ws) : []),
     ], [false, ...ws.map(() => true), false]))

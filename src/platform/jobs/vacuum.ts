@@ -9,7 +9,7 @@
  * PostgreSQL's CPU climb from 0.5 to 0.9 cores over 7 minutes at a constant rate, and p99 triple.
  */
 import { sql } from 'drizzle-orm'
-import { Counter } from 'prom-client'
+import { Histogram } from 'prom-client'
 import type { Database } from '../db/database.js'
 import type { MetricsSource } from '../http/metrics.js'
 import type { Job } from './scheduler.js'
@@ -32,22 +32,30 @@ export interface TableActivity {
   changedSinceAnalyze: number
 }
 
-/** Whether a table is due: enough dead rows to be worth a pass, or enough changes to plan by stale statistics. Pure. */
-export function isDue(t: TableActivity): boolean {
+/**
+ * What a table needs, if anything: a vacuum (with its statistics) once it holds enough dead rows
+ * to be worth a pass; only fresh statistics once it has changed enough that the planner would plan
+ * by stale ones (a table that only grows has nothing to vacuum, and ANALYZE reads a sample, not
+ * every page and index). Pure.
+ */
+export function dueFor(t: TableActivity): 'vacuum' | 'analyze' | undefined {
   const threshold = Math.max(VACUUM_MIN_ROWS, VACUUM_MIN_SHARE * t.live)
-  return t.dead >= threshold || t.changedSinceAnalyze >= threshold
+  if (t.dead >= threshold) return 'vacuum'
+  if (t.changedSinceAnalyze >= threshold) return 'analyze'
+  return undefined
 }
 
 export class Vacuum {
-  private readonly vacuums = new Counter({
-    name: 'db_vacuums_total',
-    help: 'Tables vacuumed and analyzed by the vacuum job of this process, by table',
-    labelNames: ['table'],
+  private readonly passes = new Histogram({
+    name: 'db_maintenance_seconds',
+    help: 'Passes of the vacuum job over a table (vacuum: VACUUM (ANALYZE); analyze: ANALYZE) and how long each took, by table; on the embedded engine every other statement waits meanwhile',
+    labelNames: ['table', 'pass'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [],
   })
 
   readonly job: Job
-  readonly metrics: MetricsSource = (registry) => registry.registerMetric(this.vacuums)
+  readonly metrics: MetricsSource = (registry) => registry.registerMetric(this.passes)
 
   /** `schemas`: those of the contexts this process serves (and the platform's); `scope` as in Job. */
   constructor(private readonly database: Database, private readonly schemas: string[], scope: string) {
@@ -57,11 +65,14 @@ export class Vacuum {
   /** One run: each due table in turn, the one with most dead rows first. A table that fails does not stop the others. */
   async run(): Promise<void> {
     const failures: { table: string; error: unknown }[] = []
-    for (const t of (await this.activity()).filter(isDue)) {
+    for (const t of await this.activity()) {
+      const pass = dueFor(t)
+      if (!pass) continue
+      const timer = this.passes.startTimer({ table: t.table, pass })
       try {
         // VACUUM cannot run in a transaction: this is a statement of its own, in autocommit.
-        await this.database.db.execute(sql.raw(`vacuum (analyze) ${t.quoted}`))
-        this.vacuums.inc({ table: t.table })
+        await this.database.db.execute(sql.raw(pass === 'vacuum' ? `vacuum (analyze) ${t.quoted}` : `analyze ${t.quoted}`))
+        timer()
       } catch (error) {
         failures.push({ table: t.table, error })
       }
