@@ -519,7 +519,7 @@ describe('a generated fuzz of every operation', () => {
   test('afterwards every process is healthy and ready', async () => {
     const split = (app as Partial<SplitTestApp>).cluster
     const urls = split
-      ? ['edge', 'avatar', 'tracking', 'quest', 'guild', 'marketplace'].flatMap((ctx) => split.of(ctx).map((p) => p.url))
+      ? ['edge', 'avatar', 'tracking', 'quest', 'guild', 'marketplace', 'live'].flatMap((ctx) => split.of(ctx).map((p) => p.url))
       : []
     for (const probe of ['/healthz', '/readyz']) {
       const res = await app.inject({ url: probe })

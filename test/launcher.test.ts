@@ -51,7 +51,7 @@ test('on an empty database: every process migrates at once and comes up, logs ca
   const processes = lines.flatMap((l) => l.match(/^\[launcher\] {3}(\S+) http:\/\/127\.0\.0\.1:(\d+)$/)?.slice(1) ?? [])
   const names = processes.filter((_, i) => i % 2 === 0)
   const ports = processes.filter((_, i) => i % 2 === 1).map(Number)
-  expect(names.sort()).toEqual(['avatar#1', 'avatar#2', 'gateway', 'guild', 'marketplace', 'quest', 'tracking'])
+  expect(names.sort()).toEqual(['avatar#1', 'avatar#2', 'gateway', 'guild', 'live', 'marketplace', 'quest', 'tracking'])
   expect(ports).toContain(port)
   // Every process's log lines carry its name.
   expect(lines.some((l) => l.startsWith('[avatar#2] '))).toBe(true)

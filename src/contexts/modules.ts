@@ -14,11 +14,12 @@ import type { ContextModule } from '../platform/module.js'
 import { avatarModule } from './avatar/index.js'
 import { edgeModule } from './edge/index.js'
 import { guildModule } from './guild/index.js'
+import { liveModule } from './live/index.js'
 import { marketplaceModule } from './marketplace/index.js'
 import { questModule } from './quest/index.js'
 import { trackingModule } from './tracking/index.js'
 
-export const MODULES = [avatarModule, trackingModule, guildModule, questModule, marketplaceModule, edgeModule] as const
+export const MODULES = [avatarModule, trackingModule, guildModule, questModule, marketplaceModule, liveModule, edgeModule] as const
 
 export type ContextName = (typeof MODULES)[number]['name']
 export const CONTEXT_NAMES: readonly ContextName[] = MODULES.map((m) => m.name)

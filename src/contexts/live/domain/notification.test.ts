@@ -1,0 +1,25 @@
+import { expect, test } from 'vitest'
+import { battleLost, battleWon, died, habitMissed, leveledUp, questCompleted } from './notification.js'
+
+test('a battle won or lost tells every participant, each in their own inbox', () => {
+  const battle = { battleId: 'b1', guildId: 'g1', bossType: 'DARK_DRAGON', participants: ['a1', 'a2'] }
+  const won = battleWon({ ...battle, reward: { experience: 50, money: 30 } })
+  expect(won.map((n) => n.avatarId)).toEqual(['a1', 'a2'])
+  expect(won[0]).toMatchObject({ type: 'BATTLE_WON', body: 'Your guild defeated the dark dragon: +50 experience, +30 gold.', data: { battleId: 'b1', guildId: 'g1' } })
+  const lost = battleLost({ ...battle, penalty: 15 })
+  expect(lost.map((n) => [n.avatarId, n.type])).toEqual([['a1', 'BATTLE_LOST'], ['a2', 'BATTLE_LOST']])
+  expect(lost[1]!.body).toBe('The dark dragon won the battle: 15 damage to each fighter.')
+})
+
+test('one level is not "1 levels"; a death without money lost does not mention gold', () => {
+  expect(leveledUp({ avatarId: 'a', level: 2, levelsGained: 1, spellsLearned: [] }).body).toBe('You gained 1 level.')
+  expect(died({ avatarId: 'a', moneyLost: 0 }).body).toBe('Your health ran out: you lost the experience of this level, and wake with full health and mana.')
+  expect(died({ avatarId: 'a', moneyLost: 12 }).body).toContain('and 12 gold')
+})
+
+test('a missed habit and a completed quest carry what a client links to', () => {
+  expect(habitMissed({ avatarId: 'a', habitId: 'h', windowStart: '2026-11-24T00:00', windowEnd: '2026-11-25T00:00', damage: 5 }))
+    .toMatchObject({ type: 'HABIT_MISSED', data: { habitId: 'h', windowStart: '2026-11-24T00:00', damage: 5 } })
+  expect(questCompleted({ avatarId: 'a', questId: 'q', reward: { experience: 20, money: 10 } }))
+    .toMatchObject({ type: 'QUEST_COMPLETED', body: 'You completed a quest: +20 experience, +10 gold.', data: { questId: 'q' } })
+})

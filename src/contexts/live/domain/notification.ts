@@ -1,0 +1,86 @@
+/**
+ * Notifications: what the inbox tells a player, made from the events of other contexts. Pure:
+ * each event becomes zero or more drafts, one per avatar it concerns, with a title and a body a
+ * person can read and `data` a client can act on.
+ */
+
+export const NOTIFICATION_TYPES = [
+  'INVITE', 'LEVEL_UP', 'DIED', 'BATTLE_WON', 'BATTLE_LOST', 'QUEST_COMPLETED', 'QUEST_EXPIRED', 'HABIT_MISSED',
+  'STREAK_FROZEN', 'REMINDER', 'WEBHOOK_DISABLED',
+] as const
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number]
+
+export interface NotificationDraft {
+  avatarId: string
+  type: NotificationType
+  title: string
+  body: string
+  data: Record<string, unknown>
+}
+
+export interface Notification extends NotificationDraft {
+  id: string
+  /** Order of creation (paging). */
+  seq: number
+  createdAt: Date
+  readAt: Date | null
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+export const leveledUp = (e: { avatarId: string; level: number; levelsGained: number; spellsLearned: string[] }): NotificationDraft => ({
+  avatarId: e.avatarId,
+  type: 'LEVEL_UP',
+  title: `Level ${e.level}!`,
+  body: e.spellsLearned.length > 0
+    ? `You gained ${plural(e.levelsGained, 'level')} and learned ${e.spellsLearned.join(', ')}.`
+    : `You gained ${plural(e.levelsGained, 'level')}.`,
+  data: { level: e.level, levelsGained: e.levelsGained, spellsLearned: e.spellsLearned },
+})
+
+export const died = (e: { avatarId: string; moneyLost: number }): NotificationDraft => ({
+  avatarId: e.avatarId,
+  type: 'DIED',
+  title: 'You fell',
+  body: `Your health ran out: you lost the experience of this level${e.moneyLost > 0 ? ` and ${e.moneyLost} gold` : ''}, and wake with full health and mana.`,
+  data: { moneyLost: e.moneyLost },
+})
+
+export const habitMissed = (e: { avatarId: string; habitId: string; windowStart: string; windowEnd: string; damage: number }): NotificationDraft => ({
+  avatarId: e.avatarId,
+  type: 'HABIT_MISSED',
+  title: 'A habit was missed',
+  body: `A window of one of your habits ended without a completion: ${e.damage} damage.`,
+  data: { habitId: e.habitId, windowStart: e.windowStart, windowEnd: e.windowEnd, damage: e.damage },
+})
+
+export const questCompleted = (e: { avatarId: string; questId: string; reward: { experience: number; money: number } }): NotificationDraft => ({
+  avatarId: e.avatarId,
+  type: 'QUEST_COMPLETED',
+  title: 'Quest completed',
+  body: `You completed a quest: +${e.reward.experience} experience, +${e.reward.money} gold.`,
+  data: { questId: e.questId, reward: e.reward },
+})
+
+/** One notification for each participant of a battle won. */
+export const battleWon = (e: { battleId: string; guildId: string; bossType: string; participants: string[]; reward: { experience: number; money: number } }): NotificationDraft[] =>
+  e.participants.map((avatarId) => ({
+    avatarId,
+    type: 'BATTLE_WON',
+    title: 'Victory!',
+    body: `Your guild defeated the ${bossName(e.bossType)}: +${e.reward.experience} experience, +${e.reward.money} gold.`,
+    data: { battleId: e.battleId, guildId: e.guildId, bossType: e.bossType, reward: e.reward },
+  }))
+
+/** One notification for each participant of a battle lost. */
+export const battleLost = (e: { battleId: string; guildId: string; bossType: string; participants: string[]; penalty: number }): NotificationDraft[] =>
+  e.participants.map((avatarId) => ({
+    avatarId,
+    type: 'BATTLE_LOST',
+    title: 'Defeat',
+    body: `The ${bossName(e.bossType)} won the battle: ${e.penalty} damage to each fighter.`,
+    data: { battleId: e.battleId, guildId: e.guildId, bossType: e.bossType, penalty: e.penalty },
+  }))
+
+/** `DARK_DRAGON` → `dark dragon`. */
+const bossName = (bossType: string) => bossType.toLowerCase().replaceAll('_', ' ')
