@@ -23,6 +23,7 @@ import { eventMetrics } from './platform/events/metrics.js'
 import { InProcessBus } from './platform/events/in-process-bus.js'
 import { OutboxRelay } from './platform/events/relay.js'
 import { oldestUnpublished, outboxPruning } from './platform/events/retention.js'
+import { RequestActivity } from './platform/http/activity.js'
 import { requireToken } from './platform/http/auth-guard.js'
 import { createHttpServer, type HttpServer } from './platform/http/server.js'
 import { registerTestControls } from './platform/http/test-control.js'
@@ -164,7 +165,8 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       oldestUnpublished: () => oldestUnpublished(database, outboxes),
       rules: [...outboxes.map((o) => outboxPruning(database, o)), ...served.flatMap((c) => c.prune ?? [])],
     })
-    const vacuum = new Vacuum(database, schemas, scope)
+    const activity = new RequestActivity()
+    const vacuum = new Vacuum(database, schemas, scope, () => activity.quietMs())
     const scheduler = new Scheduler([...served.flatMap((c) => c.jobs ?? []), retention.job, vacuum.job], log, (job) => slots.claim(job))
 
     let markStarted!: () => void
@@ -183,6 +185,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
         ...served.flatMap((c) => (c.metrics ? [c.metrics] : []))],
       webDir: edge ? config.webDir : undefined,
     })
+    activity.track(http)
     for (const c of served) if (c.rootRoutes) await http.register(c.rootRoutes)
     await http.register(async (api) => {
       api.addHook('onRequest', requireToken(tokens))

@@ -19,6 +19,8 @@ export interface Job {
    * each other (JobSlots claims `name@scope`).
    */
   scope?: string
+  /** Whether a timed run should happen now (a manual run always does); due every time when absent. */
+  due?(): boolean
   run(): Promise<void>
 }
 
@@ -64,7 +66,7 @@ export class Scheduler {
     if (this.stopped) return
     const timer = setTimeout(async () => {
       try {
-        if (await this.claim(job)) await this.runGuarded(job)
+        if (job.due?.() !== false && (await this.claim(job))) await this.runGuarded(job)
       } catch (e) {
         this.log?.error({ err: e, job: job.name }, 'job failed')
       }

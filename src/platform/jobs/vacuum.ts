@@ -21,6 +21,13 @@ export const VACUUM_EVERY_MS = 60_000
 export const VACUUM_MIN_ROWS = 1_000
 /** …and they are at least this share of its live rows: a big table is not rewalked for a few. */
 export const VACUUM_MIN_SHARE = 0.1
+/**
+ * On the embedded engine a pass holds up every other statement, so a timed run waits for this
+ * long without a request under way (a personal server has many such moments)…
+ */
+export const EMBEDDED_QUIET_MS = 2_000
+/** …but not longer than this since the last run: under steady load it runs anyway. */
+export const EMBEDDED_MAX_DEFER_MS = 30 * 60_000
 
 export interface TableActivity {
   /** `schema.table`, the label of its metrics. */
@@ -57,13 +64,22 @@ export class Vacuum {
   readonly job: Job
   readonly metrics: MetricsSource = (registry) => registry.registerMetric(this.passes)
 
-  /** `schemas`: those of the contexts this process serves (and the platform's); `scope` as in Job. */
-  constructor(private readonly database: Database, private readonly schemas: string[], scope: string) {
-    this.job = { name: VACUUM_JOB, everyMs: VACUUM_EVERY_MS, scope, run: () => this.run() }
+  private lastRunAt = Date.now()
+
+  /**
+   * `schemas`: those of the contexts this process serves (and the platform's); `scope` as in Job;
+   * `quietMs`: how long no request has been under way (RequestActivity).
+   */
+  constructor(private readonly database: Database, private readonly schemas: string[], scope: string, quietMs: () => number) {
+    this.job = {
+      name: VACUUM_JOB, everyMs: VACUUM_EVERY_MS, scope, run: () => this.run(),
+      due: () => database.kind !== 'embedded' || quietMs() >= EMBEDDED_QUIET_MS || Date.now() - this.lastRunAt >= EMBEDDED_MAX_DEFER_MS,
+    }
   }
 
   /** One run: each due table in turn, the one with most dead rows first. A table that fails does not stop the others. */
   async run(): Promise<void> {
+    this.lastRunAt = Date.now()
     const failures: { table: string; error: unknown }[] = []
     for (const t of await this.activity()) {
       const pass = dueFor(t)

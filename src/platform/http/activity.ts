@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify'
+
+/**
+ * How long the server has had no request under way: the embedded engine's maintenance waits for
+ * such a moment, since every statement waits while it runs.
+ */
+export class RequestActivity {
+  private inFlight = 0
+  private lastEndAt = Date.now()
+
+  track(app: FastifyInstance): void {
+    app.addHook('onRequest', async () => {
+      this.inFlight++
+    })
+    // onResponse also runs for a request whose client went away (fastify ends it).
+    app.addHook('onResponse', async () => {
+      this.inFlight--
+      this.lastEndAt = Date.now()
+    })
+  }
+
+  /** Milliseconds since the last request ended with none under way; 0 while one is. */
+  quietMs(now = Date.now()): number {
+    return this.inFlight > 0 ? 0 : now - this.lastEndAt
+  }
+}
