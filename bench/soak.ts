@@ -33,14 +33,13 @@
  * and the most backends waiting at once by wait type. After the load, the backlog must drain to 0
  * within 60 s.
  *
- * The verdict (the first window is the warm-up): an operation's p99 pooled over the last third of
- * the other windows against the first third (m8–m10 against m2–m4 in 10; one window each below
- * 7), so that one stall in a window of a rarer operation does not decide it; drift is up by more
- * than SOAK_DRIFT_P99 (0.5, i.e. +50%) and SOAK_DRIFT_P99_MS (2) ms, when both ends hold
- * SOAK_MIN_SAMPLES (100) of it. Memory and backlog: the last window against the second, and from 4
- * windows on the one before the last as well (a trend, not one bad minute on a shared machine):
- * the highest RSS or the lowest heap up by more than SOAK_DRIFT_MEMORY (0.2) and 5 MB; the highest
- * event backlog up by more than 100 and twice. Fewer than 3 windows: no verdict on drift. Any error, any drift,
+ * The verdict (the first window is the warm-up) sets the first third of the other windows against
+ * the last third (m2–m4 against m8–m10 of 10; one window each below 7): an operation's p99 pooled
+ * over each end's requests, judged where each end holds SOAK_MIN_SAMPLES (1,000) of it (the p99 of
+ * fewer is decided by a handful of requests), drifts when up by more than SOAK_DRIFT_P99 (0.5, i.e.
+ * +50%) and SOAK_DRIFT_P99_MS (2) ms; the highest RSS or the lowest heap of each end up by more than
+ * SOAK_DRIFT_MEMORY (0.2) and 5 MB; the highest event backlog up by more than 100 and twice.
+ * Fewer than 3 windows: no verdict on drift. Any error, any drift,
  * a backlog that does not drain or a server that exits: exit code 1.
  *
  * Servers run on core 1 and the load generator on core 0 unless BENCH_PIN=false; PostgreSQL is not
@@ -79,7 +78,7 @@ const BOSS = process.env.SOAK_BOSS ?? 'GOBLIN'
 const DRIFT_P99 = Number(process.env.SOAK_DRIFT_P99 ?? 0.5)
 const DRIFT_P99_MS = Number(process.env.SOAK_DRIFT_P99_MS ?? 2)
 const DRIFT_MEMORY = Number(process.env.SOAK_DRIFT_MEMORY ?? 0.2)
-const MIN_SAMPLES = Number(process.env.SOAK_MIN_SAMPLES ?? 100)
+const MIN_SAMPLES = Number(process.env.SOAK_MIN_SAMPLES ?? 1000)
 const SERVER_LOG_LEVEL = process.env.SOAK_LOG_LEVEL ?? 'warn'
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
@@ -475,40 +474,41 @@ async function soakEngine(engine: Engine, env: Record<string, string>): Promise<
 // ---- verdict ----
 
 /**
- * The last window against the second (the first is the warm-up); from 4 windows on, the window
- * before the last must be up as well: a trend, not one bad window on a shared machine.
+ * Early against late, after the warm-up window: the first third of the other windows against the
+ * last third, so that a trend decides, not one bad window on a shared machine. p99 is pooled over
+ * each end's requests and judged only where each end holds MIN_SAMPLES; memory and backlog take
+ * each end's extreme (highest RSS, lowest heap, highest backlog).
  */
 function verdicts({ windows, pooledP99 }: Soaked): Verdict[] {
   if (windows.length < 3) return [{ what: 'drift', drift: false, note: `not judged: ${windows.length} window${windows.length === 1 ? '' : 's'}, 3 needed (the first is the warm-up)` }]
-  const second = windows[1]!
-  const last = windows.at(-1)!
-  const before = windows.length >= 4 ? windows.at(-2)! : undefined
-  const judge = (what: string, of: (w: Window) => number | undefined, up: (from: number, to: number) => boolean): Verdict => {
-    const [a, b, b0] = [of(second), of(last), before && of(before)]
-    if (a === undefined || b === undefined) return { what, second: a, last: b, drift: false, note: 'not measured' }
-    if (up(a, b) && before && !(b0 !== undefined && up(a, b0))) return { what, second: a, last: b, drift: false, note: `up in the last window only (${fmt(b0, 1)} before it)` }
-    return { what, second: a, last: b, drift: up(a, b) }
-  }
+  const pooled = Math.max(1, Math.floor((windows.length - 1) / 3))
+  const earlyWindows = windows.slice(1, 1 + pooled)
+  const lateWindows = windows.slice(windows.length - pooled)
   const p99Up = (from: number, to: number) => to > from * (1 + DRIFT_P99) && to - from > DRIFT_P99_MS
   const memoryUp = (from: number, to: number) => to > from * (1 + DRIFT_MEMORY) && to - from > DRIFT_MEMORY_MB
   const backlogUp = (from: number, to: number) => to > from + DRIFT_BACKLOG && to > 2 * from
-  /** Windows pooled at each end for the p99 verdicts: a third of those after the warm-up. */
-  const pooled = Math.max(1, Math.floor((windows.length - 1) / 3))
+  const judge = (what: string, of: (w: Window) => number | undefined, extreme: (...v: number[]) => number, up: (from: number, to: number) => boolean): Verdict => {
+    const at = (ws: Window[]) => {
+      const v = ws.map(of).filter((x): x is number => x !== undefined)
+      return v.length ? extreme(...v) : undefined
+    }
+    const [a, b] = [at(earlyWindows), at(lateWindows)]
+    if (a === undefined || b === undefined) return { what, second: a, last: b, drift: false, note: 'not measured' }
+    return { what, second: a, last: b, drift: up(a, b) }
+  }
   return [
-    ...OPERATIONS.filter((op) => second.operations[op] && last.operations[op]).map((op): Verdict => {
+    ...OPERATIONS.filter((op) => windows[1]!.operations[op] && windows.at(-1)!.operations[op]).map((op): Verdict => {
       const what = `${op}: p99 ms`
-      // Pooled over the first and the last third (after the warm-up): one window's p99 of a rarer
-      // operation is its few worst requests, which one stall decides.
       const early = pooledP99(op, 1, 1 + pooled)
       const late = pooledP99(op, windows.length - pooled, windows.length)
       if (!early || !late || early.samples < MIN_SAMPLES || late.samples < MIN_SAMPLES) {
-        return { what, second: early?.p99, last: late?.p99, drift: false, note: `not judged: fewer than ${MIN_SAMPLES} pooled` }
+        return { what, second: early?.p99, last: late?.p99, drift: false, note: `not judged: fewer than ${fmt(MIN_SAMPLES)} at an end` }
       }
       return { what, second: early.p99, last: late.p99, drift: p99Up(early.p99, late.p99) }
     }),
-    judge('RSS MB, highest', (w) => w.process.rssMaxMb, memoryUp),
-    judge('heap used MB, lowest', (w) => w.process.heapMinMb, memoryUp),
-    judge('event backlog, highest', (w) => w.process.backlogMax, backlogUp),
+    judge('RSS MB, highest', (w) => w.process.rssMaxMb, Math.max, memoryUp),
+    judge('heap used MB, lowest', (w) => w.process.heapMinMb, Math.min, memoryUp),
+    judge('event backlog, highest', (w) => w.process.backlogMax, Math.max, backlogUp),
   ]
 }
 
@@ -610,7 +610,7 @@ function printSummary(): void {
     console.log(`\nafter the load the event backlog ${run.drainedMs === undefined ? `did NOT drain within ${DRAIN_TIMEOUT_MS / 1000} s` : `was 0 after ${fmt(run.drainedMs)} ms`}`)
     const k = Math.max(1, Math.floor((ws.length - 1) / 3))
     console.log(`\nverdict: p99 pooled over ${k === 1 ? `${shortName(1)} against ${shortName(ws.length - 1)}` : `${shortName(1)}–${shortName(k)} against ${shortName(ws.length - k)}–${shortName(ws.length - 1)}`}; ` +
-      `memory and backlog: the last window against the second${ws.length >= 4 ? ', and the one before the last as well' : ''}`)
+      `memory and backlog: the extremes of the same windows`)
     console.log(table(['what', 'early', 'late', 'verdict'], run.verdicts.map((v) => [
       v.what, fmt(v.second, 1), fmt(v.last, 1), v.drift ? 'DRIFT' : v.note ?? 'steady',
     ]), [false, true, true, false]))
