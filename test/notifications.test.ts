@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildTestApp, type TestApp } from './support/app.js'
+import { guildName, inviteTo, newGuild } from './support/guilds.js'
 import { newPlayer, type Player } from './support/players.js'
 
 let app: TestApp
@@ -43,6 +44,23 @@ describe('the inbox', () => {
     })
     expect(body.items[0].data).toEqual({ moneyLost: expect.any(Number) })
     expect(Date.parse(body.items[0].createdAt)).not.toBeNaN()
+  })
+
+  test('an invite tells the invited player which guild asks, with what a client needs to answer it', async () => {
+    const leader = await newPlayer(app)
+    const target = await newPlayer(app)
+    const name = guildName('Inbox')
+    const guildId = await newGuild(app, leader, name)
+    const inviteId = await inviteTo(app, guildId, leader, target)
+    await app.settle()
+    const [invite, ...others] = (await inbox(target)).json().items
+    expect(others).toEqual([])
+    expect(invite).toMatchObject({
+      type: 'INVITE', title: 'Guild invite', body: `${name} invites you to join.`,
+      data: { inviteId, guildId, guildName: name, invitedBy: leader.avatarId, expiresAt: expect.any(String) },
+    })
+    // The leader is told nothing.
+    expect((await inbox(leader)).json().items).toEqual([])
   })
 
   test('reading one keeps its first read time; read-all reads the rest; the unread filter and count follow', async () => {

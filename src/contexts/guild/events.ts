@@ -17,6 +17,11 @@ export const MemberJoined = event('MemberJoined', Type.Object({ guildId: Type.St
 export const MemberLeft = event('MemberLeft', Type.Object({
   guildId: Type.String(), avatarId: Type.String(), reason: Type.Union([Type.Literal('LEFT'), Type.Literal('REMOVED'), Type.Literal('AVATAR_DELETED')]),
 }))
+/** An avatar was invited to a guild (again: a new invite replaces the earlier one). The invite is the aggregate. */
+export const InviteSent = event('InviteSent', Type.Object({
+  inviteId: Type.String(), guildId: Type.String(), guildName: Type.String(), targetAvatarId: Type.String(), invitedBy: Type.String(),
+  expiresAt: Type.String({ description: 'ISO 8601 instant' }),
+}))
 export const BattleStarted = event('BattleStarted', Type.Object({ ...Battle, bossType: Type.String(), participants: Participants }))
 /** The boss struck an attacker back: the avatar context applies the damage (its death follows from its own health). */
 export const BossStruckBack = event('BossStruckBack', Type.Object({
@@ -37,11 +42,12 @@ export type GuildCreated = EventOf<typeof GuildCreated>
 export type GuildDisbanded = EventOf<typeof GuildDisbanded>
 export type MemberJoined = EventOf<typeof MemberJoined>
 export type MemberLeft = EventOf<typeof MemberLeft>
+export type InviteSent = EventOf<typeof InviteSent>
 export type BattleStarted = EventOf<typeof BattleStarted>
 export type BossStruckBack = EventOf<typeof BossStruckBack>
 export type BattleWon = EventOf<typeof BattleWon>
 export type BattleLost = EventOf<typeof BattleLost>
 
-export const GUILD_EVENTS = [GuildCreated, GuildDisbanded, MemberJoined, MemberLeft, BattleStarted, BossStruckBack, BattleWon, BattleLost] as const
+export const GUILD_EVENTS = [GuildCreated, GuildDisbanded, MemberJoined, MemberLeft, InviteSent, BattleStarted, BossStruckBack, BattleWon, BattleLost] as const
 export type GuildEvent = EventsOf<typeof GUILD_EVENTS>
 export type GuildDraft = DraftsOf<typeof GUILD_EVENTS>

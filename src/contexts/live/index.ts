@@ -10,7 +10,7 @@ import { pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
 import { AvatarDied, AvatarLeveledUp } from '../avatar/events.js'
-import { BattleLost, BattleWon } from '../guild/events.js'
+import { BattleLost, BattleWon, InviteSent } from '../guild/events.js'
 import { QuestCompleted } from '../quest/events.js'
 import { HabitMissed } from '../tracking/events.js'
 import { InboxApp } from './app/inbox-app.js'
@@ -45,6 +45,7 @@ export const liveModule = contextModule({
         notifying(QuestCompleted, notification.questCompleted),
         notifying(BattleWon, notification.battleWon),
         notifying(BattleLost, notification.battleLost),
+        notifying(InviteSent, notification.invited),
       ],
       prune: [
         inboxPruning(deps.database, inbox),

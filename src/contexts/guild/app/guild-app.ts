@@ -131,6 +131,10 @@ export class GuildApp {
       const invite = rules.newInvite({ id: newId(), guildId, targetAvatarId: input.targetAvatarId, invitedBy: input.requestorId }, earlier, this.d.clock.now())
       if (earlier) await inviteRepo.delete(tx, earlier.id)
       await inviteRepo.insert(tx, invite)
+      await this.d.outbox.add(tx, [{
+        type: 'InviteSent', aggregateId: invite.id, version: 1,
+        payload: { inviteId: invite.id, guildId, guildName: guild.name, targetAvatarId: invite.targetAvatarId, invitedBy: invite.invitedBy, expiresAt: invite.expiresAt.toISOString() },
+      }])
       return invite
     })
   }

@@ -62,6 +62,14 @@ export const questCompleted = (e: { avatarId: string; questId: string; reward: {
   data: { questId: e.questId, reward: e.reward },
 })
 
+export const invited = (e: { inviteId: string; guildId: string; guildName: string; targetAvatarId: string; invitedBy: string; expiresAt: string }): NotificationDraft => ({
+  avatarId: e.targetAvatarId,
+  type: 'INVITE',
+  title: 'Guild invite',
+  body: `${e.guildName} invites you to join.`,
+  data: { inviteId: e.inviteId, guildId: e.guildId, guildName: e.guildName, invitedBy: e.invitedBy, expiresAt: e.expiresAt },
+})
+
 /** One notification for each participant of a battle won. */
 export const battleWon = (e: { battleId: string; guildId: string; bossType: string; participants: string[]; reward: { experience: number; money: number } }): NotificationDraft[] =>
   e.participants.map((avatarId) => ({
