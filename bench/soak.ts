@@ -400,8 +400,9 @@ interface Soaked {
 
 interface Verdict {
   what: string
-  second?: number | undefined
-  last?: number | undefined
+  /** The figure at the first third of the windows after the warm-up, and at the last third. */
+  early?: number | undefined
+  late?: number | undefined
   drift: boolean
   note?: string
 }
@@ -493,8 +494,8 @@ function verdicts({ windows, pooledP99 }: Soaked): Verdict[] {
       return v.length ? extreme(...v) : undefined
     }
     const [a, b] = [at(earlyWindows), at(lateWindows)]
-    if (a === undefined || b === undefined) return { what, second: a, last: b, drift: false, note: 'not measured' }
-    return { what, second: a, last: b, drift: up(a, b) }
+    if (a === undefined || b === undefined) return { what, early: a, late: b, drift: false, note: 'not measured' }
+    return { what, early: a, late: b, drift: up(a, b) }
   }
   return [
     ...OPERATIONS.filter((op) => windows[1]!.operations[op] && windows.at(-1)!.operations[op]).map((op): Verdict => {
@@ -502,9 +503,9 @@ function verdicts({ windows, pooledP99 }: Soaked): Verdict[] {
       const early = pooledP99(op, 1, 1 + pooled)
       const late = pooledP99(op, windows.length - pooled, windows.length)
       if (!early || !late || early.samples < MIN_SAMPLES || late.samples < MIN_SAMPLES) {
-        return { what, second: early?.p99, last: late?.p99, drift: false, note: `not judged: fewer than ${fmt(MIN_SAMPLES)} at an end` }
+        return { what, early: early?.p99, late: late?.p99, drift: false, note: `not judged: fewer than ${fmt(MIN_SAMPLES)} at an end` }
       }
-      return { what, second: early.p99, last: late.p99, drift: p99Up(early.p99, late.p99) }
+      return { what, early: early.p99, late: late.p99, drift: p99Up(early.p99, late.p99) }
     }),
     judge('RSS MB, highest', (w) => w.process.rssMaxMb, Math.max, memoryUp),
     judge('heap used MB, lowest', (w) => w.process.heapMinMb, Math.min, memoryUp),
@@ -612,7 +613,7 @@ function printSummary(): void {
     console.log(`\nverdict: p99 pooled over ${k === 1 ? `${shortName(1)} against ${shortName(ws.length - 1)}` : `${shortName(1)}–${shortName(k)} against ${shortName(ws.length - k)}–${shortName(ws.length - 1)}`}; ` +
       `memory and backlog: the extremes of the same windows`)
     console.log(table(['what', 'early', 'late', 'verdict'], run.verdicts.map((v) => [
-      v.what, fmt(v.second, 1), fmt(v.last, 1), v.drift ? 'DRIFT' : v.note ?? 'steady',
+      v.what, fmt(v.early, 1), fmt(v.late, 1), v.drift ? 'DRIFT' : v.note ?? 'steady',
     ]), [false, true, true, false]))
     const late = ws.reduce((worst, w) => (w.lateMs > worst.lateMs ? w : worst))
     if (late.lateMs > LATE_NOTE_MS) {

@@ -6,7 +6,7 @@ import { on, type EventContract, type EventHandler, type EventOf } from '../../p
 import { exactlyOnceInBatches } from '../../platform/events/inbox.js'
 import { Outbox } from '../../platform/events/outbox.js'
 import { inboxPruning } from '../../platform/events/retention.js'
-import { pruning } from '../../platform/jobs/retention.js'
+import { daysBefore, pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
 import { AvatarDied, AvatarLeveledUp } from '../avatar/events.js'
@@ -20,8 +20,6 @@ import { NOTIFICATION_RETENTION_DAYS } from './domain/rules.js'
 import type { LiveDraft } from './events.js'
 import { inboxRoutes } from './http/routes.js'
 import { inbox, notifications, outbox as outboxTable } from './store/tables.js'
-
-const DAY_MS = 86_400_000
 
 /** The live context: what the player is told of as it happens (DESIGN §9.2); so far the inbox. */
 export const liveModule = contextModule({
@@ -50,7 +48,7 @@ export const liveModule = contextModule({
       prune: [
         inboxPruning(deps.database, inbox),
         pruning(notifications, (h, limit) => deleteSome(deps.database.db, notifications, notifications.id,
-          lt(notifications.createdAt, new Date(h.now.getTime() - NOTIFICATION_RETENTION_DAYS * DAY_MS)), limit)),
+          lt(notifications.createdAt, daysBefore(h.now, NOTIFICATION_RETENTION_DAYS)), limit)),
       ],
     }
   },

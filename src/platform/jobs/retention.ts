@@ -20,6 +20,9 @@ export const PRUNE_MAX_BATCHES = 100
 
 const DAY_MS = 86_400_000
 
+/** The instant `days` days before `now`: where a retention period starts. */
+export const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS)
+
 /** Up to when rows may be forgotten, worked out once at the start of a run. */
 export interface Horizons {
   now: Date
@@ -37,7 +40,7 @@ export interface Horizons {
 
 /** The horizons of a run at `now`. Pure. */
 export function horizonsAt(now: Date, retentionDays: number, oldestUnpublished: Date | undefined): Horizons {
-  const retention = new Date(now.getTime() - retentionDays * DAY_MS)
+  const retention = daysBefore(now, retentionDays)
   const deliveries = oldestUnpublished && oldestUnpublished < retention ? new Date(oldestUnpublished) : retention
   return { now, retention, deliveries }
 }
