@@ -55,6 +55,7 @@ import { buildAll } from '../scripts/build.js'
 import { keepAliveClient, type Client } from './lib/client.js'
 import { withBenchDatabase } from './lib/database.js'
 import { percentile } from './lib/load.js'
+import { coresBetween, processTicks } from './lib/cpu.js'
 import { rssMb } from './lib/memory.js'
 import { Mix, OPERATIONS, populate, type Operation, type Result, type Scheduled } from './lib/mix.js'
 import { PgActivity, type PgWindow } from './lib/pg-activity.js'
@@ -216,6 +217,8 @@ interface ProcessFigures {
   sagasOpenMax?: number | undefined
   /** Seconds of vacuum and analyze passes in the window (on the embedded engine, every statement waits meanwhile). */
   maintenanceS?: number | undefined
+  /** CPU the server process used in the window (1 = one core busy throughout). */
+  cores?: number | undefined
   /** The largest tables at the window's end. */
   tables: TableSize[]
   samples: number
@@ -328,6 +331,7 @@ async function soak(engine: Engine, mix: Mix, rate: number, server: Started, pos
 
   const sampler = (async () => {
     const every = WINDOW_MS / SAMPLES_PER_WINDOW
+    let cpuAt = { ticks: await processTicks(server.pid), at: performance.now() }
     for (let j = 1; j <= WINDOWS * SAMPLES_PER_WINDOW; j++) {
       await sleep(t0 + j * every - performance.now())
       if (server.exitCause()) break
@@ -340,7 +344,10 @@ async function soak(engine: Engine, mix: Mix, rate: number, server: Started, pos
       if (server.exitCause()) break
       const maintenanceAt = (i: number) => (i < 0 ? 0 : samples[i]!.findLast((x) => x.maintenanceS !== undefined)?.maintenanceS)
       const [before, after] = [maintenanceAt(w - 1), maintenanceAt(w)]
-      const process = { ...processFigures(samples[w]!), maintenanceS: before === undefined || after === undefined ? undefined : ms1(after - before) }
+      const cpuNow = { ticks: await processTicks(server.pid), at: performance.now() }
+      const cores = coresBetween(cpuAt.ticks, cpuNow.ticks, (cpuNow.at - cpuAt.at) / 1000)
+      cpuAt = cpuNow
+      const process = { ...processFigures(samples[w]!), cores, maintenanceS: before === undefined || after === undefined ? undefined : ms1(after - before) }
       const window: Window = {
         index: w, operations: tallies[w]!.figures(), process, lateMs: ms1(tallies[w]!.lateMs), errors: tallies[w]!.errors,
         postgres: await postgres?.window(),
@@ -543,7 +550,7 @@ function printWindow(engine: Engine, w: Window, rate: number): void {
   console.log(`\n${engine}, ${windowName(w.index)} of ${WINDOWS}: ${fmt(count)} operations (${fmt(count / WINDOW_S, 1)}/s; ${fmt(rate, 1)}/s scheduled), ` +
     `${fmt(w.errors)} errors; load generator late by ≤ ${fmt(w.lateMs, 1)} ms`)
   console.log(table(OPERATION_HEADER, operationRows(w.operations), OPERATION_RIGHT))
-  console.log(`server: RSS ≤ ${fmt(p.rssMaxMb)} MB, heap used ${fmt(p.heapMinMb)}–${fmt(p.heapMaxMb)} MB, event backlog ≤ ${fmt(p.backlogMax)} ` +
+  console.log(`server: ${fmt(p.cores, 2)} cores, RSS ≤ ${fmt(p.rssMaxMb)} MB, heap used ${fmt(p.heapMinMb)}–${fmt(p.heapMaxMb)} MB, event backlog ≤ ${fmt(p.backlogMax)} ` +
     `(outbox lag ≤ ${fmt(p.lagMaxS, 2)} s), sagas open ≤ ${fmt(p.sagasOpenMax)}, vacuum and analyze ${fmt(p.maintenanceS, 1)} s; largest tables: ${tablesText(p.tables)}` +
     (p.scrapeErrors.length ? `; /metrics failed ${p.scrapeErrors.length}×: ${p.scrapeErrors[0]}` : ''))
   const pg = w.postgres
@@ -586,6 +593,7 @@ function printSummary(): void {
     console.log('\nserver by window')
     console.log(table(['', ...ws.map((w) => shortName(w.index)), 'drift'], [
       ['operations/s', ...ws.map((w) => fmt(countOf(w) / WINDOW_S, 1)), ''],
+      row('server CPU cores', (p) => p.cores, 2),
       row('RSS MB, highest', (p) => p.rssMaxMb, 0, 'RSS MB, highest'),
       row('heap used MB, lowest', (p) => p.heapMinMb, 0, 'heap used MB, lowest'),
       row('heap used MB, highest', (p) => p.heapMaxMb),

@@ -4,8 +4,8 @@
  * CPU its processes used, and how many of the database's backends were waiting (on a lock, a
  * lightweight lock or I/O), sampled a few times a second.
  */
-import { readdir, readFile } from 'node:fs/promises'
 import pg from 'pg'
+import { coresBetween as cores, cpuTicks, processTicks } from './cpu.js'
 
 export interface PgWindow {
   checkpoints: number
@@ -36,8 +36,6 @@ interface Counters {
 }
 
 const SAMPLE_EVERY_MS = 250
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
-const TICKS_PER_S = 100
 
 export class PgActivity {
   private waiting: Record<string, number> = {}
@@ -100,8 +98,10 @@ export class PgActivity {
   }
 }
 
-const coresBetween = (from: number | undefined, to: number | undefined, seconds: number) =>
-  (from === undefined || to === undefined ? undefined : Math.round(((to - from) / TICKS_PER_S / seconds) * 100) / 100)
+const coresBetween = (from: number | undefined, to: number | undefined, seconds: number) => {
+  const c = cores(from, to, seconds)
+  return c === undefined ? undefined : Math.round(c * 100) / 100
+}
 
 async function counters(client: pg.Client, serverPid: number): Promise<Counters> {
   const r = await client.query<{ checkpoints: string; buffers: string; wal: string; vacuums: string; analyzes: string }>(`
@@ -114,22 +114,6 @@ async function counters(client: pg.Client, serverPid: number): Promise<Counters>
   return {
     checkpoints: Number(row.checkpoints), checkpointBuffers: Number(row.buffers), walBytes: Number(row.wal),
     autovacuums: Number(row.vacuums), autoanalyzes: Number(row.analyzes),
-    cpuTicks: await cpuTicks((name) => name.startsWith('postgres')), serverTicks: await cpuTicks((_, pid) => pid === String(serverPid)), at: Date.now(),
+    cpuTicks: await cpuTicks((name) => name.startsWith('postgres')), serverTicks: await processTicks(serverPid), at: Date.now(),
   }
-}
-
-/** utime + stime of the processes `picked` by name and pid, from /proc; undefined where /proc is not there. */
-async function cpuTicks(picked: (name: string, pid: string) => boolean): Promise<number | undefined> {
-  const pids = await readdir('/proc').catch(() => undefined)
-  if (!pids) return undefined
-  let ticks = 0
-  for (const pid of pids.filter((p) => /^\d+$/.test(p))) {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
-    const close = stat.lastIndexOf(')')
-    if (close < 0 || !picked(stat.slice(stat.indexOf('(') + 1, close), pid)) continue
-    const fields = stat.slice(close + 2).split(' ')
-    // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
-    ticks += Number(fields[11]) + Number(fields[12])
-  }
-  return ticks
 }
