@@ -10,12 +10,11 @@
  * database and NATS stream, removed afterwards.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
-import { jetstreamManager } from '@nats-io/jetstream'
-import { connect } from '@nats-io/transport-node'
 import { generateSigningJwk } from '../src/platform/auth/keys.js'
 import { Cluster } from '../src/split/cluster.js'
 import { withBenchDatabase } from './lib/database.js'
 import { call } from './lib/http.js'
+import { withStream } from './lib/nats.js'
 import { onInterrupt, startServer } from './lib/processes.js'
 import { measureAttendsEndToEnd, measureAvatarReads, measureRewardDelay } from './lib/scenarios.js'
 
@@ -30,25 +29,6 @@ const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
 interface Row { target: string; scenario: string; rps?: number; p50?: number; p99?: number }
 const rows: Row[] = []
 
-/** A NATS stream and subject prefix for one target, deleted afterwards. */
-async function withStream(run: (env: Record<string, string>) => Promise<void>): Promise<void> {
-  const id = `qlbench_${Date.now().toString(36)}`
-  const remove = async () => {
-    const nc = await connect({ servers: NATS_URL })
-    try {
-      await (await jetstreamManager(nc)).streams.delete(id).catch(() => false)
-    } finally {
-      await nc.close()
-    }
-  }
-  const unregister = onInterrupt(remove)
-  try {
-    await run({ NATS_URL, NATS_STREAM: id, NATS_SUBJECT_PREFIX: id })
-  } finally {
-    await remove()
-    unregister()
-  }
-}
 
 async function measure(target: string, base: string): Promise<void> {
   const session = await call(base, undefined, 'POST', '/auth/register', { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'bench password' })
@@ -62,7 +42,7 @@ async function measure(target: string, base: string): Promise<void> {
 }
 
 async function allInOne(): Promise<void> {
-  await withBenchDatabase(ADMIN_URL, (url) => withStream(async (nats) => {
+  await withBenchDatabase(ADMIN_URL, (url) => withStream(NATS_URL, async (nats) => {
     const server = await startServer('all-in-one', 'src/main.ts', ['serve'], { DATABASE_URL: url, ...nats, LOG_LEVEL: 'warn' }, '/readyz')
     try {
       await measure('all-in-one (PostgreSQL + NATS)', server.url)
@@ -73,7 +53,7 @@ async function allInOne(): Promise<void> {
 }
 
 async function split(avatarReplicas: number): Promise<void> {
-  await withBenchDatabase(ADMIN_URL, (url) => withStream(async (nats) => {
+  await withBenchDatabase(ADMIN_URL, (url) => withStream(NATS_URL, async (nats) => {
     const cluster = await Cluster.start({
       port: 0, host: '127.0.0.1',
       contexts: [{ context: 'avatar', replicas: avatarReplicas }, { context: 'tracking', replicas: 1 }, { context: 'guild', replicas: 1 }, { context: 'quest', replicas: 1 }],

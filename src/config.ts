@@ -73,6 +73,11 @@ export interface Config {
    * outbox events, inbox records, settled sagas and registrations, idempotency keys (`RETENTION_DAYS`).
    */
   retentionDays: number
+  /**
+   * How often a live stream gets a comment line, and is ended when its token has expired or was
+   * revoked (`STREAM_HEARTBEAT_MS`).
+   */
+  streamHeartbeatMs: number
 }
 
 function urlList(env: Env, name: string): string[] | undefined {
@@ -174,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
     serviceCallRetries: integer(env, renamed(env, 'SERVICE_CALL_RETRIES', 'AVATAR_RETRIES'), 2, 0, 10),
     webDir: path.resolve(optional(env, 'WEB_DIR') ?? DEFAULT_WEB_DIR),
     retentionDays: integer(env, 'RETENTION_DAYS', 7, 1, 3650),
+    streamHeartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
   }
 }
 

@@ -144,15 +144,15 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
 
     const built = new Map<ContextName, ContextParts<unknown>>()
     const ports = portsOf(built, pools, (m, pool) => m.remotePort?.(() => pool.pick(), serviceTokens, serviceCalls))
-    const deps: ContextDeps = { database, clock, config, tokens, revocations, serviceTokens, serviceCalls, ports }
+    const bus = await createBus(config, opts.logger)
+    closers.push(() => bus.close())
+    const deps: ContextDeps = { database, clock, config, tokens, revocations, serviceTokens, serviceCalls, ports, broadcast: bus.broadcast }
     for (const m of MODULES) built.set(m.name, m.build(deps))
     const served = MODULES.filter((m) => isServed(m.name)).map((m) => ({ name: m.name, ...built.get(m.name)! }))
     const edge = served.find((c) => c.name === 'edge')
 
-    const bus = await createBus(config, opts.logger)
     const deadLetters = new DeadLetters(database, clock, log)
     for (const c of served) if (c.consumers) bus.subscribe(subscriptionOf(c.name, c.consumers, deadLetters))
-    closers.push(() => bus.close())
     const relay = new OutboxRelay(served.map((c) => c.outbox), bus, database, log, { leaseSeconds: config.outboxLeaseSeconds })
     const slots = new JobSlots(database)
     // Rows no longer needed: each context says which of its own; published events of its outbox.

@@ -31,8 +31,8 @@ test('a HabitAttended whose reward is not a number is parked by every consumer, 
 
   const parked = await rows<{ consumer: string; producer: string; type: string; reason: string }>(
     sql`select consumer, producer, type, reason from platform.dead_letters where event_id = ${eventId} order by consumer`)
-  // Avatar (rewards), guild (points) and quest (progress) consume HabitAttended.
-  expect(parked.map((r) => r.consumer)).toEqual(['avatar', 'guild', 'quest'])
+  // Avatar (rewards), guild (points), quest (progress) and live (the player's stream) consume HabitAttended.
+  expect(parked.map((r) => r.consumer)).toEqual(['avatar', 'guild', 'live', 'quest'])
   for (const r of parked) {
     expect(r).toMatchObject({ producer: 'tracking', type: 'HabitAttended' })
     expect(r.reason).toMatch(/\/reward\/experience/)

@@ -103,10 +103,12 @@ describe('a guild from founding to its members coming and going', () => {
     expect((await post(member!, guildUrl(id, `/members/${member!.avatarId}/leave`))).statusCode).toBe(204)
     expect((await post(leader, guildUrl(id, `/members/${leader.avatarId}/leave`))).statusCode).toBe(204)
     const rows = await app.database.db.execute(sql`select type, version from guild.outbox where aggregate_id = ${id} order by seq`)
-    // Founded (1), joined (2), a role changed without an event (3), left (4), the last one out (5).
+    // Founded (1), joined (2), a role changed (3), left (4), the last one out (5).
     expect((rows as unknown as { rows: { type: string; version: number }[] }).rows.map((r) => [r.type, r.version])).toEqual([
-      ['GuildCreated', 1], ['MemberJoined', 2], ['MemberLeft', 4], ['MemberLeft', 5], ['GuildDisbanded', 5],
+      ['GuildCreated', 1], ['MemberJoined', 2], ['MemberRolesChanged', 3], ['MemberLeft', 4], ['MemberLeft', 5], ['GuildDisbanded', 5],
     ])
+    const roles = await app.database.db.execute(sql`select payload from guild.outbox where aggregate_id = ${id} and type = 'MemberRolesChanged'`)
+    expect((roles as unknown as { rows: { payload: unknown }[] }).rows[0]!.payload).toEqual({ guildId: id, changes: [{ avatarId: member!.avatarId, role: 'OFFICER' }] })
   })
 
   test('leadership transfer makes the old leader an officer', async () => {

@@ -9,6 +9,7 @@ import type { TokenSource } from '../platform/auth/service-token.js'
 import type { AccessTokens } from '../platform/auth/tokens.js'
 import type { Clock } from '../platform/clock.js'
 import type { Database } from '../platform/db/database.js'
+import type { Broadcast } from '../platform/events/broadcast.js'
 import type { ServiceClientOptions } from '../platform/http/service-client.js'
 import type { ContextModule } from '../platform/module.js'
 import { avatarModule } from './avatar/index.js'
@@ -41,6 +42,8 @@ export interface ContextDeps {
   serviceCalls: Partial<ServiceClientOptions>
   /** Each read resolves to the context's port in this process, or its HTTP adapter when it is served elsewhere. */
   ports: Ports
+  /** Unstored messages to every process (the live stream's news of appended events). */
+  broadcast: Broadcast
 }
 
 // Every module can be built from the same deps: a module asking for something no deps offer does not compile.

@@ -27,6 +27,8 @@ export interface TestApp {
   runJob(name: string): Promise<void>
   /** A token signed with the app's key, e.g. a service token (role `service`). */
   issueToken(userId: string, role: 'player' | 'admin' | 'service'): Promise<string>
+  /** Where the API answers over a real socket (for streams, which inject cannot hold open): `http://127.0.0.1:<port>`. */
+  baseUrl(): Promise<string>
   close(): Promise<void>
 }
 
@@ -61,6 +63,12 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       runJob: (name) => scheduler.runNow(name),
       metricsOf: async () => (await http.inject({ url: '/metrics' })).body,
       issueToken: async (userId, role) => (await tokens.issue(userId, role)).token,
+      baseUrl: async () => {
+        if (!http.server.listening) await http.listen({ port: 0, host: '127.0.0.1' })
+        const address = http.server.address()
+        if (!address || typeof address === 'string') throw new Error('The test app listens on no port.')
+        return `http://127.0.0.1:${address.port}`
+      },
       close: async () => {
         await http.close()
         await testDb.drop()

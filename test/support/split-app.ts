@@ -194,6 +194,10 @@ async function drive(opts: SplitAppOptions, target: {
       return (await fetch(`${p.url}/metrics`)).text()
     },
     issueToken: async (userId, role) => (await tokens.issue(userId, role)).token,
+    baseUrl: async () => {
+      await syncClock()
+      return target.gateway()
+    },
     runJob: async (name) => {
       await syncClock()
       for (const p of target.processes()) {

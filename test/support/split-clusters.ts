@@ -18,7 +18,7 @@ export const SPLIT_CONTEXTS = [
   { context: 'guild', replicas: 1 },
   { context: 'quest', replicas: 1 },
   { context: 'marketplace', replicas: 1 },
-  { context: 'live', replicas: 1 },
+  { context: 'live', replicas: 2 },
 ]
 
 /** What a test app needs to drive a lent cluster. */

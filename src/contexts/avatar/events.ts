@@ -15,13 +15,25 @@ export const AvatarLeveledUp = event('AvatarLeveledUp', Type.Object({
   avatarId: Type.String(), level: Type.Integer({ minimum: 1 }), levelsGained: Type.Integer({ minimum: 1 }), spellsLearned: Type.Array(Type.String()),
 }))
 export const AvatarDied = event('AvatarDied', Type.Object({ avatarId: Type.String(), moneyLost: Type.Integer({ minimum: 0 }) }))
+const Items = Type.Array(Type.Object({ type: Type.String(), name: Type.String() }))
+/**
+ * The avatar's state after a change (once per write, however many commands it applied): what a
+ * player's live stream shows without reading the avatar again.
+ */
+export const AvatarChanged = event('AvatarChanged', Type.Object({
+  avatarId: Type.String(), level: Type.Integer({ minimum: 1 }), experience: Type.Integer({ minimum: 0 }), experienceRequired: Type.Integer({ minimum: 0 }),
+  health: Type.Integer(), maxHealth: Type.Integer(), mana: Type.Integer(), maxMana: Type.Integer(), money: Type.Number(),
+  strength: Type.Integer(), defense: Type.Integer(), intelligence: Type.Integer(), unspentPoints: Type.Integer(),
+  inventory: Items, equipped: Items,
+}))
 
 export type AvatarCreated = EventOf<typeof AvatarCreated>
 export type AvatarRenamed = EventOf<typeof AvatarRenamed>
 export type AvatarDeleted = EventOf<typeof AvatarDeleted>
 export type AvatarLeveledUp = EventOf<typeof AvatarLeveledUp>
 export type AvatarDied = EventOf<typeof AvatarDied>
+export type AvatarChanged = EventOf<typeof AvatarChanged>
 
-export const AVATAR_EVENTS = [AvatarCreated, AvatarRenamed, AvatarDeleted, AvatarLeveledUp, AvatarDied] as const
+export const AVATAR_EVENTS = [AvatarCreated, AvatarRenamed, AvatarDeleted, AvatarLeveledUp, AvatarDied, AvatarChanged] as const
 export type AvatarEvent = EventsOf<typeof AVATAR_EVENTS>
 export type AvatarDraft = DraftsOf<typeof AVATAR_EVENTS>

@@ -4,10 +4,12 @@
  * unknown paths itself; once the access token is checked, each request is forwarded, before it is
  * parsed, to a process of that context (which validates it).
  */
+import type { ServerResponse } from 'node:http'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { ValidateFunction } from 'ajv'
 import { ServiceUnavailable } from '../../platform/errors.js'
 import { limitedBody, PayloadTooLarge, readValidGetBody, type GetBodyConfig } from '../../platform/http/get-body.js'
+import type { StreamingConfig } from '../../platform/http/streaming.js'
 import type { UpstreamPool } from '../../platform/http/upstreams.js'
 
 /** A context's API and where it is served. */
@@ -20,9 +22,14 @@ export interface ForwardedApi {
 export async function forwardApis(server: FastifyInstance, api: FastifyInstance, forwarded: ForwardedApi[]): Promise<void> {
   if (forwarded.length === 0) return
   await enableForwarding(server)
+  // Streams do not end by themselves: closing the server ends them (their clients reconnect).
+  const streams = new Set<ServerResponse>()
+  server.addHook('preClose', async () => {
+    for (const raw of streams) raw.end()
+  })
   for (const f of forwarded) {
     await api.register(async (scope) => {
-      scope.addHook('onRequest', forwardTo(f.pool))
+      scope.addHook('onRequest', forwardTo(f.pool, streams))
       await scope.register(f.routes)
     })
   }
@@ -39,9 +46,10 @@ async function enableForwarding(app: FastifyInstance): Promise<void> {
  * The body is streamed through as it came (up to the body limit); an upstream that cannot be
  * reached is marked down and the client gets 503 problem+json.
  */
-function forwardTo(pool: UpstreamPool) {
+function forwardTo(pool: UpstreamPool, streams: Set<ServerResponse>) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const base = pool.pick()
+    if ((req.routeOptions.config as StreamingConfig | undefined)?.streaming) return forwardStream(req, reply, base, pool, streams)
     let url = req.url
     let tooLarge = () => false
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -66,6 +74,61 @@ function forwardTo(pool: UpstreamPool) {
       },
     })
     return reply
+  }
+}
+
+/** Request headers a stream's upstream needs: who asks, and where its client left off. */
+const STREAM_HEADERS = ['authorization', 'last-event-id', 'accept']
+
+/**
+ * A stream (server-sent events) forwarded on a connection of its own: the proxy's pool is for
+ * requests that end, and a stream holds its connection for as long as the client stays. Each chunk
+ * is passed on as it comes; a client that reads slowly holds the upstream back (which drops it once
+ * too much waits there), and a client that leaves closes the upstream stream.
+ */
+async function forwardStream(req: FastifyRequest, reply: FastifyReply, base: string, pool: UpstreamPool, streams: Set<ServerResponse>): Promise<void> {
+  const headers: Record<string, string> = {}
+  for (const name of STREAM_HEADERS) {
+    const value = req.headers[name]
+    if (typeof value === 'string') headers[name] = value
+  }
+  const aborted = new AbortController()
+  let upstream: Response
+  try {
+    upstream = await fetch(base + req.url, { headers, signal: aborted.signal })
+  } catch (error) {
+    pool.markDown(base)
+    req.log.warn({ err: error, upstream: base }, 'upstream failed')
+    throw new ServiceUnavailable(`The ${pool.name} service did not answer; try again shortly.`)
+  }
+  if (upstream.status !== 200 || !upstream.body) {
+    // A refusal (problem+json): passed on as it is.
+    reply.code(upstream.status).header('content-type', upstream.headers.get('content-type') ?? 'application/problem+json')
+    return void reply.send(await upstream.text())
+  }
+  reply.hijack()
+  const raw = reply.raw
+  raw.writeHead(200, { 'content-type': upstream.headers.get('content-type') ?? 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' })
+  raw.flushHeaders()
+  streams.add(raw)
+  raw.once('close', () => streams.delete(raw))
+  // Piped on in the background: the hook is done once the stream is under way.
+  void pipe(upstream.body, raw, aborted)
+}
+
+async function pipe(body: ReadableStream<Uint8Array>, raw: ServerResponse, aborted: AbortController): Promise<void> {
+  const left = new Promise<void>((resolve) => raw.once('close', resolve))
+  void left.then(() => aborted.abort())
+  try {
+    for await (const chunk of body) {
+      if (!raw.write(chunk)) await Promise.race([new Promise((resolve) => raw.once('drain', resolve)), left])
+      if (raw.destroyed) break
+    }
+  } catch {
+    // The upstream ended the stream abruptly (it restarted) or the client left: either way it is over.
+  } finally {
+    aborted.abort()
+    if (!raw.writableEnded) raw.end()
   }
 }
 

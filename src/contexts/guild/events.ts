@@ -22,10 +22,23 @@ export const InviteSent = event('InviteSent', Type.Object({
   inviteId: Type.String(), guildId: Type.String(), guildName: Type.String(), targetAvatarId: Type.String(), invitedBy: Type.String(),
   expiresAt: Type.String({ description: 'ISO 8601 instant' }),
 }))
+/** Members whose role a change of the membership changed (a promotion, a transfer, a succession). */
+export const MemberRolesChanged = event('MemberRolesChanged', Type.Object({
+  guildId: Type.String(), changes: Type.Array(Type.Object({ avatarId: Type.String(), role: Type.String() })),
+}))
+/** A pending invite closed without a join: declined by the invited avatar's owner or withdrawn by the guild. */
+export const InviteWithdrawn = event('InviteWithdrawn', Type.Object({ inviteId: Type.String(), guildId: Type.String(), targetAvatarId: Type.String() }))
 export const BattleStarted = event('BattleStarted', Type.Object({ ...Battle, bossType: Type.String(), participants: Participants }))
 /** The boss struck an attacker back: the avatar context applies the damage (its death follows from its own health). */
 export const BossStruckBack = event('BossStruckBack', Type.Object({
   ...Battle, turn: Type.Integer({ minimum: 1 }), avatarId: Type.String(), damage: Type.Integer({ minimum: 0 }),
+}))
+/** One attack on a boss, as the guild's members watch it: what it did and the boss's health after it. */
+export const BattleTurnTaken = event('BattleTurnTaken', Type.Object({
+  ...Battle, turn: Type.Integer({ minimum: 1 }), numOfTurns: Type.Integer({ minimum: 1 }), avatarId: Type.String(),
+  dealt: Type.Integer({ minimum: 0 }), strikeBack: Type.Integer({ minimum: 0 }), attackerFell: Type.Boolean(),
+  bossHealth: Type.Integer({ minimum: 0 }), bossMaxHealth: Type.Integer({ minimum: 1 }),
+  status: Type.Union([Type.Literal('IN_PROGRESS'), Type.Literal('WON'), Type.Literal('LOST')]),
 }))
 /** Every participant receives the reward (the avatar context applies it). */
 export const BattleWon = event('BattleWon', Type.Object({
@@ -43,11 +56,14 @@ export type GuildDisbanded = EventOf<typeof GuildDisbanded>
 export type MemberJoined = EventOf<typeof MemberJoined>
 export type MemberLeft = EventOf<typeof MemberLeft>
 export type InviteSent = EventOf<typeof InviteSent>
+export type MemberRolesChanged = EventOf<typeof MemberRolesChanged>
+export type InviteWithdrawn = EventOf<typeof InviteWithdrawn>
 export type BattleStarted = EventOf<typeof BattleStarted>
 export type BossStruckBack = EventOf<typeof BossStruckBack>
+export type BattleTurnTaken = EventOf<typeof BattleTurnTaken>
 export type BattleWon = EventOf<typeof BattleWon>
 export type BattleLost = EventOf<typeof BattleLost>
 
-export const GUILD_EVENTS = [GuildCreated, GuildDisbanded, MemberJoined, MemberLeft, InviteSent, BattleStarted, BossStruckBack, BattleWon, BattleLost] as const
+export const GUILD_EVENTS = [GuildCreated, GuildDisbanded, MemberJoined, MemberLeft, InviteSent, MemberRolesChanged, InviteWithdrawn, BattleStarted, BossStruckBack, BattleTurnTaken, BattleWon, BattleLost] as const
 export type GuildEvent = EventsOf<typeof GUILD_EVENTS>
 export type GuildDraft = DraftsOf<typeof GUILD_EVENTS>

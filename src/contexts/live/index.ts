@@ -1,7 +1,9 @@
 import { lt } from 'drizzle-orm'
+import type { RevocationList } from '../../platform/auth/revocations.js'
 import type { Clock } from '../../platform/clock.js'
 import { deleteSome } from '../../platform/db/bounded-delete.js'
-import type { Database } from '../../platform/db/database.js'
+import type { Database, Tx } from '../../platform/db/database.js'
+import type { Broadcast } from '../../platform/events/broadcast.js'
 import { on, type EventContract, type EventHandler, type EventOf } from '../../platform/events/contract.js'
 import { exactlyOnceInBatches } from '../../platform/events/inbox.js'
 import { Outbox } from '../../platform/events/outbox.js'
@@ -9,46 +11,106 @@ import { inboxPruning } from '../../platform/events/retention.js'
 import { daysBefore, pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
-import { AvatarDied, AvatarLeveledUp } from '../avatar/events.js'
-import { BattleLost, BattleWon, InviteSent } from '../guild/events.js'
+import { AvatarChanged, AvatarDied, AvatarLeveledUp } from '../avatar/events.js'
+import {
+  BattleLost, BattleStarted, BattleTurnTaken, BattleWon, GuildCreated, GuildDisbanded, InviteSent, InviteWithdrawn, MemberJoined, MemberLeft,
+  MemberRolesChanged,
+} from '../guild/events.js'
+import { ItemBought, ItemSold } from '../marketplace/events.js'
 import { QuestCompleted } from '../quest/events.js'
-import { HabitMissed } from '../tracking/events.js'
+import { HabitAttended, HabitCreated, HabitDeleted, HabitMissed, HabitReminderDue } from '../tracking/events.js'
 import { InboxApp } from './app/inbox-app.js'
+import { StreamApp } from './app/stream-app.js'
+import { StreamHub } from './app/stream-hub.js'
 import * as notification from './domain/notification.js'
 import type { NotificationDraft } from './domain/notification.js'
-import { NOTIFICATION_RETENTION_DAYS } from './domain/rules.js'
-import type { LiveDraft } from './events.js'
+import { NOTIFICATION_RETENTION_DAYS, STREAM_CATCH_UP_MS, STREAM_HISTORY_EVENTS, STREAM_HISTORY_MINUTES } from './domain/rules.js'
+import * as audience from './domain/stream.js'
+import type { Audience } from './domain/stream.js'
+import { NotificationCreated, type LiveDraft } from './events.js'
 import { inboxRoutes } from './http/routes.js'
-import { inbox, notifications, outbox as outboxTable } from './store/tables.js'
+import { streamRoutes } from './http/stream-routes.js'
+import { guildMemberRepo } from './store/guild-members.js'
+import { streamHistory } from './store/stream-history.js'
+import { inbox, notifications, outbox as outboxTable, streamEvents, streamTickets } from './store/tables.js'
 
-/** The live context: what the player is told of as it happens (DESIGN §9.2); so far the inbox. */
+/** Membership changes the live context follows, applied around recording an event (so its audience is right). */
+interface Follow<P> {
+  before?: (tx: Tx, payloads: P[]) => Promise<void>
+  after?: (tx: Tx, payloads: P[]) => Promise<void>
+}
+
+/** The live context: what the player is told of as it happens (DESIGN §9.2): the inbox and the stream. */
 export const liveModule = contextModule({
   name: 'live',
-  build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient } }) {
-    const outbox = new Outbox<LiveDraft>('live', outboxTable, deps.clock, deps.database)
-    const app = new InboxApp({ database: deps.database, clock: deps.clock, avatars: deps.ports.avatar, outbox })
-    /** Each event of `contract` becomes the notifications `draft` makes of it, with the event's inbox row. */
-    const notifying = <C extends EventContract>(contract: C, draft: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[]): EventHandler =>
-      on(contract, exactlyOnceInBatches(deps.database, inbox, deps.clock, (events, tx) =>
-        app.notify(tx, events.flatMap((e) => draft(e.payload))))) as EventHandler
+  build(deps: { database: Database; clock: Clock; broadcast: Broadcast; revocations: RevocationList; config: { streamHeartbeatMs: number }; ports: { avatar: AvatarClient } }) {
+    const { database, clock } = deps
+    const outbox = new Outbox<LiveDraft>('live', outboxTable, clock, database)
+    const app = new InboxApp({ database, clock, avatars: deps.ports.avatar, outbox })
+    const hub = new StreamHub({
+      after: (avatarId, seq, limit) => streamHistory.after(database, avatarId, seq, limit),
+      lastSeqs: (avatarIds) => streamHistory.lastSeqs(database, avatarIds),
+    }, clock, (tokenId) => deps.revocations.isRevoked(tokenId), { heartbeatMs: deps.config.streamHeartbeatMs, catchUpMs: STREAM_CATCH_UP_MS })
+    const stream = new StreamApp({ database, clock, avatars: deps.ports.avatar, broadcast: deps.broadcast, hub })
+
+    /** Applies each fresh event of `contract` once, in a batch's transaction with its inbox rows. */
+    const consuming = <C extends EventContract>(contract: C, apply: (events: EventOf<C>[], tx: Tx) => Promise<void>): EventHandler =>
+      on(contract, exactlyOnceInBatches(database, inbox, clock, apply)) as EventHandler
+    /** Each event of `contract` becomes the notifications `draft` makes of it. */
+    const notifying = <C extends EventContract>(contract: C, draft: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[]) =>
+      consuming(contract, (events, tx) => app.notify(tx, events.flatMap((e) => draft(e.payload))))
+    /** Each event of `contract` goes to the streams of its audience. */
+    const streaming = <C extends EventContract>(contract: C, to: (payload: EventOf<C>['payload']) => Audience, follow: Follow<EventOf<C>['payload']> = {}) =>
+      consuming(contract, async (events, tx) => {
+        const payloads = events.map((e) => e.payload)
+        await follow.before?.(tx, payloads)
+        await stream.record(tx, events.map((e) => ({ audience: to(e.payload), type: e.type, occurredAt: e.occurredAt, payload: e.payload })))
+        await follow.after?.(tx, payloads)
+      })
+    // One consumer per event type: an event both notified and streamed is handled by one handler.
+    const notifyingAndStreaming = <C extends EventContract>(contract: C, draft: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[], to: (payload: EventOf<C>['payload']) => Audience) =>
+      consuming(contract, async (events, tx) => {
+        await app.notify(tx, events.flatMap((e) => draft(e.payload)))
+        await stream.record(tx, events.map((e) => ({ audience: to(e.payload), type: e.type, occurredAt: e.occurredAt, payload: e.payload })))
+      })
+
     return {
       apiRoutes: async (f) => {
         await f.register(inboxRoutes, { app })
+        await f.register(streamRoutes, { app: stream, closeAll: () => hub.close() })
       },
       outbox,
       consumers: [
-        notifying(AvatarLeveledUp, notification.leveledUp),
-        notifying(AvatarDied, notification.died),
-        notifying(HabitMissed, notification.habitMissed),
-        notifying(QuestCompleted, notification.questCompleted),
-        notifying(BattleWon, notification.battleWon),
-        notifying(BattleLost, notification.battleLost),
-        notifying(InviteSent, notification.invited),
+        notifyingAndStreaming(AvatarLeveledUp, notification.leveledUp, audience.toAvatar),
+        notifyingAndStreaming(AvatarDied, notification.died, audience.toAvatar),
+        notifyingAndStreaming(HabitMissed, notification.habitMissed, audience.toAvatar),
+        notifying(HabitReminderDue, notification.reminded),
+        notifyingAndStreaming(QuestCompleted, notification.questCompleted, audience.toAvatar),
+        notifyingAndStreaming(BattleWon, notification.battleWon, audience.toGuild),
+        notifyingAndStreaming(BattleLost, notification.battleLost, audience.toGuild),
+        notifyingAndStreaming(InviteSent, notification.invited, audience.toInvitee),
+        streaming(AvatarChanged, audience.toAvatar),
+        streaming(HabitAttended, audience.toAvatar),
+        streaming(HabitCreated, audience.toAvatar),
+        streaming(HabitDeleted, audience.toAvatar),
+        streaming(ItemBought, audience.toAvatar),
+        streaming(ItemSold, audience.toAvatar),
+        streaming(NotificationCreated, audience.toAvatar),
+        streaming(InviteWithdrawn, audience.toGuildAndInvitee),
+        streaming(BattleStarted, audience.toGuild),
+        streaming(BattleTurnTaken, audience.toGuild),
+        streaming(MemberRolesChanged, audience.toGuild),
+        streaming(GuildCreated, audience.toLeader, { before: (tx, ps) => guildMemberRepo.join(tx, ps.map((p) => ({ avatarId: p.leaderAvatarId, guildId: p.guildId }))) }),
+        streaming(MemberJoined, audience.toGuild, { before: (tx, ps) => guildMemberRepo.join(tx, ps.map((p) => ({ avatarId: p.avatarId, guildId: p.guildId }))) }),
+        streaming(MemberLeft, audience.toGuildAndMember, { before: async (tx, ps) => { for (const p of ps) await guildMemberRepo.leave(tx, p.avatarId, p.guildId) } }),
+        streaming(GuildDisbanded, audience.toGuild, { after: async (tx, ps) => { for (const p of ps) await guildMemberRepo.disband(tx, p.guildId) } }),
       ],
       prune: [
-        inboxPruning(deps.database, inbox),
-        pruning(notifications, (h, limit) => deleteSome(deps.database.db, notifications, notifications.id,
+        inboxPruning(database, inbox),
+        pruning(notifications, (h, limit) => deleteSome(database.db, notifications, notifications.id,
           lt(notifications.createdAt, daysBefore(h.now, NOTIFICATION_RETENTION_DAYS)), limit)),
+        pruning(streamEvents, (h, limit) => streamHistory.pruneSome(database, new Date(h.now.getTime() - STREAM_HISTORY_MINUTES * 60_000), STREAM_HISTORY_EVENTS, limit)),
+        pruning(streamTickets, (h, limit) => stream.pruneTickets(h.now, limit)),
       ],
     }
   },

@@ -5,6 +5,7 @@
  */
 import { Type } from 'typebox'
 import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+import { REMINDER_TIME_PATTERN } from './domain/rules.js'
 
 const event = eventsOf('tracking')
 const QuestId = Type.Union([Type.String(), Type.Null()])
@@ -31,14 +32,30 @@ export const HabitMissed = event('HabitMissed', Type.Object({
   windowEnd: Local,
   damage: Type.Integer({ minimum: 0 }),
 }))
+/**
+ * The reminder time of a habit's current window has come and the window is not completed (DESIGN
+ * §9.2); at most one per (habit, window). The window is given as instants (its first day's start,
+ * and the start of the day after its last); `reminderTime` is local to `timeZone`.
+ */
+export const HabitReminderDue = event('HabitReminderDue', Type.Object({
+  habitId: Type.String(),
+  avatarId: Type.String(),
+  habitTitle: Type.String(),
+  questId: QuestId,
+  windowStart: Type.String({ description: 'ISO 8601 instant' }),
+  windowEnd: Type.String({ description: 'ISO 8601 instant' }),
+  reminderTime: Type.String({ pattern: REMINDER_TIME_PATTERN }),
+  timeZone: Type.String(),
+}))
 export const HabitCreated = event('HabitCreated', Type.Object({ habitId: Type.String(), avatarId: Type.String(), questId: QuestId }))
 export const HabitDeleted = event('HabitDeleted', Type.Object({ habitId: Type.String(), avatarId: Type.String(), questId: QuestId }))
 
 export type HabitAttended = EventOf<typeof HabitAttended>
 export type HabitMissed = EventOf<typeof HabitMissed>
+export type HabitReminderDue = EventOf<typeof HabitReminderDue>
 export type HabitCreated = EventOf<typeof HabitCreated>
 export type HabitDeleted = EventOf<typeof HabitDeleted>
 
-export const TRACKING_EVENTS = [HabitAttended, HabitMissed, HabitCreated, HabitDeleted] as const
+export const TRACKING_EVENTS = [HabitAttended, HabitMissed, HabitReminderDue, HabitCreated, HabitDeleted] as const
 export type TrackingEvent = EventsOf<typeof TRACKING_EVENTS>
 export type TrackingDraft = DraftsOf<typeof TRACKING_EVENTS>

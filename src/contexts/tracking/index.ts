@@ -5,18 +5,22 @@ import { on } from '../../platform/events/contract.js'
 import { exactlyOnce } from '../../platform/events/inbox.js'
 import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox } from '../../platform/events/outbox.js'
+import { pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
 import { AvatarDeleted } from '../avatar/events.js'
 import { TrackingApp } from './app/tracking-app.js'
 import { httpTrackingClient, inProcessTrackingClient, type TrackingClient } from './client.js'
-import { MISSED_JOB_EVERY_MS } from './domain/rules.js'
+import { reminderRecordsEndedBefore } from './domain/reminder.js'
+import { MISSED_JOB_EVERY_MS, REMINDER_JOB_EVERY_MS } from './domain/rules.js'
 import type { TrackingDraft } from './events.js'
 import { habitRoutes } from './http/routes.js'
 import { trackingServiceRoutes } from './http/service-routes.js'
-import { inbox, outbox as outboxTable } from './store/tables.js'
+import { reminderRepo } from './store/habits.js'
+import { inbox, outbox as outboxTable, remindersSent } from './store/tables.js'
 
 export const MISSED_WINDOWS_JOB = 'tracking.missed-windows'
+export const REMINDERS_JOB = 'tracking.reminders'
 
 /** The tracking context: habits, their windows and completions, rewards and penalties as events. */
 export const trackingModule = contextModule({
@@ -37,8 +41,15 @@ export const trackingModule = contextModule({
       consumers: [
         on(AvatarDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => app.deleteHabitsOfAvatar(e.payload.avatarId))),
       ],
-      jobs: [{ name: MISSED_WINDOWS_JOB, everyMs: MISSED_JOB_EVERY_MS, run: async () => void (await app.judgeMissedWindows()) }],
-      prune: [inboxPruning(deps.database, inbox)],
+      jobs: [
+        { name: MISSED_WINDOWS_JOB, everyMs: MISSED_JOB_EVERY_MS, run: async () => void (await app.judgeMissedWindows()) },
+        { name: REMINDERS_JOB, everyMs: REMINDER_JOB_EVERY_MS, run: async () => void (await app.sendReminders()) },
+      ],
+      prune: [
+        inboxPruning(deps.database, inbox),
+        // A record of a reminder sent is needed while its window may still be current.
+        pruning(remindersSent, (h, limit) => reminderRepo.pruneSome(deps.database.db, reminderRecordsEndedBefore(h.now), limit)),
+      ],
     }
   },
 })

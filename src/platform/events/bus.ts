@@ -1,3 +1,4 @@
+import type { Broadcast } from './broadcast.js'
 import type { DomainEvent } from './outbox.js'
 
 /** The subject an event travels on: `questline.<context>.<EventType>` (the prefix is configurable). */
@@ -30,6 +31,8 @@ export interface EventBus {
   pending(): Promise<number>
   /** The same, per durable consumer this process reads from (for /metrics). */
   backlog(): Promise<ConsumerBacklog[]>
+  /** Messages to every process on the bus, not stored (subscribe before `start`). */
+  readonly broadcast: Broadcast
 }
 
 export interface PublishFailure {

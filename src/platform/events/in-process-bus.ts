@@ -1,3 +1,4 @@
+import { LocalBroadcast } from './broadcast.js'
 import { failuresOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 
@@ -9,6 +10,7 @@ import type { DomainEvent } from './outbox.js'
  */
 export class InProcessBus implements EventBus {
   private readonly subscriptions: Subscription[] = []
+  readonly broadcast = new LocalBroadcast()
 
   subscribe(subscription: Subscription): void {
     this.subscriptions.push(subscription)

@@ -3,6 +3,7 @@ import {
 } from '@nats-io/jetstream'
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from '../log.js'
+import type { Broadcast } from './broadcast.js'
 import { failuresOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 
@@ -39,6 +40,26 @@ export class NatsBus implements EventBus {
   private readonly subscriptions: Subscription[] = []
   private readonly consuming: { durable: string; messages: ConsumerMessages; loop: Promise<void> }[] = []
   private jsm: JetStreamManager | undefined
+  private readonly listeners: { topic: string; handler: (data: unknown) => void }[] = []
+
+  /**
+   * Core NATS, outside the stream's subjects (`<prefix>_broadcast.<topic>`, so JetStream stores
+   * none of it): one plain subscription per topic and process.
+   */
+  readonly broadcast: Broadcast = {
+    publish: (topic, data) => {
+      if (!this.nc || this.nc.isClosed()) return
+      this.nc.publish(this.broadcastSubject(topic), JSON.stringify(data))
+    },
+    subscribe: (topic, handler) => {
+      if (this.nc) throw new Error('Subscribe to a broadcast topic before the bus starts.')
+      this.listeners.push({ topic, handler })
+    },
+  }
+
+  private broadcastSubject(topic: string): string {
+    return `${this.options.prefix}_broadcast.${topic}`
+  }
 
   constructor(
     private readonly options: NatsBusOptions,
@@ -62,6 +83,18 @@ export class NatsBus implements EventBus {
       await (exists ? jsm.streams.update(stream, config) : jsm.streams.add(config))
     })
     this.js = jetstream(this.nc)
+    for (const { topic, handler } of this.listeners) {
+      this.nc.subscribe(this.broadcastSubject(topic), {
+        callback: (err, m) => {
+          if (err) return void this.log?.warn({ err, topic }, 'broadcast subscription failed')
+          try {
+            handler(m.json())
+          } catch (e) {
+            this.log?.warn({ err: e, topic }, 'broadcast handler failed')
+          }
+        },
+      })
+    }
 
     for (const s of this.subscriptions) {
       for (const [producer, handlers] of Object.entries(s.handlers)) {

@@ -1,4 +1,8 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { StreamingConfig } from './streaming.js'
+
+/** A stream stays open for as long as its client watches: it is no work under way. */
+const isStream = (req: FastifyRequest) => (req.routeOptions.config as StreamingConfig | undefined)?.streaming === true
 
 /**
  * How long the server has had no request under way: the embedded engine's maintenance waits for
@@ -9,11 +13,12 @@ export class RequestActivity {
   private lastEndAt = Date.now()
 
   track(app: FastifyInstance): void {
-    app.addHook('onRequest', async () => {
-      this.inFlight++
+    app.addHook('onRequest', async (req) => {
+      if (!isStream(req)) this.inFlight++
     })
     // onResponse also runs for a request whose client went away (fastify ends it).
-    app.addHook('onResponse', async () => {
+    app.addHook('onResponse', async (req) => {
+      if (isStream(req)) return
       this.inFlight--
       this.lastEndAt = Date.now()
     })

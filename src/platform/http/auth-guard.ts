@@ -17,10 +17,20 @@ export function bearerToken(req: FastifyRequest): string | undefined {
   return match?.[1]
 }
 
-/** An onRequest hook that admits only requests carrying a valid access token. */
+/**
+ * Route config of a route that also takes a single-use ticket instead of the header (a stream for
+ * `EventSource`): without an Authorization header the request reaches the route, which checks
+ * the ticket itself (`req.principal` is then unset).
+ */
+export interface TicketAuthConfig {
+  ticketAuth?: boolean
+}
+
+/** An onRequest hook that admits only requests carrying a valid access token (or, where the route takes one, a ticket). */
 export function requireToken(tokens: AccessTokens): onRequestAsyncHookHandler {
   return async (req) => {
     const token = bearerToken(req)
+    if (!token && !req.headers.authorization && (req.routeOptions.config as TicketAuthConfig | undefined)?.ticketAuth) return
     if (!token) throw new Unauthorized('Send an access token as Authorization: Bearer <token>.')
     const principal = await tokens.verify(token)
     if (!principal) throw new Unauthorized('The access token is invalid, expired or revoked.', 'invalid-token')

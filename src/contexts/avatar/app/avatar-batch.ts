@@ -2,7 +2,7 @@ import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import { failed, succeeded, type Outcome } from '../../../platform/batcher.js'
 import { Forbidden } from '../../../platform/errors.js'
 import { newId } from '../../../platform/ids.js'
-import type { Avatar } from '../domain/avatar.js'
+import { changedPayload, type Avatar } from '../domain/avatar.js'
 import { IdempotencyKeyReused } from '../domain/errors.js'
 import type { AvatarDraft } from '../events.js'
 import type { AvatarWrite, LoadedAvatar } from '../store/avatar-commands.js'
@@ -69,5 +69,6 @@ export function decideBatch(loaded: LoadedAvatar, commands: AvatarCommand[], at:
     }
   })
   if (avatar.version === readVersion) return { outcomes }
+  events.push({ id: newId(), type: 'AvatarChanged', version: avatar.version, payload: changedPayload(avatar) })
   return { outcomes, write: { readVersion, avatar, events, calls, at } }
 }

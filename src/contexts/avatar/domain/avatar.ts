@@ -243,3 +243,11 @@ export function useItem(a: Avatar, name: string): { avatar: Avatar; item: Item }
   const avatar = item.effect === 'MANA' ? restoreMana(rest, item.power) : heal(rest, item.power)
   return { avatar, item }
 }
+
+/** The avatar's state as its AvatarChanged event carries it (what a live view shows). */
+export const changedPayload = (a: Avatar) => ({
+  avatarId: a.id, level: a.level, experience: a.experience, experienceRequired: experienceRequired(a.level),
+  health: a.health, maxHealth: a.maxHealth, mana: a.mana, maxMana: a.maxMana, money: a.money,
+  strength: a.strength, defense: a.defense, intelligence: a.intelligence, unspentPoints: a.unspentPoints,
+  inventory: a.inventory, equipped: a.equipped,
+})

@@ -5,7 +5,7 @@ import type { Database, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import { BoundedMap } from '../../../platform/bounded-map.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
-import type { Outbox } from '../../../platform/events/outbox.js'
+import type { EventDraft, Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import { requireOwnedAvatar, requireOwnedProfile, type AvatarClient, type AvatarProfile } from '../../avatar/client.js'
 import * as fight from '../domain/battle.js'
@@ -26,7 +26,8 @@ export interface BattleDeps {
 
 type Draft = GuildDraft
 /** A strike-back of a batch, with its id and the battle's version after its turn. */
-type StruckBack = Extract<Draft, { type: 'BossStruckBack' }> & { id: string; version: number }
+/** What an attack writes with the battle: its turn, and the boss's strike-back when there was one. */
+type AttackEvent = Extract<Draft, { type: 'BossStruckBack' | 'BattleTurnTaken' }> & { id: string; version: number }
 
 const REMEMBERED_BATTLES = 1_000
 
@@ -163,15 +164,20 @@ export class BattleApp {
   private judge(start: Battle, batch: PendingAttack[], now: Date) {
     let battle = start
     const records: Attack[] = []
-    const events: StruckBack[] = []
+    const events: AttackEvent[] = []
     const outcomes = batch.map((a): Outcome<number> => {
       try {
         const hit = fight.strike(battle, a.attacker, a.damage, a.fighter, now)
         battle = hit.battle
         const turn = battle.currentTurn
         records.push({ turn, attackerAvatarId: a.attacker, requestedDamage: a.damage, dealt: hit.dealt, strikeBack: hit.strikeBack, attackerFell: hit.attackerFell, at: now })
+        const version = fight.battleVersion(battle)
+        events.push({ id: newId(), version, type: 'BattleTurnTaken', payload: {
+          battleId: start.id, guildId: battle.guildId, turn, numOfTurns: battle.numOfTurns, avatarId: a.attacker, dealt: hit.dealt,
+          strikeBack: hit.strikeBack, attackerFell: hit.attackerFell, bossHealth: battle.bossRemainingHealth, bossMaxHealth: battle.boss.health, status: battle.status,
+        } })
         if (hit.strikeBack > 0) {
-          events.push({ id: newId(), version: fight.battleVersion(battle), type: 'BossStruckBack', payload: { battleId: start.id, guildId: battle.guildId, turn, avatarId: a.attacker, damage: hit.strikeBack } })
+          events.push({ id: newId(), version, type: 'BossStruckBack', payload: { battleId: start.id, guildId: battle.guildId, turn, avatarId: a.attacker, damage: hit.strikeBack } })
         }
         return succeeded(turn)
       } catch (e) {
@@ -182,12 +188,13 @@ export class BattleApp {
   }
 
   /** The batch that ends the battle: everything in one transaction, under the battle's row lock. */
-  private writeLastAttacks(readTurn: number, battle: Battle, records: Attack[], events: StruckBack[]): Promise<boolean> {
+  private writeLastAttacks(readTurn: number, battle: Battle, records: Attack[], events: AttackEvent[]): Promise<boolean> {
     return this.d.database.transaction(async (tx) => {
       if ((await battleRepo.getForUpdate(tx, battle.id)).currentTurn !== readTurn) return false
       await battleRepo.save(tx, battle)
       await battleRepo.recordAttacks(tx, battle.id, records)
-      await this.d.outbox.add(tx, events.map(({ type, version, payload }) => ({ type, version, payload, aggregateId: battle.id })))
+      // Each stays the draft it was (a union does not survive destructuring).
+      await this.d.outbox.add(tx, events.map(({ type, version, payload }) => ({ type, version, payload, aggregateId: battle.id }) as EventDraft<Draft>))
       await this.conclude(tx, battle)
       return true
     })

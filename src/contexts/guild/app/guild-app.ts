@@ -161,7 +161,12 @@ export class GuildApp {
   /** Withdrawn by the guild's leader or officers, or declined by the invited avatar's owner. */
   async withdrawInvite(p: Principal, guildId: string, inviteId: string): Promise<void> {
     const invite = await this.pendingInviteFor(p, guildId, inviteId, 'withdraw or decline')
-    await this.d.database.transaction((tx) => inviteRepo.delete(tx, invite.id))
+    await this.d.database.transaction(async (tx) => {
+      await inviteRepo.delete(tx, invite.id)
+      await this.d.outbox.add(tx, [{
+        type: 'InviteWithdrawn', aggregateId: invite.id, version: 2, payload: { inviteId: invite.id, guildId, targetAvatarId: invite.targetAvatarId },
+      }])
+    })
   }
 
   private pendingOnly(invites: Invite[]): Invite[] {
@@ -243,7 +248,9 @@ export class GuildApp {
       const guild = await guildRepo.getForUpdate(tx, guildId)
       const after = decide(guild)
       if (after.length === 0) return this.disband(tx, guild, drafts)
-      await this.events(tx, guildId, await guildRepo.saveMembers(tx, guildId, guild.members, after), drafts)
+      const changes = rules.roleChanges(guild.members, after)
+      const roles: Draft[] = changes.length > 0 ? [{ type: 'MemberRolesChanged', payload: { guildId, changes } }] : []
+      await this.events(tx, guildId, await guildRepo.saveMembers(tx, guildId, guild.members, after), [...drafts, ...roles])
     })
   }
 

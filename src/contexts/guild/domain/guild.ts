@@ -133,3 +133,9 @@ export function transferLeadership(g: Guild, requestorId: string, heirId: string
     return m
   })
 }
+
+/** Members in both lists whose role differs: their new roles. */
+export function roleChanges(before: Member[], after: Member[]): { avatarId: string; role: Role }[] {
+  const was = new Map(before.map((m) => [m.avatarId, m.role]))
+  return after.filter((m) => was.has(m.avatarId) && was.get(m.avatarId) !== m.role).map((m) => ({ avatarId: m.avatarId, role: m.role }))
+}

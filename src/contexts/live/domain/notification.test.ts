@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { battleLost, battleWon, died, habitMissed, leveledUp, questCompleted } from './notification.js'
+import { battleLost, battleWon, died, habitMissed, leveledUp, questCompleted, reminded } from './notification.js'
 
 test('a battle won or lost tells every participant, each in their own inbox', () => {
   const battle = { battleId: 'b1', guildId: 'g1', bossType: 'DARK_DRAGON', participants: ['a1', 'a2'] }
@@ -22,4 +22,12 @@ test('a missed habit and a completed quest carry what a client links to', () => 
     .toMatchObject({ type: 'HABIT_MISSED', data: { habitId: 'h', windowStart: '2026-11-24T00:00', damage: 5 } })
   expect(questCompleted({ avatarId: 'a', questId: 'q', reward: { experience: 20, money: 10 } }))
     .toMatchObject({ type: 'QUEST_COMPLETED', body: 'You completed a quest: +20 experience, +10 gold.', data: { questId: 'q' } })
+})
+
+test('a reminder names the habit still to do and carries its window', () => {
+  const n = reminded({ avatarId: 'a1', habitId: 'h1', habitTitle: 'Stretch', windowStart: '2026-03-02T00:00:00.000Z', windowEnd: '2026-03-03T00:00:00.000Z', reminderTime: '09:00', timeZone: 'UTC' })
+  expect(n).toEqual({
+    avatarId: 'a1', type: 'REMINDER', title: 'Reminder', body: 'Still to do: Stretch.',
+    data: { habitId: 'h1', habitTitle: 'Stretch', windowStart: '2026-03-02T00:00:00.000Z', windowEnd: '2026-03-03T00:00:00.000Z', reminderTime: '09:00', timeZone: 'UTC' },
+  })
 })

@@ -54,6 +54,15 @@ export const habitMissed = (e: { avatarId: string; habitId: string; windowStart:
   data: { habitId: e.habitId, windowStart: e.windowStart, windowEnd: e.windowEnd, damage: e.damage },
 })
 
+/** A habit's reminder time came and its current window is not done yet. */
+export const reminded = (e: { avatarId: string; habitId: string; habitTitle: string; windowStart: string; windowEnd: string; reminderTime: string; timeZone: string }): NotificationDraft => ({
+  avatarId: e.avatarId,
+  type: 'REMINDER',
+  title: 'Reminder',
+  body: `Still to do: ${e.habitTitle}.`,
+  data: { habitId: e.habitId, habitTitle: e.habitTitle, windowStart: e.windowStart, windowEnd: e.windowEnd, reminderTime: e.reminderTime, timeZone: e.timeZone },
+})
+
 export const questCompleted = (e: { avatarId: string; questId: string; reward: { experience: number; money: number } }): NotificationDraft => ({
   avatarId: e.avatarId,
   type: 'QUEST_COMPLETED',

@@ -27,3 +27,13 @@ export const InboxView = Type.Object({
   next: Nullable(Type.String({ description: 'Cursor of the next (older) page; null on the last' })),
   unreadCount: Type.Integer({ minimum: 0, description: 'Unread notifications of the avatar, whatever the filter' }),
 })
+
+export const StreamQuery = Type.Object({
+  ticket: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A stream ticket (for `EventSource`, which cannot send the Authorization header)' })),
+  lastEventId: Type.Optional(Type.String({ maxLength: 100, description: 'As the Last-Event-ID header: replay what followed that event' })),
+})
+
+export const StreamTicketView = Type.Object({
+  ticket: Type.String({ description: 'Pass as `?ticket=` to the stream, once' }),
+  expiresIn: Type.Integer({ description: 'Seconds it stays good for' }),
+})

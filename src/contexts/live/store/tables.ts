@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigserial, index, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, bigserial, index, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { inboxTable } from '../../../platform/events/inbox.js'
 import { outboxTable } from '../../../platform/events/outbox.js'
 
@@ -28,6 +28,53 @@ export const notifications = liveSchema.table(
     index('notifications_unread_idx').on(t.avatarId, t.seq).where(sql`${t.readAt} is null`),
     index('notifications_created_idx').on(t.createdAt),
   ],
+)
+
+/** Each avatar's stream position: the sequence number of its latest stream event (locked to number the next). */
+export const streams = liveSchema.table('streams', {
+  avatarId: text('avatar_id').primaryKey(),
+  lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
+})
+
+/**
+ * Each avatar's recent stream events, numbered 1, 2, 3… per avatar with no gap, so a reconnecting
+ * client names the last it saw and gets what followed (kept STREAM_HISTORY_* : see domain/rules.ts).
+ */
+export const streamEvents = liveSchema.table(
+  'stream_events',
+  {
+    avatarId: text('avatar_id').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    occurredAt: instant('occurred_at').notNull(),
+    payload: jsonb('payload').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.avatarId, t.seq] }), index('stream_events_occurred_idx').on(t.occurredAt)],
+)
+
+/** Single-use stream tickets (for `EventSource`, which cannot send a header): the hash of each, never the ticket. */
+export const streamTickets = liveSchema.table(
+  'stream_tickets',
+  {
+    hash: text('hash').primaryKey(),
+    avatarId: text('avatar_id').notNull(),
+    userId: text('user_id').notNull(),
+    /** The token that asked for it: a stream opened with the ticket ends when that token would. */
+    tokenId: text('token_id').notNull(),
+    tokenExpiresAt: instant('token_expires_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+  },
+  (t) => [index('stream_tickets_expires_idx').on(t.expiresAt)],
+)
+
+/** Who is in which guild, from the guild's events: a guild's news goes to every member's stream. */
+export const guildMembers = liveSchema.table(
+  'guild_members',
+  {
+    avatarId: text('avatar_id').primaryKey(),
+    guildId: text('guild_id').notNull(),
+  },
+  (t) => [index('guild_members_guild_idx').on(t.guildId)],
 )
 
 export const outbox = outboxTable(liveSchema)

@@ -14,8 +14,9 @@ import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import { InvalidDate } from '../domain/errors.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
-import { MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE } from '../domain/rules.js'
-import { attendanceStore, completionRepo, habitRepo, missedRepo } from '../store/habits.js'
+import * as reminders from '../domain/reminder.js'
+import { MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE, REMINDER_JOB_BATCH } from '../domain/rules.js'
+import { attendanceStore, completionRepo, habitRepo, missedRepo, reminderRepo } from '../store/habits.js'
 import { authorizeHabit, decideAttends, type AttendCommand } from './attend-batch.js'
 
 export interface TrackingDeps {
@@ -34,6 +35,8 @@ export interface NewHabit {
   recurrence: Recurrence
   timeZone?: string
   associatedQuestId?: string | null
+  /** `HH:mm` local; absent or null: no reminders. */
+  reminderTime?: string | null
 }
 
 /** A habit as its owner sees it today. */
@@ -79,7 +82,8 @@ export class TrackingApp {
 
   private async insert(id: string, ownerId: string, input: NewHabit): Promise<{ habit: Habit; created: boolean }> {
     const timeZone = rules.habitTimeZone(input.timeZone)
-    const habit = rules.newHabit({
+    const reminderTime = reminders.reminderTimeOf(input.reminderTime)
+    const created = rules.newHabit({
       id,
       avatarId: input.avatarId,
       ownerId,
@@ -90,6 +94,7 @@ export class TrackingApp {
       timeZone,
       associatedQuestId: input.associatedQuestId ?? null,
     }, this.today(timeZone))
+    const habit = reminders.setReminder(created, reminderTime, this.d.clock.now())
     return this.d.database.transaction(async (tx) => {
       if (!(await habitRepo.insert(tx, habit, this.d.clock.now()))) return { habit: await habitRepo.get(tx, id), created: false }
       await this.d.outbox.add(tx, [{ type: 'HabitCreated', aggregateId: habit.id, version: 1,
@@ -141,8 +146,16 @@ export class TrackingApp {
     return this.change(p, id, (h) => ({ ...h, tags: rules.normalizeTags(tags) }))
   }
 
+  /** The windows change, and so do the instants of their reminders. */
   reschedule(p: Principal, id: string, recurrence: Recurrence) {
-    return this.change(p, id, (h) => rules.changeRecurrence(h, recurrence, this.today(h.timeZone)))
+    return this.change(p, id, (h) =>
+      reminders.setReminder(rules.changeRecurrence(h, recurrence, this.today(h.timeZone)), h.reminderTime, this.d.clock.now()))
+  }
+
+  /** Sets or (with null) clears the reminder; it first falls at its next time after now. */
+  setReminderTime(p: Principal, id: string, reminderTime: string | null) {
+    const checked = reminders.reminderTimeOf(reminderTime)
+    return this.change(p, id, (h) => reminders.setReminder(h, checked, this.d.clock.now()))
   }
 
   /**
@@ -221,6 +234,44 @@ export class TrackingApp {
       return judged
     })
     return penalties
+  }
+
+  /**
+   * The reminder job: for each habit whose next reminder instant has come, a HabitReminderDue for
+   * its current window when that window's reminder time has come and it is not completed (the
+   * rule: domain/reminder.ts). Once per (habit, window): the reminders_sent row is written with
+   * the event, and a window recorded before gets none, whichever replica or run sends it. Habits
+   * are claimed with SKIP LOCKED, so replicas share the work, and each one claimed has its next
+   * reminder instant moved past now, so a run ends.
+   */
+  async sendReminders(): Promise<number> {
+    const now = this.d.clock.now()
+    let sent = 0
+    await inBatches(REMINDER_JOB_BATCH, async () => {
+      const { claimed, reminded } = await this.d.database.transaction(async (tx) => {
+        const due = await habitRepo.claimDueForReminder(tx, now, REMINDER_JOB_BATCH)
+        const current = due.map((h) => reminders.currentWindow(h, now).start)
+        const completed = await completionRepo.startsOfHabits(tx, due.map((h) => h.id), current)
+        const checks = due.map((h) => reminders.checkReminder(h, completed.get(h.id) ?? new Set(), now))
+        const reminding = checks.flatMap((c) => (c.due ? [{ habit: c.habit, ...c.due }] : []))
+        const fresh = await reminderRepo.record(tx, reminding.map((r) => ({ habitId: r.habit.id, windowStart: r.window.start, windowEnd: r.window.end })), now)
+        await this.d.outbox.add(tx, reminding.filter((r) => fresh.has(r.habit.id)).map(({ habit: h, window, reminderTime }) => {
+          const instants = reminders.windowInstants(h, window)
+          return {
+            type: 'HabitReminderDue' as const, aggregateId: h.id, version: h.version,
+            payload: {
+              habitId: h.id, avatarId: h.avatarId, habitTitle: h.title, questId: h.associatedQuestId,
+              windowStart: instants.start.toISOString(), windowEnd: instants.end.toISOString(), reminderTime, timeZone: h.timeZone,
+            },
+          }
+        }))
+        await habitRepo.setRemindAt(tx, checks.map((c) => ({ id: c.habit.id, remindAt: c.habit.remindAt })))
+        return { claimed: due.length, reminded: fresh.size }
+      })
+      sent += reminded
+      return claimed
+    })
+    return sent
   }
 
   /** An avatar was deleted: its habits go with it. */

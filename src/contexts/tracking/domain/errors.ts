@@ -38,3 +38,11 @@ export class InvalidTimeZone extends BadRequest {
     super(`'${zone}' is not an IANA time zone.`, 'invalid-time-zone', [{ path: '/timeZone', message: 'must be an IANA time zone' }])
   }
 }
+
+/** `field` is the pointer of the reminder time at fault (`/reminderTime`). */
+export class InvalidReminderTime extends BadRequest {
+  constructor(value: string, field = '/reminderTime') {
+    super(`'${value}' is not a time of day like 09:30 (HH:mm, 00:00–23:59).`, 'invalid-reminder-time',
+      [{ path: field, message: 'must be a time of day HH:mm, 00:00–23:59' }])
+  }
+}

@@ -25,6 +25,10 @@ export interface Habit {
   bestStreak: number
   missCheckFrom: LocalDate
   missCheckDue: LocalDate
+  /** `HH:mm` in the habit's time zone, or null: no reminders (see reminder.ts). */
+  reminderTime: string | null
+  /** When the reminder job next has work for this habit: its next reminder instant; null without a reminder time. */
+  remindAt: Date | null
   version: number
 }
 
@@ -109,6 +113,7 @@ export function habitTimeZone(asked: string | undefined): string {
   return zone
 }
 
+/** A new habit, without a reminder (`setReminder` adds one). */
 export function newHabit(
   h: Pick<Habit, 'id' | 'avatarId' | 'ownerId' | 'title' | 'description' | 'tags' | 'recurrence' | 'timeZone' | 'associatedQuestId'>,
   today: LocalDate,
@@ -122,6 +127,8 @@ export function newHabit(
     streak: 0,
     bestStreak: 0,
     ...missChecksFrom(h.recurrence, first),
+    reminderTime: null,
+    remindAt: null,
     version: 1,
   }
 }

@@ -6,7 +6,7 @@ import type { TrackingApp } from '../app/tracking-app.js'
 import { toRecurrence } from '../domain/habit.js'
 import {
   AttendBody, CreatedHabitView, CreateHabitBody, DescriptionBody, HabitIdParams, HabitListView, HabitView, ListQuery,
-  RecurrenceBody, RecurrenceView, TagsBody, TitleBody,
+  RecurrenceBody, RecurrenceView, ReminderTime, ReminderTimeBody, TagsBody, TitleBody,
 } from './schemas.js'
 import { habitLinks, habitView, recurrenceView } from './views.js'
 
@@ -69,6 +69,15 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
     schema: { tags, summary: 'Change the recurrence; windows start afresh from today', params, body: RecurrenceBody, response: changes },
   }, async (req, reply) => {
     await app.reschedule(req.principal, req.params.id, toRecurrence(req.body.type, req.body.dayOfWeek, req.body.dayOfMonth))
+    return noContent(reply)
+  })
+
+  f.get('/habits/:id/reminder-time', { schema: { tags, params, response: { 200: Type.Object({ reminderTime: ReminderTime }), ...reads } } },
+    async (req) => ({ reminderTime: (await app.get(req.principal, req.params.id)).habit.reminderTime }))
+  f.patch('/habits/:id/reminder-time', {
+    schema: { tags, summary: 'Set the reminder time (HH:mm, local), or null for none; it first reminds at its next time from now', params, body: ReminderTimeBody, response: changes },
+  }, async (req, reply) => {
+    await app.setReminderTime(req.principal, req.params.id, req.body.reminderTime)
     return noContent(reply)
   })
 

@@ -17,6 +17,7 @@ export function habitLinks(id: string, avatarId: string) {
     description: `${self}/description`,
     tags: `${self}/tags`,
     recurrence: `${self}/recurrence`,
+    reminderTime: `${self}/reminder-time`,
     lastAttendedDate: `${self}/last-attended-date`,
     history: `${self}/history`,
     attend: `${self}/attend`,
@@ -38,6 +39,7 @@ export function habitView({ habit: h, streak }: HabitSnapshot) {
     streak,
     bestStreak: h.bestStreak,
     timeZone: h.timeZone,
+    reminderTime: h.reminderTime,
     _links: habitLinks(h.id, h.avatarId),
   }
 }

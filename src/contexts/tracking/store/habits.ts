@@ -3,7 +3,7 @@ import type { Database, Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import { recurrenceFields, type LocalDate, type Recurrence, type RecurrenceType, type Weekday } from '../../../platform/time/index.js'
 import type { Habit } from '../domain/habit.js'
-import { completions, habits, missedWindows } from './tables.js'
+import { completions, habits, missedWindows, remindersSent } from './tables.js'
 
 type Row = typeof habits.$inferSelect
 
@@ -63,6 +63,7 @@ export const habitRepo = {
   async delete(tx: Tx, id: string): Promise<void> {
     await tx.delete(completions).where(eq(completions.habitId, id))
     await tx.delete(missedWindows).where(eq(missedWindows.habitId, id))
+    await tx.delete(remindersSent).where(eq(remindersSent.habitId, id))
     await tx.delete(habits).where(eq(habits.id, id))
   },
 
@@ -91,6 +92,21 @@ export const habitRepo = {
       .orderBy(asc(habits.missCheckDue)).limit(limit).for('update', { skipLocked: true })
     return rows.map(toHabit)
   },
+
+  /** Habits whose next reminder instant has come by `now`, locked for this job run (replicas take others). */
+  async claimDueForReminder(tx: Tx, now: Date, limit: number): Promise<Habit[]> {
+    const rows = await tx.select().from(habits).where(lte(habits.remindAt, now))
+      .orderBy(asc(habits.remindAt)).limit(limit).for('update', { skipLocked: true })
+    return rows.map(toHabit)
+  },
+
+  /** Moves each habit's next reminder instant, in one statement (the reminder job's bookkeeping: no new version). */
+  async setRemindAt(tx: Tx, next: { id: string; remindAt: Date | null }[]): Promise<void> {
+    if (next.length === 0) return
+    const rows = JSON.stringify(next.map((n) => ({ id: n.id, at: n.remindAt?.toISOString() ?? null })))
+    await tx.execute(sql`update tracking.habits t set remind_at = x.at
+      from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, at timestamptz) where t.id = x.id`)
+  },
 }
 
 export const completionRepo = {
@@ -104,6 +120,16 @@ export const completionRepo = {
     const rows = await q.select({ s: completions.windowStart }).from(completions)
       .where(and(eq(completions.habitId, habitId), inArray(completions.windowStart, starts)))
     return new Set(rows.map((r) => r.s))
+  },
+
+  /** The completed window starts of each of these habits among `starts` (a start of one habit may show up for another: still a completion of it). */
+  async startsOfHabits(q: Queryable, habitIds: string[], starts: LocalDate[]): Promise<Map<string, Set<LocalDate>>> {
+    const out = new Map(habitIds.map((id) => [id, new Set<LocalDate>()]))
+    if (habitIds.length === 0) return out
+    const rows = await q.select({ habitId: completions.habitId, s: completions.windowStart }).from(completions)
+      .where(and(inArray(completions.habitId, habitIds), inArray(completions.windowStart, [...new Set(starts)])))
+    for (const r of rows) out.get(r.habitId)?.add(r.s)
+    return out
   },
 
   async insert(tx: Tx, c: { habitId: string; windowStart: LocalDate; attendedAt: string; recordedAt: Date }): Promise<void> {
@@ -123,6 +149,25 @@ export const missedRepo = {
     const rows = await tx.insert(missedWindows).values({ habitId, windowStart, recordedAt }).onConflictDoNothing()
       .returning({ s: missedWindows.windowStart })
     return rows.length === 1
+  },
+}
+
+export const reminderRepo = {
+  /** Records the reminders of these windows; answers the habits whose window had none yet (the others were reminded before). */
+  async record(tx: Tx, sent: { habitId: string; windowStart: LocalDate; windowEnd: LocalDate }[], sentAt: Date): Promise<Set<string>> {
+    if (sent.length === 0) return new Set()
+    const rows = await tx.insert(remindersSent).values(sent.map((r) => ({ ...r, sentAt }))).onConflictDoNothing()
+      .returning({ habitId: remindersSent.habitId })
+    return new Set(rows.map((r) => r.habitId))
+  },
+
+  /** Deletes at most `limit` records of windows that ended before `end` (SKIP LOCKED, as `deleteSome`); answers how many. */
+  async pruneSome(q: Queryable, end: LocalDate, limit: number): Promise<number> {
+    const result = await q.execute(sql`
+      delete from tracking.reminders_sent where (habit_id, window_start) in (
+        select habit_id, window_start from tracking.reminders_sent where window_end < ${end}::date limit ${limit} for update skip locked)
+      returning 1`)
+    return (result as unknown as { rows: unknown[] }).rows.length
   },
 }
 

@@ -35,10 +35,18 @@ export const habits = trackingSchema.table(
     missCheckFrom: localDate('miss_check_from').notNull(),
     /** End of the window starting at missCheckFrom: the job has work for this habit from then. */
     missCheckDue: localDate('miss_check_due').notNull(),
+    /** `HH:mm` local, or null: no reminders. */
+    reminderTime: text('reminder_time'),
+    /** The reminder job has work for this habit from this instant (null: no reminder time). */
+    remindAt: instant('remind_at'),
     version: integer('version').notNull(),
     createdAt: instant('created_at').notNull(),
   },
-  (t) => [index('habits_avatar_idx').on(t.avatarId, t.seq), index('habits_miss_due_idx').on(t.missCheckDue)],
+  (t) => [
+    index('habits_avatar_idx').on(t.avatarId, t.seq),
+    index('habits_miss_due_idx').on(t.missCheckDue),
+    index('habits_remind_at_idx').on(t.remindAt),
+  ],
 )
 
 export const completions = trackingSchema.table(
@@ -60,6 +68,19 @@ export const missedWindows = trackingSchema.table(
     recordedAt: instant('recorded_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.habitId, t.windowStart] })],
+)
+
+/** One row per (habit, window) reminded of: never a second reminder for a window, whichever replica runs the job. */
+export const remindersSent = trackingSchema.table(
+  'reminders_sent',
+  {
+    habitId: uuid('habit_id').notNull(),
+    windowStart: localDate('window_start').notNull(),
+    /** Once this date has come everywhere, the window is over and the row may go. */
+    windowEnd: localDate('window_end').notNull(),
+    sentAt: instant('sent_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.habitId, t.windowStart] }), index('reminders_sent_window_end_idx').on(t.windowEnd)],
 )
 
 export const outbox = outboxTable(trackingSchema)

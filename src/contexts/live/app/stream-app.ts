@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto'
+import type { Principal } from '../../../platform/auth/principal.js'
+import type { Clock } from '../../../platform/clock.js'
+import type { Database, Tx } from '../../../platform/db/database.js'
+import { Unauthorized } from '../../../platform/errors.js'
+import type { Broadcast } from '../../../platform/events/broadcast.js'
+import { newSecret } from '../../../platform/ids.js'
+import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
+import { STREAM_RETRY_MS, STREAM_TICKET_TTL_SECONDS } from '../domain/rules.js'
+import { parseLastEventId, recipients, sseControl, startOf, type StreamDraft, type StreamEntry } from '../domain/stream.js'
+import { guildMemberRepo } from '../store/guild-members.js'
+import { streamHistory } from '../store/stream-history.js'
+import { streamTicketRepo } from '../store/stream-tickets.js'
+import type { StreamGrant, StreamHub, StreamSink } from './stream-hub.js'
+
+/** The broadcast topic on which recorded entries reach every process holding streams. */
+export const APPENDED_TOPIC = 'live.stream-appended'
+/** Entries per broadcast message. */
+const BROADCAST_ENTRIES = 100
+
+export interface StreamDeps {
+  database: Database
+  clock: Clock
+  avatars: AvatarClient
+  broadcast: Broadcast
+  hub: StreamHub
+}
+
+/** How a stream request proves who it is: the token's principal, or a ticket it got with one. */
+export type StreamCredentials = { principal: Principal } | { ticket: string }
+
+const digest = (ticket: string) => createHash('sha256').update(ticket).digest('base64url')
+
+/**
+ * The player's stream (DESIGN §9.2): events of other contexts recorded in each concerned avatar's
+ * history, in the consumer's transaction, and broadcast once committed to the processes that hold
+ * streams; stream tickets; and opening a stream where the client left off.
+ */
+export class StreamApp {
+  constructor(private readonly d: StreamDeps) {
+    d.broadcast.subscribe(APPENDED_TOPIC, (entries) => d.hub.deliver(entries as StreamEntry[]))
+  }
+
+  /** Records the drafts in the streams of their audiences (in the consumer's transaction); broadcast after commit. */
+  async record(tx: Tx, drafts: StreamDraft[]): Promise<void> {
+    const guilds = drafts.flatMap((d) => (d.audience.guild ? [d.audience.guild] : []))
+    const members = await guildMemberRepo.membersOf(tx, guilds)
+    const entries = drafts.flatMap((d) => recipients(d.audience, (g) => members.get(g) ?? [])
+      .map((avatarId) => ({ avatarId, type: d.type, occurredAt: d.occurredAt, payload: d.payload })))
+    const numbered = await streamHistory.append(tx, entries)
+    if (numbered.length === 0) return
+    this.d.database.afterCommit(() => {
+      // In messages of a bounded size (NATS refuses one over its payload limit, 1 MB by default).
+      for (let i = 0; i < numbered.length; i += BROADCAST_ENTRIES) this.d.broadcast.publish(APPENDED_TOPIC, numbered.slice(i, i + BROADCAST_ENTRIES))
+    })
+  }
+
+  /** A single-use ticket to open the avatar's stream without a header (`EventSource`). */
+  async issueTicket(p: Principal, avatarId: string): Promise<{ ticket: string; expiresIn: number }> {
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
+    const ticket = newSecret()
+    const now = this.d.clock.now()
+    await streamTicketRepo.insert(this.d.database.db, {
+      hash: digest(ticket), avatarId, userId: p.userId, tokenId: p.tokenId,
+      tokenExpiresAt: new Date(p.expiresAt * 1000), expiresAt: new Date(now.getTime() + STREAM_TICKET_TTL_SECONDS * 1000),
+    })
+    return { ticket, expiresIn: STREAM_TICKET_TTL_SECONDS }
+  }
+
+  /** Who may open this avatar's stream: the owner's token, or an unused, unexpired ticket for this avatar. */
+  async grant(credentials: StreamCredentials, avatarId: string): Promise<StreamGrant> {
+    if ('principal' in credentials) {
+      const p = credentials.principal
+      await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
+      return { avatarId, userId: p.userId, tokenId: p.tokenId, expiresAtMs: p.expiresAt * 1000 }
+    }
+    const row = await streamTicketRepo.take(this.d.database.db, digest(credentials.ticket))
+    const now = this.d.clock.now()
+    if (!row || row.expiresAt <= now || row.avatarId !== avatarId) {
+      throw new Unauthorized('The stream ticket is unknown, used, expired or for another avatar: ask for a new one with the access token.', 'invalid-ticket')
+    }
+    return { avatarId, userId: row.userId, tokenId: row.tokenId, expiresAtMs: row.tokenExpiresAt.getTime() }
+  }
+
+  /**
+   * Starts the stream: from the event after `lastEventId` when the history still holds it, else
+   * (none kept that far back, an id from the future, one that is no id) with `resync` from now.
+   */
+  async open(grant: StreamGrant, lastEventId: string | undefined, sink: StreamSink): Promise<() => void> {
+    const asked = parseLastEventId(lastEventId)
+    const current = await streamHistory.lastSeq(this.d.database, grant.avatarId)
+    const firstKept = typeof asked === 'number' && asked < current ? await streamHistory.firstKept(this.d.database, grant.avatarId) : undefined
+    const { from, resync } = startOf(asked, current, firstKept)
+    sink.write(`retry: ${STREAM_RETRY_MS}\n\n`)
+    if (resync) sink.write(sseControl('resync', { detail: `${resync} Read the state again; the stream goes on from here.` }, current))
+    return this.d.hub.open(grant, from, sink)
+  }
+
+  async pruneTickets(before: Date, limit: number): Promise<number> {
+    return streamTicketRepo.pruneSome(this.d.database, before, limit)
+  }
+}

@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Principal } from '../../../platform/auth/principal.js'
+import { Unauthorized } from '../../../platform/errors.js'
+import type { TicketAuthConfig } from '../../../platform/http/auth-guard.js'
+import { problemResponses } from '../../../platform/http/schemas.js'
+import type { StreamingConfig } from '../../../platform/http/streaming.js'
+import type { StreamApp } from '../app/stream-app.js'
+import type { StreamSink } from '../app/stream-hub.js'
+import { STREAM_MAX_BUFFERED_BYTES } from '../domain/rules.js'
+import { AvatarParams, StreamQuery, StreamTicketView } from './schemas.js'
+
+const tags = ['stream']
+const streamConfig: TicketAuthConfig & StreamingConfig = { ticketAuth: true, streaming: true }
+
+const STREAM_DESCRIPTION = `Server-sent events of everything that concerns the avatar, as it commits (DESIGN §9.2). Each event:
+\`id: <n>\` (its place in the avatar's stream), \`event: <type>\`, \`data: {"type","occurredAt","payload"}\`. Types: AvatarChanged,
+AvatarLeveledUp, AvatarDied, HabitCreated, HabitDeleted, HabitAttended, HabitMissed, QuestCompleted, ItemBought, ItemSold,
+NotificationCreated, InviteSent, InviteWithdrawn, GuildCreated, MemberJoined, MemberLeft, MemberRolesChanged, GuildDisbanded,
+BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleWon, BattleLost; payloads as the producing
+context's events. Control events: \`resync\` (what followed Last-Event-ID is no longer kept, or the id is unknown: read the
+state again), \`expired\` (the token that opened the stream expired or was revoked; the stream ends). A comment line every 15 s.
+Authorization: the header, or \`?ticket=\` from POST …/stream-tickets. \`Last-Event-ID\` (header, or \`?lastEventId=\`) replays
+what followed that event from at least the last 15 minutes or 500 events.`
+
+/** A response as a stream's sink: written until the client has left too much unread. */
+function sinkOf(raw: import('node:http').ServerResponse): StreamSink {
+  return {
+    write: (text) => {
+      if (raw.destroyed || raw.writableEnded) return false
+      raw.write(text)
+      return raw.writableLength <= STREAM_MAX_BUFFERED_BYTES
+    },
+    end: () => {
+      if (!raw.writableEnded) raw.end()
+    },
+  }
+}
+
+export const streamRoutes: FastifyPluginAsyncTypebox<{ app: StreamApp; closeAll: () => void }> = async (f, { app, closeAll }) => {
+  f.addHook('preClose', async () => closeAll())
+
+  f.post('/avatars/:id/stream-tickets', {
+    schema: { tags, summary: "A single-use ticket to open the avatar's stream with EventSource (owner only; good for 60 s)", params: AvatarParams,
+      response: { 201: StreamTicketView, ...problemResponses(401, 403, 404) } },
+  }, async (req, reply) => reply.code(201).send(await app.issueTicket(req.principal, req.params.id)))
+
+  f.get('/avatars/:id/stream', {
+    config: streamConfig,
+    schema: { tags, summary: "The avatar's live events (server-sent events; owner only)", description: STREAM_DESCRIPTION, params: AvatarParams, querystring: StreamQuery,
+      response: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...problemResponses(400, 401, 403, 404) } },
+  }, async (req, reply) => {
+    const principal = (req as { principal?: Principal }).principal
+    const { ticket } = req.query
+    if (!principal && !ticket) throw new Unauthorized('Send an access token as Authorization: Bearer <token>, or a stream ticket as ?ticket=.')
+    const grant = await app.grant(principal ? { principal } : { ticket: ticket! }, req.params.id)
+    const lastEventId = (req.headers['last-event-id'] as string | undefined) ?? req.query.lastEventId
+    reply.hijack()
+    const raw = reply.raw
+    raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' })
+    raw.flushHeaders()
+    try {
+      const close = await app.open(grant, lastEventId, sinkOf(raw))
+      raw.on('close', close)
+      if (raw.destroyed) close()
+    } catch (e) {
+      // The response has begun: no problem+json can follow. The client reconnects from where it was.
+      req.log.warn({ err: e }, 'stream could not start')
+      raw.end()
+    }
+  })
+}

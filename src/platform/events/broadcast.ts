@@ -1,0 +1,30 @@
+/**
+ * Fire-and-forget messages to every process that listens on a topic: at most once, no storage.
+ * For what may be lost because the receiver can read it again from the database (the live
+ * stream's "appended" news: a process that misses one catches up from its history table).
+ */
+export interface Broadcast {
+  /** Sends `data` (a JSON value) to every subscriber of `topic`, in this process and in others. */
+  publish(topic: string, data: unknown): void
+  /** Calls `handler` with each message sent on `topic` from then on (this process's own included). */
+  subscribe(topic: string, handler: (data: unknown) => void): void
+}
+
+/** One process: messages go straight to its own subscribers, after the current task. */
+export class LocalBroadcast implements Broadcast {
+  private readonly handlers = new Map<string, ((data: unknown) => void)[]>()
+
+  publish(topic: string, data: unknown): void {
+    const handlers = this.handlers.get(topic)
+    if (!handlers) return
+    queueMicrotask(() => {
+      for (const handle of handlers) handle(data)
+    })
+  }
+
+  subscribe(topic: string, handler: (data: unknown) => void): void {
+    const handlers = this.handlers.get(topic) ?? []
+    handlers.push(handler)
+    this.handlers.set(topic, handlers)
+  }
+}
