@@ -78,7 +78,7 @@ test('two players form a guild by invite, start a Goblin battle and win it', asy
   await friendPage.getByRole('button', { name: 'Attack' }).click()
   await expect.poll(() => friendPage.getByTestId('attack-result').textContent()).toContain('Turn 2: you dealt 58 damage.')
 
-  // The leader's page follows by polling, and the last blow wins.
+  // The leader's page follows by the stream, and the last blow wins.
   await expect.poll(() => bossHealth.getAttribute('aria-valuenow'), { timeout: 10_000 }).toBe('34')
   await leadPage.getByRole('button', { name: 'Attack' }).click()
   await leadPage.getByText('Victory!').waitFor()

@@ -3,6 +3,7 @@ import { scheduleRefresh, whenSessionLost } from './api/client'
 import { logout } from './api/game'
 import { getSession, onSessionChange, setSession, type Session } from './api/session'
 import { GameProvider, useGame } from './game'
+import { LiveProvider, useLiveEvent, useLiveStatus } from './live'
 import { Link, navigate, usePath } from './router'
 import { AuthScreen } from './screens/Auth'
 import { BattleScreen } from './screens/Battle'
@@ -13,6 +14,7 @@ import { MarketScreen } from './screens/Market'
 import { QuestsScreen } from './screens/Quests'
 import { TodayScreen } from './screens/Today'
 import { Icon } from './ui/icons'
+import { InboxBell } from './ui/Inbox'
 
 const SCREENS = [
   { path: '/', label: 'Today', icon: 'today', Screen: TodayScreen },
@@ -47,15 +49,20 @@ export function App() {
 
   if (!session) return <AuthScreen key={path} mode={path === '/register' ? 'register' : 'login'} notice={lost} />
   return (
-    <GameProvider key={session.userId} avatarId={session.userId}>
-      <Shell path={path} session={session} />
-    </GameProvider>
+    <LiveProvider key={session.userId} avatarId={session.userId}>
+      <GameProvider avatarId={session.userId}>
+        <Shell path={path} session={session} />
+      </GameProvider>
+    </LiveProvider>
   )
 }
 
 function Shell({ path, session }: { path: string; session: Session }) {
   const screen = SCREENS.find((s) => s.path === path)
-  const { avatar, reloadAvatar } = useGame()
+  const { avatar, reloadAvatar, announce } = useGame()
+
+  // The stream could not replay what was missed: each screen reads its data again (useReloadOn).
+  useLiveEvent('resync', () => announce('info', 'Reconnected — refreshed.'))
 
   // Every screen opens on a fresh reading of the hero (things change elsewhere: events, other devices).
   useEffect(() => {
@@ -81,14 +88,18 @@ function Shell({ path, session }: { path: string; session: Session }) {
       <a className="skip" href="#main">Skip to content</a>
       <header className="topbar">
         <Link to="/" className="brand" aria-label="Questline, today"><Icon name="battle" /> Questline</Link>
-        {avatar && (
-          <span className="topbar-avatar" aria-label={`${avatar.name}, level ${avatar.level.levelNumber}, ${avatar.money.amount} gold`}>
-            <span className="ellipsis">{avatar.name}</span>
-            <span className="pill">Lv {avatar.level.levelNumber}</span>
-            <span className="pill gold"><Icon name="coin" size={14} /> {avatar.money.amount}</span>
-          </span>
-        )}
-        <button type="button" className="ghost small" onClick={signOut}>Sign out</button>
+        <span className="topbar-end">
+          {avatar && (
+            <span className="topbar-avatar" aria-label={`${avatar.name}, level ${avatar.level.levelNumber}, ${avatar.money.amount} gold`}>
+              <span className="ellipsis">{avatar.name}</span>
+              <span className="pill">Lv {avatar.level.levelNumber}</span>
+              <span className="pill gold"><Icon name="coin" size={14} /> {avatar.money.amount}</span>
+            </span>
+          )}
+          <LiveIndicator />
+          <InboxBell />
+          <button type="button" className="ghost small" onClick={signOut}>Sign out</button>
+        </span>
       </header>
       <nav className="tabs" aria-label="Screens">
         {SCREENS.map((s) => (
@@ -103,6 +114,27 @@ function Shell({ path, session }: { path: string; session: Session }) {
       </main>
       <Announcements />
     </div>
+  )
+}
+
+/** Shown while the stream is down for more than a moment (a reconnect after the token's expiry is not news). */
+const QUIET_MS = 1_500
+
+function LiveIndicator() {
+  const status = useLiveStatus()
+  const down = status === 'reconnecting' || status === 'offline'
+  const [shown, setShown] = useState(false)
+  useEffect(() => {
+    if (!down) return setShown(false)
+    const t = setTimeout(() => setShown(true), QUIET_MS)
+    return () => clearTimeout(t)
+  }, [down])
+  return (
+    <span role="status" className="live-status" data-live={status}>
+      {shown && (status === 'offline'
+        ? <span className="pill warn-pill" title="Changes show when the connection is back."><Icon name="wifiOff" size={14} /> Offline — reconnecting…</span>
+        : <span className="pill"><Icon name="wifiOff" size={14} /> Reconnecting…</span>)}
+    </span>
   )
 }
 

@@ -1,10 +1,14 @@
 /**
- * What every screen shares: the signed-in avatar (re-read after anything that changes it), and
- * the announcements of what just happened (experience gained, level-up, a new spell, a death).
+ * What every screen shares: the signed-in avatar (kept current by the live stream, re-read after
+ * anything the stream cannot say in full), and the announcements of what just happened
+ * (experience gained, level-up, a new spell, a death).
  */
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
 import { getAvatar } from './api/game'
+import type { LivePayloads } from './api/live'
 import type { Avatar } from './api/types'
+import { now } from './clock'
+import { useLiveEvent, useLiveStatus, useOnLive } from './live'
 import { sleep } from './ui/hooks'
 
 export interface Announcement {
@@ -20,7 +24,7 @@ interface Game {
   avatarReads: number
   avatarError: Error | undefined
   reloadAvatar: () => Promise<Avatar | undefined>
-  /** Re-reads the avatar until rewards that arrive by events have landed, then announces them. */
+  /** Waits until rewards that arrive by events have landed (by the stream, else reading again), then announces them. */
   awaitRewards: (before: Avatar | undefined, what: string) => Promise<Change | undefined>
   announce: (kind: Announcement['kind'], text: string) => void
   announcements: Announcement[]
@@ -73,11 +77,10 @@ const same = (a: Avatar, b: Avatar) =>
 
 export const DEATH_EXPLAINED = 'Your health reached 0. You keep your level, but lost the experience of this level and a tenth of your money; health and mana were refilled.'
 
-export function describe(c: Change, what: string, levelNow: number): { kind: Announcement['kind']; text: string }[] {
+/** What a change says besides a level-up (announced once, see GameProvider). */
+export function describe(c: Change, what: string): { kind: Announcement['kind']; text: string }[] {
   const out: { kind: Announcement['kind']; text: string }[] = []
   if (c.died) out.push({ kind: 'death', text: `You died. ${DEATH_EXPLAINED}` })
-  if (c.levelsGained > 0) out.push({ kind: 'levelup', text: `Level up! You are now level ${levelNow}: more health, mana, gold and a stat point.` })
-  for (const s of c.newSpells) out.push({ kind: 'levelup', text: `New spell learned: ${s}!` })
   if (!c.died && (c.experience > 0 || c.money > 0)) {
     out.push({ kind: 'reward', text: `${what}: +${c.experience} XP${c.money > 0 ? `, +${c.money} gold` : ''}` })
   } else if (!c.died && c.healthLost > 0) {
@@ -109,19 +112,67 @@ function remember(a: Avatar): void {
   }
 }
 
+/** The avatar after an AvatarChanged event, and whether that says everything (items and spells come only with a reading). */
+export function withChange(a: Avatar, p: LivePayloads['AvatarChanged']): { avatar: Avatar; complete: boolean } {
+  const avatar: Avatar = {
+    ...a,
+    level: { levelNumber: p.level, currentExperience: p.experience, experienceRequired: p.experienceRequired },
+    health: { current: p.health, max: p.maxHealth },
+    mana: { amount: p.mana, max: p.maxMana },
+    money: { amount: p.money },
+    stats: { strength: p.strength, defense: p.defense, intelligence: p.intelligence },
+  }
+  const complete = p.level === a.level.levelNumber && sameItems(a.inventory.items, p.inventory) && sameItems(a.equippedItems.items, p.equipped)
+  return { avatar, complete }
+}
+
+const itemKeys = (items: { type: string; name: string }[]) => items.map((i) => `${i.type}\n${i.name}`).sort().join('\n\n')
+const sameItems = (a: { type: string; name: string }[], b: { type: string; name: string }[]) => a.length === b.length && itemKeys(a) === itemKeys(b)
+
+const levelUpText = (level: number) => `Level up! You are now level ${level}: more health, mana, gold and a stat point.`
+
+/** How long an action waits for the rewards that events bring before it reads the avatar itself. */
+const REWARD_WAIT_MS = 4_000
+
 export function GameProvider({ avatarId, children }: { avatarId: string; children: ReactNode }) {
   const [avatar, setAvatar] = useState<Avatar>()
   const [avatarReads, setAvatarReads] = useState(0)
   const [avatarError, setAvatarError] = useState<Error>()
   const [announcements, setAnnouncements] = useState<Announcement[]>([])
   const latest = useRef<Avatar | undefined>(undefined)
+  /** Changes applied from the stream so far: a reading started before the latest one may be older than what is shown. */
+  const streamed = useRef(0)
+  /** A change the stream could not say in full (items, spells) awaits a reading. */
+  const incomplete = useRef(false)
+  /** Waiting for the avatar to change (see awaitRewards). */
+  const waiters = useRef(new Set<() => void>())
+  /** The highest level a level-up was announced for (the stream's and an action's announcement are one). */
+  const announcedLevel = useRef<number | undefined>(undefined)
+  const status = useLiveStatus()
+  const live = useRef(status === 'live')
+  live.current = status === 'live'
+
+  /**
+   * Shows `a`. A reading is remembered as what this device last saw; a change from the stream is
+   * not, so that Today still explains what happened since the player last looked there.
+   */
+  const show = useCallback((a: Avatar, read: boolean) => {
+    latest.current = a
+    announcedLevel.current ??= a.level.levelNumber
+    if (read) remember(a)
+    setAvatar(a)
+    for (const w of [...waiters.current]) w()
+  }, [])
 
   const reloadAvatar = useCallback(async () => {
+    const streamedBefore = streamed.current
     try {
       const a = await getAvatar(avatarId)
-      latest.current = a
-      remember(a)
-      setAvatar(a)
+      // The stream applied a change while this was read: what it shows is at least as new.
+      if (streamed.current === streamedBefore) {
+        incomplete.current = false
+        show(a, true)
+      }
       setAvatarReads((n) => n + 1)
       setAvatarError(undefined)
       return a
@@ -129,7 +180,7 @@ export function GameProvider({ avatarId, children }: { avatarId: string; childre
       setAvatarError(e as Error)
       return undefined
     }
-  }, [avatarId])
+  }, [avatarId, show])
 
   const dismiss = useCallback((id: number) => setAnnouncements((l) => l.filter((a) => a.id !== id)), [])
   const announce = useCallback((kind: Announcement['kind'], text: string) => {
@@ -139,19 +190,63 @@ export function GameProvider({ avatarId, children }: { avatarId: string; childre
     if (kind !== 'death' && kind !== 'levelup') setTimeout(() => dismiss(id), kind === 'info' ? 4000 : 7000)
   }, [dismiss])
 
-  const awaitRewards = useCallback(async (before: Avatar | undefined, what: string) => {
-    // Rewards are applied by events a moment after the answer: read again for up to ~4 s.
-    let after: Avatar | undefined
-    for (let i = 0; i < 16; i++) {
-      await sleep(i < 4 ? 150 : 300)
-      after = await reloadAvatar()
-      if (!before || !after || !same(before, after)) break
+  /** Announces a level-up once, whether the stream or an action's reading tells of it first. */
+  const announceLevel = useCallback((level: number, spells: string[]) => {
+    if (announcedLevel.current !== undefined && level <= announcedLevel.current) return
+    announcedLevel.current = level
+    announce('levelup', levelUpText(level))
+    for (const s of spells) announce('levelup', `New spell learned: ${s}!`)
+  }, [announce])
+
+  useLiveEvent('AvatarChanged', (e) => {
+    const a = latest.current
+    if (e.payload.avatarId !== avatarId || !a) return
+    const { avatar: next, complete } = withChange(a, e.payload)
+    streamed.current++
+    if (!complete) incomplete.current = true
+    show(next, false)
+    if (incomplete.current) void reloadAvatar()
+  })
+  useLiveEvent('AvatarLeveledUp', (e) => {
+    if (e.payload.avatarId === avatarId) announceLevel(e.payload.level, e.payload.spellsLearned)
+  })
+  useLiveEvent('resync', () => void reloadAvatar())
+  // What changed before the stream opened (or while it was down) is read.
+  useOnLive(() => void reloadAvatar())
+
+  /** Resolves when the avatar shown changes, or after `ms`. */
+  const changeOrTimeout = (ms: number) => new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      waiters.current.delete(done)
+      resolve()
     }
+    const timer = setTimeout(done, ms)
+    waiters.current.add(done)
+  })
+
+  const awaitRewards = useCallback(async (before: Avatar | undefined, what: string) => {
+    // Rewards are applied by events a moment after the answer: the stream brings them; without
+    // it, read again for up to ~4 s.
+    const deadline = now() + REWARD_WAIT_MS
+    let after = latest.current
+    for (let i = 0; after && before && same(before, after) && now() < deadline; i++) {
+      if (live.current) {
+        await changeOrTimeout(Math.max(0, deadline - now()))
+        after = latest.current
+      } else {
+        await sleep(i < 4 ? 150 : 300)
+        after = await reloadAvatar()
+      }
+    }
+    // Nothing came by the stream (or a level changed, and with it the spells): read the avatar.
+    if (before && after && (same(before, after) || after.level.levelNumber !== before.level.levelNumber)) after = (await reloadAvatar()) ?? after
     if (!before || !after) return undefined
     const c = changeBetween(before, after)
-    for (const a of describe(c, what, after.level.levelNumber)) announce(a.kind, a.text)
+    if (c.levelsGained > 0) announceLevel(after.level.levelNumber, c.newSpells)
+    for (const a of describe(c, what)) announce(a.kind, a.text)
     return c
-  }, [reloadAvatar, announce])
+  }, [reloadAvatar, announce, announceLevel])
 
   const value = useMemo<Game>(() => ({ avatarId, avatar, avatarReads, avatarError, reloadAvatar, awaitRewards, announce, announcements, dismiss }),
     [avatarId, avatar, avatarReads, avatarError, reloadAvatar, awaitRewards, announce, announcements, dismiss])

@@ -1,13 +1,17 @@
 /**
  * The platform on a real port (a fresh embedded database, events flowing as in production) and
  * Debian's Chromium (or TEST_CHROMIUM, see chromium.ts) driven by playwright-core. One per test
- * file; `close()` ends both.
+ * file; `close()` ends both; `restart()` stops the platform and starts another on the same
+ * database and port, as a deployment or a crash would.
  */
 import { mkdir } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { expect } from 'vitest'
+import { loadConfig } from '../../../src/config.js'
+import type { ManualClock } from '../../../src/platform/clock.js'
+import { buildPlatform } from '../../../src/server.js'
 import { buildTestApp, type TestApp } from '../../support/app.js'
 import { CHROMIUM } from './chromium.js'
 const SCREENS_DIR = path.resolve('test-results/screens')
@@ -21,11 +25,20 @@ export interface WebWorld {
   browser: Browser
   /** A fresh browser profile (its own storage: one player) with a page at `size`. */
   player(size?: { width: number; height: number }): Promise<Page>
+  /**
+   * Stops the platform (its open streams end) and, after `downMs`, starts a new one on the same
+   * database and port. The signing key is new, so access tokens issued before are refused and the
+   * pages refresh theirs. Afterwards `app` still names the first platform's database; its `settle`
+   * and `runJob` no longer apply.
+   */
+  restart(downMs?: number): Promise<void>
   close(): Promise<void>
 }
 
-export async function startWorld(env: Record<string, string> = {}): Promise<WebWorld> {
-  const app = await buildTestApp({ env })
+export async function startWorld(env: Record<string, string> = {}, opts: { clock?: ManualClock } = {}): Promise<WebWorld> {
+  const app = await buildTestApp({ env, ...(opts.clock ? { clock: opts.clock } : {}) })
+  /** The platform started by `restart`, which serves instead of `app`'s. */
+  let replacement: Awaited<ReturnType<typeof buildPlatform>> | undefined
   const contexts: BrowserContext[] = []
   let browser: Browser | undefined
   try {
@@ -48,9 +61,17 @@ export async function startWorld(env: Record<string, string> = {}): Promise<WebW
         page.on('pageerror', (e) => console.error(`[browser] ${e.message}`))
         return page
       },
+      async restart(downMs = 0) {
+        await (replacement?.http ?? app.http).close()
+        await new Promise((r) => setTimeout(r, downMs))
+        const config = loadConfig({ LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', ...env })
+        replacement = await buildPlatform({ config, logger: false, database: app.database, clock: app.clock })
+        await replacement.http.listen({ port, host: '127.0.0.1' })
+      },
       async close() {
         for (const c of contexts) await c.close().catch(() => undefined)
         await b.close().catch(() => undefined)
+        await replacement?.http.close()
         await app.close()
       },
     }
@@ -132,3 +153,29 @@ export async function open(page: Page, screen: 'Today' | 'Habits' | 'Hero' | 'Ma
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: screen }).click()
   await page.getByRole('link', { name: screen, exact: true }).and(page.locator('[aria-current="page"]')).waitFor()
 }
+
+/** Until the page's stream is open: from then on, what a test changes reaches the page by it. */
+export const streaming = (page: Page) => page.locator('[data-live="live"]').waitFor({ state: 'attached' })
+
+/**
+ * Replaces the page's Notification API (from its next load on) with a recorder of what it showed
+ * and how often permission was asked; the browser answers `answer`.
+ */
+export async function recordNotifications(page: Page, answer: 'granted' | 'denied' | 'default'): Promise<void> {
+  await page.addInitScript(`(() => {
+    window.__shown = []
+    window.__asked = 0
+    class Recorded {
+      static permission = 'default'
+      static async requestPermission() { window.__asked++; Recorded.permission = ${JSON.stringify(answer)}; return Recorded.permission }
+      constructor(title, options) { window.__shown.push({ title, body: options?.body, tag: options?.tag }) }
+      close() {}
+    }
+    window.Notification = Recorded
+  })()`)
+}
+
+/** The browser notifications the page showed (see recordNotifications). */
+export const shown = (page: Page) => page.evaluate<{ title: string; body: string; tag: string }[]>('window.__shown')
+/** How often the page asked for permission to show them. */
+export const asked = (page: Page) => page.evaluate<number>('window.__asked')

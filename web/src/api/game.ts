@@ -35,6 +35,8 @@ export interface HabitInput {
   description: string
   tags: string[]
   recurrence: Recurrence
+  /** `HH:mm` in the habit's time zone, or null: no reminder. */
+  reminderTime: Habit['reminderTime']
 }
 
 export const listHabits = async (avatarId: string): Promise<Habit[]> => {
@@ -54,6 +56,7 @@ export const createHabit = (avatarId: string, h: HabitInput, timeZone: string) =
     recurrenceType: h.recurrence.type,
     ...(h.recurrence.type === 'WEEKLY' ? { dayOfWeek: h.recurrence.dayOfWeek } : {}),
     ...(h.recurrence.type === 'MONTHLY' ? { dayOfMonth: h.recurrence.dayOfMonth } : {}),
+    ...(h.reminderTime ? { reminderTime: h.reminderTime } : {}),
   })
 /** The contract edits a habit one part at a time; only the parts that changed are sent. */
 export async function updateHabit(before: Habit, h: HabitInput): Promise<void> {
@@ -61,6 +64,7 @@ export async function updateHabit(before: Habit, h: HabitInput): Promise<void> {
   if (h.title !== before.title) await patch(`${path}/title`, { title: h.title })
   if (h.description !== before.description) await patch(`${path}/description`, { description: h.description })
   if (h.tags.join('\n') !== before.tags.join('\n')) await patch(`${path}/tags`, { tags: h.tags })
+  if (h.reminderTime !== before.reminderTime) await patch(`${path}/reminder-time`, { reminderTime: h.reminderTime })
   const r = h.recurrence, b = before.recurrence
   if (r.type !== b.type || r.dayOfWeek !== b.dayOfWeek || r.dayOfMonth !== b.dayOfMonth) {
     await patch(`${path}/recurrence`, {

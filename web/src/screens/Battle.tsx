@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react'
 import { ApiError } from '../api/client'
 import { attack, battleHistory, bosses, cancelBattle, getStats, myGuild, startBattle } from '../api/game'
+import { GUILD_CHANGES, type LivePayloads } from '../api/live'
 import type { Attack, Avatar, Battle, Boss, BossType, Guild } from '../api/types'
 import { DEATH_EXPLAINED, useGame } from '../game'
+import { useLiveEvent, useReloadOn } from '../live'
 import { Link } from '../router'
-import { useLoad, usePolling } from '../ui/hooks'
+import { useLoad } from '../ui/hooks'
 import { Action, Bar, Empty, ErrorNotice, Loading, Notice, Section, messageOf } from '../ui/parts'
 import { Icon } from '../ui/icons'
 
@@ -14,9 +16,25 @@ async function currentBattle(guildId: string): Promise<Battle | null> {
   return history.find((b) => b.status === 'IN_PROGRESS') ?? history[0] ?? null
 }
 
+/** The battle after a turn the stream tells of (any member's); a turn already shown changes nothing. */
+export function withTurn(b: Battle, t: LivePayloads['BattleTurnTaken']): Battle {
+  if (t.battleId !== b.id || t.turn <= b.currentTurn) return b
+  return {
+    ...b,
+    currentTurn: t.turn,
+    numOfTurns: t.numOfTurns,
+    bossRemainingHealth: t.bossHealth,
+    status: t.status,
+    participants: b.participants.map((p) => (p.avatarId === t.avatarId
+      ? { ...p, damageDealt: p.damageDealt + t.dealt, attacks: p.attacks + 1, fallen: p.fallen || t.attackerFell }
+      : p)),
+  }
+}
+
 export function BattleScreen() {
   const game = useGame()
   const guild = useLoad(() => myGuild(game.avatarId), [game.avatarId])
+  useReloadOn(GUILD_CHANGES, guild.reload)
   return (
     <div className="screen">
       <h1>Battle</h1>
@@ -30,7 +48,13 @@ export function BattleScreen() {
 
 function GuildBattle({ guild }: { guild: Guild }) {
   const game = useGame()
-  const battle = useLoad(() => currentBattle(guild.id), [guild.id])
+  /** The latest turn the stream showed: a reading that misses it was made before it committed. */
+  const streamedTurn = useRef<{ battleId: string; turn: number } | null>(null)
+  const battle = useLoad(async () => {
+    const read = await currentBattle(guild.id)
+    const s = streamedTurn.current
+    return read && s?.battleId === read.id && read.currentTurn < s.turn ? currentBattle(guild.id) : read
+  }, [guild.id])
   const stats = useLoad(() => getStats(game.avatarId), [game.avatarId])
   const [last, setLast] = useState<Attack>()
   const [error, setError] = useState<string>()
@@ -51,7 +75,16 @@ function GuildBattle({ guild }: { guild: Guild }) {
     // Only a change of the battle's status matters here.
   }, [b?.id, b?.status])
 
-  usePolling(() => void battle.reload(), 2000, inProgress)
+  // Every member's turn, with the boss's health after it, comes by the stream; a new battle and an
+  // outcome are read again (the outcome's end time, the next battle's participants).
+  useLiveEvent('BattleTurnTaken', (e) => {
+    const t = e.payload
+    if (t.guildId !== guild.id) return
+    const before = streamedTurn.current
+    streamedTurn.current = { battleId: t.battleId, turn: before?.battleId === t.battleId ? Math.max(before.turn, t.turn) : t.turn }
+    battle.set((current) => current && withTurn(current, t))
+  })
+  useReloadOn(['BattleStarted', 'BattleWon', 'BattleLost'], battle.reload, (e) => e.payload.guildId === guild.id)
 
   const me = b?.participants.find((p) => p.avatarId === game.avatarId)
   const nick = (id: string) => guild.members.find((m) => m.avatarId === id)?.nickname ?? 'A former member'

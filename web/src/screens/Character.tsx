@@ -1,6 +1,7 @@
 import { consumeItem, equip, getStats, raiseStat, unequip } from '../api/game'
 import type { Item } from '../api/types'
 import { useGame } from '../game'
+import { useReloadOn } from '../live'
 import { AvatarCard } from '../ui/AvatarCard'
 import { useLoad } from '../ui/hooks'
 import { Action, Empty, ErrorNotice, Loading, Section, messageOf } from '../ui/parts'
@@ -17,6 +18,8 @@ const ICON: Record<Item['type'], IconName> = { WEAPON: 'sword', ARMOR: 'shield',
 export function CharacterScreen() {
   const game = useGame()
   const stats = useLoad(() => getStats(game.avatarId), [game.avatarId])
+  // The hero itself follows the stream (GameProvider); attack and armor are read again after a change.
+  useReloadOn(['AvatarChanged'], stats.reload, (e) => e.payload.avatarId === game.avatarId)
   const a = game.avatar
 
   const act = async (f: () => Promise<unknown>, done?: string) => {

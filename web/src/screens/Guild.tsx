@@ -4,14 +4,18 @@ import {
   acceptInvite, createGuild, dropInvite, findGuilds, getAvatar, getGuild, guildInvites, invite, leaderboard, leaveGuild, myGuild, myInvites,
   removeMember, searchAvatars, setRole, transferLeadership,
 } from '../api/game'
+import { GUILD_CHANGES } from '../api/live'
 import type { Avatar, Guild, Invite } from '../api/types'
 import { useGame } from '../game'
+import { useReloadOn } from '../live'
 import { useLoad, useSubmit } from '../ui/hooks'
 import { Action, Empty, ErrorNotice, Field, Loading, Notice, Section, messageOf } from '../ui/parts'
 
 export function GuildScreen() {
   const game = useGame()
   const guild = useLoad(() => myGuild(game.avatarId), [game.avatarId])
+  // Joins, departures, roles, a disbanding: whoever made them, the guild shows them.
+  useReloadOn(GUILD_CHANGES, guild.reload)
 
   return (
     <div className="screen">
@@ -28,6 +32,7 @@ export function GuildScreen() {
 function NoGuild({ onJoined }: { onJoined: () => Promise<void> }) {
   const game = useGame()
   const invites = useLoad(() => myInvites(game.avatarId), [game.avatarId])
+  useReloadOn(['InviteSent', 'InviteWithdrawn'], invites.reload)
   const [name, setName] = useState('')
   const [nickname, setNickname] = useNickname()
   const { busy, error, fields, submit } = useSubmit()
@@ -216,6 +221,8 @@ function InvitePlayers({ guild: g }: { guild: Guild }) {
   const [found, setFound] = useState<Avatar[]>()
   const [outcome, setOutcome] = useState<{ kind: 'success' | 'error'; text: string }>()
   const pending = useLoad(() => guildInvites(g.id), [g.id])
+  // Declined or withdrawn (by anyone), or accepted: the list follows.
+  useReloadOn(['InviteWithdrawn', 'MemberJoined'], pending.reload, (e) => e.payload.guildId === g.id)
   const memberIds = new Set(g.members.map((m) => m.avatarId))
 
   return (
@@ -280,6 +287,8 @@ function AvatarName({ id }: { id: string }) {
 
 function Leaderboard({ mine }: { mine: string | undefined }) {
   const board = useLoad(() => leaderboard(20), [mine])
+  // A won battle brings the guild points.
+  useReloadOn(['BattleWon'], board.reload)
   return (
     <Section title="Leaderboard">
       {board.error && <ErrorNotice error={board.error} />}

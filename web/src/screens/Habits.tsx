@@ -76,6 +76,7 @@ function HabitItem({ habit: h, onChanged, onDeleted }: { habit: Habit; onChanged
             <span>{recurrenceLabel(h.recurrence)}</span>
             {h.associatedQuestId && <span className="pill">Quest</span>}
             {h.lastAttendedDate && <span>Last: {formatDate(h.lastAttendedDate)}</span>}
+            {h.reminderTime && <span>Reminder {h.reminderTime}</span>}
           </span>
           {h.tags.length > 0 && <span className="tags">{h.tags.map((t) => <span key={t} className="tag ellipsis">#{t}</span>)}</span>}
         </div>
@@ -94,7 +95,7 @@ function HabitItem({ habit: h, onChanged, onDeleted }: { habit: Habit; onChanged
       {mode === 'history' && (history.data ? <Heatmap history={history.data} timeZone={h.timeZone} /> : history.error ? <ErrorNotice error={history.error} /> : <Loading what="history" />)}
       {mode === 'edit' && (
         <HabitForm
-          initial={{ title: h.title, description: h.description, tags: h.tags, recurrence: h.recurrence }}
+          initial={{ title: h.title, description: h.description, tags: h.tags, recurrence: h.recurrence, reminderTime: h.reminderTime }}
           submitLabel="Save"
           editing
           onCancel={() => setMode('view')}

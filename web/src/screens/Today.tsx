@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { ApiError } from '../api/client'
 import { attendHabit, getHabit, listHabits } from '../api/game'
 import type { Habit } from '../api/types'
 import { changeBetween, DEATH_EXPLAINED, lastSeen, useGame } from '../game'
+import { useLiveEvent, useReloadOn } from '../live'
 import { Link } from '../router'
 import { isDue, localDateTime } from '../time'
 import { AvatarCard } from '../ui/AvatarCard'
@@ -15,12 +16,25 @@ export function TodayScreen() {
   const game = useGame()
   const habits = useLoad(() => listHabits(game.avatarId), [game.avatarId])
   const sinceLastVisit = useSinceLastVisit()
+  /** Habits completed here: their rewards are announced by `complete`, not again when the stream tells of them. */
+  const completedHere = useRef(new Set<string>())
+
+  // Completions, misses and new habits from anywhere (another device, a quest) show without a reload.
+  useReloadOn(['HabitAttended', 'HabitMissed', 'HabitCreated', 'HabitDeleted'], habits.reload)
+  useLiveEvent('HabitAttended', (e) => {
+    if (completedHere.current.delete(e.payload.habitId)) return
+    const h = habits.data?.find((x) => x.id === e.payload.habitId)
+    const { experience, money } = e.payload.reward
+    game.announce('reward', `${h?.title ?? 'A habit'} done: +${experience} XP${money > 0 ? `, +${money} gold` : ''}`)
+  })
 
   const complete = async (h: Habit) => {
     const before = game.avatar
+    completedHere.current.add(h.id)
     try {
       await attendHabit(h.id, localDateTime(h.timeZone))
     } catch (e) {
+      completedHere.current.delete(h.id)
       game.announce('error', e instanceof ApiError && e.slug === 'window-already-completed' ? `${h.title} is already done for this window.` : messageOf(e))
       await habits.reload()
       return

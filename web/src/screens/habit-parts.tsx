@@ -54,7 +54,7 @@ export function RecurrencePicker({ value, onChange, errors }: { value: Recurrenc
   )
 }
 
-export const emptyHabit = (): HabitInput => ({ title: '', description: '', tags: [], recurrence: { type: 'DAILY', dayOfWeek: null, dayOfMonth: null } })
+export const emptyHabit = (): HabitInput => ({ title: '', description: '', tags: [], recurrence: { type: 'DAILY', dayOfWeek: null, dayOfMonth: null }, reminderTime: null })
 
 /** Create or edit a habit; problems' field messages appear next to their fields. */
 export function HabitForm({ initial, submitLabel, onSubmit, onCancel, editing = false }: {
@@ -94,6 +94,12 @@ export function HabitForm({ initial, submitLabel, onSubmit, onCancel, editing = 
         {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!fields.tags} value={tagText} onChange={(e) => setTagText(e.target.value)} placeholder="health, morning" />}
       </Field>
       <RecurrencePicker value={h.recurrence} onChange={(recurrence) => setH({ ...h, recurrence })} errors={fields} />
+      <Field label="Reminder (optional)" error={fields.reminderTime} hint="On the last day of each window, at this time, if the habit is not done yet.">
+        {(id, d) => (
+          <input id={id} type="time" aria-describedby={d} aria-invalid={!!fields.reminderTime} value={h.reminderTime ?? ''}
+            onChange={(e) => setH({ ...h, reminderTime: e.target.value || null })} />
+        )}
+      </Field>
       {editing && recurrenceLabel(h.recurrence) !== recurrenceLabel(initial.recurrence) && (
         <Notice kind="warn">A new schedule starts the habit over: its streak resets and the current window is open again.</Notice>
       )}

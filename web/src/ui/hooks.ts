@@ -39,19 +39,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data, error, loading, reload, set: (f) => setData((d) => f(d)) }
 }
 
-/** Calls `f` every `ms` while `active` and the page is visible. */
-export function usePolling(f: () => void, ms: number, active: boolean): void {
-  const fn = useRef(f)
-  fn.current = f
-  useEffect(() => {
-    if (!active) return
-    const id = setInterval(() => {
-      if (document.visibilityState === 'visible') fn.current()
-    }, ms)
-    return () => clearInterval(id)
-  }, [ms, active])
-}
-
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /** How a form explains a failed submission; by default the problem's field messages and its detail. */

@@ -22,6 +22,8 @@ const PATHS = {
   info: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 11v5M12 8h.01',
   warn: 'M12 4l9 16H3zM12 10v4M12 17h.01',
   check: 'M5 12l5 5 9-10',
+  bell: 'M6 17V11a6 6 0 0 1 12 0v6l2 2H4zM10 21h4',
+  wifiOff: 'M3 3l18 18M8.5 16.5a5 5 0 0 1 7 0M5 12.5a10 10 0 0 1 4.2-2.4M19 12.5a10 10 0 0 0-2.6-1.8M2 8.8a15 15 0 0 1 4.5-2.6M22 8.8A15 15 0 0 0 11 5M12 20h.01',
 } as const
 
 export type IconName = keyof typeof PATHS
