@@ -98,7 +98,7 @@ describe('the stream', () => {
     }
   })
 
-  test('a guild battle: every member sees each turn with the boss\'s health after it', async () => {
+  test('a guild battle: every member sees each turn with the boss\'s health after it, and its cancelling', async () => {
     const leader = await newPlayer(app)
     const member = await newPlayer(app)
     const guildId = await newGuild(app, leader)
@@ -115,6 +115,10 @@ describe('the stream', () => {
     expect(turn.data).toMatchObject({ payload: { battleId, guildId, turn: 1, avatarId: leader.avatarId, bossHealth: battle.bossRemainingHealth, status: 'IN_PROGRESS' } })
     expect((turn.data as { payload: { bossHealth: number; bossMaxHealth: number } }).payload.bossHealth).toBeLessThan((turn.data as { payload: { bossMaxHealth: number } }).payload.bossMaxHealth)
     await watching.next((e) => e.event === 'BattleStarted', 5_000)
+    // Called off: the members' screens learn it too.
+    const cancelled = await app.inject({ method: 'DELETE', url: `/api/v1/battles/${battleId}`, headers: leader.auth, payload: { guildId, requesterId: leader.avatarId } })
+    expect(cancelled.statusCode, cancelled.body).toBe(204)
+    expect((await watching.next((e) => e.event === 'BattleCancelled')).data).toMatchObject({ payload: { battleId, guildId, cancelledBy: leader.avatarId } })
   })
 
   test('an invite reaches the invitee\'s stream with its notification', async () => {

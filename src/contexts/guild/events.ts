@@ -40,6 +40,8 @@ export const BattleTurnTaken = event('BattleTurnTaken', Type.Object({
   bossHealth: Type.Integer({ minimum: 0 }), bossMaxHealth: Type.Integer({ minimum: 1 }),
   status: Type.Union([Type.Literal('IN_PROGRESS'), Type.Literal('WON'), Type.Literal('LOST')]),
 }))
+/** The leader called a battle in progress off: it is gone, without reward or penalty. */
+export const BattleCancelled = event('BattleCancelled', Type.Object({ ...Battle, cancelledBy: Type.String() }))
 /** Every participant receives the reward (the avatar context applies it). */
 export const BattleWon = event('BattleWon', Type.Object({
   ...Battle,
@@ -61,9 +63,10 @@ export type InviteWithdrawn = EventOf<typeof InviteWithdrawn>
 export type BattleStarted = EventOf<typeof BattleStarted>
 export type BossStruckBack = EventOf<typeof BossStruckBack>
 export type BattleTurnTaken = EventOf<typeof BattleTurnTaken>
+export type BattleCancelled = EventOf<typeof BattleCancelled>
 export type BattleWon = EventOf<typeof BattleWon>
 export type BattleLost = EventOf<typeof BattleLost>
 
-export const GUILD_EVENTS = [GuildCreated, GuildDisbanded, MemberJoined, MemberLeft, InviteSent, MemberRolesChanged, InviteWithdrawn, BattleStarted, BossStruckBack, BattleTurnTaken, BattleWon, BattleLost] as const
+export const GUILD_EVENTS = [GuildCreated, GuildDisbanded, MemberJoined, MemberLeft, InviteSent, MemberRolesChanged, InviteWithdrawn, BattleStarted, BossStruckBack, BattleTurnTaken, BattleCancelled, BattleWon, BattleLost] as const
 export type GuildEvent = EventsOf<typeof GUILD_EVENTS>
 export type GuildDraft = DraftsOf<typeof GUILD_EVENTS>

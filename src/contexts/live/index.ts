@@ -13,7 +13,7 @@ import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
 import { AvatarChanged, AvatarDied, AvatarLeveledUp } from '../avatar/events.js'
 import {
-  BattleLost, BattleStarted, BattleTurnTaken, BattleWon, GuildCreated, GuildDisbanded, InviteSent, InviteWithdrawn, MemberJoined, MemberLeft,
+  BattleCancelled, BattleLost, BattleStarted, BattleTurnTaken, BattleWon, GuildCreated, GuildDisbanded, InviteSent, InviteWithdrawn, MemberJoined, MemberLeft,
   MemberRolesChanged,
 } from '../guild/events.js'
 import { ItemBought, ItemSold } from '../marketplace/events.js'
@@ -99,6 +99,7 @@ export const liveModule = contextModule({
         streaming(InviteWithdrawn, audience.toGuildAndInvitee),
         streaming(BattleStarted, audience.toGuild),
         streaming(BattleTurnTaken, audience.toGuild),
+        streaming(BattleCancelled, audience.toGuild),
         streaming(MemberRolesChanged, audience.toGuild),
         streaming(GuildCreated, audience.toLeader, { before: (tx, ps) => guildMemberRepo.join(tx, ps.map((p) => ({ avatarId: p.leaderAvatarId, guildId: p.guildId }))) }),
         streaming(MemberJoined, audience.toGuild, { before: (tx, ps) => guildMemberRepo.join(tx, ps.map((p) => ({ avatarId: p.avatarId, guildId: p.guildId }))) }),

@@ -55,6 +55,7 @@ export interface LivePayloads {
     battleId: string; guildId: string; turn: number; numOfTurns: number; avatarId: string; dealt: number; strikeBack: number
     attackerFell: boolean; bossHealth: number; bossMaxHealth: number; status: 'IN_PROGRESS' | 'WON' | 'LOST'
   }
+  BattleCancelled: { battleId: string; guildId: string; cancelledBy: string }
   BattleWon: { battleId: string; guildId: string }
   BattleLost: { battleId: string; guildId: string }
   /** Control: the stream could not replay from where the client left off; read the state again. */
@@ -65,7 +66,7 @@ export type LiveType = keyof LivePayloads
 export const LIVE_TYPES = [
   'AvatarChanged', 'AvatarLeveledUp', 'AvatarDied', 'HabitCreated', 'HabitDeleted', 'HabitAttended', 'HabitMissed', 'QuestCompleted',
   'ItemBought', 'ItemSold', 'NotificationCreated', 'InviteSent', 'InviteWithdrawn', 'GuildCreated', 'MemberJoined', 'MemberLeft',
-  'MemberRolesChanged', 'GuildDisbanded', 'BattleStarted', 'BattleTurnTaken', 'BattleWon', 'BattleLost', 'resync',
+  'MemberRolesChanged', 'GuildDisbanded', 'BattleStarted', 'BattleTurnTaken', 'BattleCancelled', 'BattleWon', 'BattleLost', 'resync',
 ] as const satisfies readonly LiveType[]
 
 /** A guild's membership changed (founded, joined, left, roles, disbanded): what shows the guild reads it again. */

@@ -9186,7 +9186,7 @@ export interface paths {
          *     `id: <n>` (its place in the avatar's stream), `event: <type>`, `data: {"type","occurredAt","payload"}`. Types: AvatarChanged,
          *     AvatarLeveledUp, AvatarDied, HabitCreated, HabitDeleted, HabitAttended, HabitMissed, QuestCompleted, ItemBought, ItemSold,
          *     NotificationCreated, InviteSent, InviteWithdrawn, GuildCreated, MemberJoined, MemberLeft, MemberRolesChanged, GuildDisbanded,
-         *     BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleWon, BattleLost; payloads as the producing
+         *     BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleCancelled, BattleWon, BattleLost; payloads as the producing
          *     context's events. Control events: `resync` (what followed Last-Event-ID is no longer kept, or the id is unknown: read the
          *     state again), `expired` (the token that opened the stream expired or was revoked; the stream ends). A comment line every 15 s.
          *     Authorization: the header, or `?ticket=` from POST …/stream-tickets. `Last-Event-ID` (header, or `?lastEventId=`) replays

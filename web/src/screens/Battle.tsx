@@ -84,7 +84,7 @@ function GuildBattle({ guild }: { guild: Guild }) {
     streamedTurn.current = { battleId: t.battleId, turn: before?.battleId === t.battleId ? Math.max(before.turn, t.turn) : t.turn }
     battle.set((current) => current && withTurn(current, t))
   })
-  useReloadOn(['BattleStarted', 'BattleWon', 'BattleLost'], battle.reload, (e) => e.payload.guildId === guild.id)
+  useReloadOn(['BattleStarted', 'BattleCancelled', 'BattleWon', 'BattleLost'], battle.reload, (e) => e.payload.guildId === guild.id)
 
   const me = b?.participants.find((p) => p.avatarId === game.avatarId)
   const nick = (id: string) => guild.members.find((m) => m.avatarId === id)?.nickname ?? 'A former member'

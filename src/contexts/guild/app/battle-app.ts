@@ -108,6 +108,7 @@ export class BattleApp {
       actingAs(guild, input.requesterId, LEADER_ONLY, 'cancel a battle')
       if (battle.status !== 'IN_PROGRESS') throw new BattleOver(battle.status)
       await battleRepo.delete(tx, id)
+      await this.events(tx, battle, [{ type: 'BattleCancelled', payload: { battleId: id, guildId: battle.guildId, cancelledBy: input.requesterId } }])
     })
   }
 
