@@ -366,6 +366,13 @@ describe('a quest run from join to outcome', () => {
     await local.runJob(EXPIRE_JOB)
     await local.settle()
     expect(await progress(local, bob, id)).toMatchObject({ status: 'EXPIRED', done: 1, required: 3 })
+    // Told in his inbox (QuestExpired), once, however often the job runs.
+    await local.runJob(EXPIRE_JOB)
+    await local.settle()
+    const inbox = (await local.inject({ url: `/api/v1/avatars/${bob.avatarId}/notifications`, headers: bob.auth })).json()
+    expect(inbox.items.filter((n: { type: string }) => n.type === 'QUEST_EXPIRED')).toEqual([
+      expect.objectContaining({ title: 'Quest expired', data: { questId: id, done: 1, required: 3 } }),
+    ])
     const bobs = await habitsOf(local, bob)
     expect(bobs.map((h) => [h.title, h.associatedQuestId]).sort()).toEqual([['Read 20 pages', null], ['Run 5 km', null]])
     // Bob earned only his two habit completions; no quest reward.

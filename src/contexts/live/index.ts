@@ -17,7 +17,7 @@ import {
   MemberRolesChanged,
 } from '../guild/events.js'
 import { ItemBought, ItemSold } from '../marketplace/events.js'
-import { QuestCompleted } from '../quest/events.js'
+import { QuestCompleted, QuestExpired } from '../quest/events.js'
 import { HabitAttended, HabitCreated, HabitDeleted, HabitMissed, HabitReminderDue } from '../tracking/events.js'
 import { InboxApp } from './app/inbox-app.js'
 import { StreamApp } from './app/stream-app.js'
@@ -86,6 +86,7 @@ export const liveModule = contextModule({
         notifyingAndStreaming(HabitMissed, notification.habitMissed, audience.toAvatar),
         notifying(HabitReminderDue, notification.reminded),
         notifyingAndStreaming(QuestCompleted, notification.questCompleted, audience.toAvatar),
+        notifyingAndStreaming(QuestExpired, notification.questExpired, audience.toAvatar),
         notifyingAndStreaming(BattleWon, notification.battleWon, audience.toGuild),
         notifyingAndStreaming(BattleLost, notification.battleLost, audience.toGuild),
         notifyingAndStreaming(InviteSent, notification.invited, audience.toInvitee),

@@ -15,8 +15,17 @@ export const QuestCompleted = event('QuestCompleted', Type.Object({
   reward: Type.Object({ experience: Type.Integer({ minimum: 0 }), money: Type.Integer({ minimum: 0 }) }),
 }))
 
-export type QuestCompleted = EventOf<typeof QuestCompleted>
+/** A participant's window closed before every required completion: no payout. */
+export const QuestExpired = event('QuestExpired', Type.Object({
+  questId: Type.String(),
+  avatarId: Type.String(),
+  done: Type.Integer({ minimum: 0, description: 'Completions made' }),
+  required: Type.Integer({ minimum: 0, description: 'Completions the payout needed' }),
+}))
 
-export const QUEST_EVENTS = [QuestCompleted] as const
+export type QuestCompleted = EventOf<typeof QuestCompleted>
+export type QuestExpired = EventOf<typeof QuestExpired>
+
+export const QUEST_EVENTS = [QuestCompleted, QuestExpired] as const
 export type QuestEvent = EventsOf<typeof QUEST_EVENTS>
 export type QuestDraft = DraftsOf<typeof QUEST_EVENTS>

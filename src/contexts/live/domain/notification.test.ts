@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { battleLost, battleWon, died, habitMissed, leveledUp, questCompleted, reminded } from './notification.js'
+import { battleLost, battleWon, died, habitMissed, leveledUp, questCompleted, questExpired, reminded } from './notification.js'
 
 test('a battle won or lost tells every participant, each in their own inbox', () => {
   const battle = { battleId: 'b1', guildId: 'g1', bossType: 'DARK_DRAGON', participants: ['a1', 'a2'] }
@@ -29,5 +29,12 @@ test('a reminder names the habit still to do and carries its window', () => {
   expect(n).toEqual({
     avatarId: 'a1', type: 'REMINDER', title: 'Reminder', body: 'Still to do: Stretch.',
     data: { habitId: 'h1', habitTitle: 'Stretch', windowStart: '2026-03-02T00:00:00.000Z', windowEnd: '2026-03-03T00:00:00.000Z', reminderTime: '09:00', timeZone: 'UTC' },
+  })
+})
+
+test('an expired quest says how far the player got', () => {
+  expect(questExpired({ avatarId: 'a1', questId: 'q1', done: 1, required: 3 })).toEqual({
+    avatarId: 'a1', type: 'QUEST_EXPIRED', title: 'Quest expired', body: 'A quest ran out of time: 1 of 3 completions done, no reward.',
+    data: { questId: 'q1', done: 1, required: 3 },
   })
 })

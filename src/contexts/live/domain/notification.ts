@@ -71,6 +71,14 @@ export const questCompleted = (e: { avatarId: string; questId: string; reward: {
   data: { questId: e.questId, reward: e.reward },
 })
 
+export const questExpired = (e: { avatarId: string; questId: string; done: number; required: number }): NotificationDraft => ({
+  avatarId: e.avatarId,
+  type: 'QUEST_EXPIRED',
+  title: 'Quest expired',
+  body: `A quest ran out of time: ${e.done} of ${e.required} completions done, no reward.`,
+  data: { questId: e.questId, done: e.done, required: e.required },
+})
+
 export const invited = (e: { inviteId: string; guildId: string; guildName: string; targetAvatarId: string; invitedBy: string; expiresAt: string }): NotificationDraft => ({
   avatarId: e.targetAvatarId,
   type: 'INVITE',

@@ -215,8 +215,14 @@ export class QuestApp {
         for (const p of await participationRepo.claimEndingBy(tx, horizon, EXPIRE_JOB_BATCH)) {
           if (!participations.hasEndedBy(p, localDateTimeIn(judgedAt, p.timeZone))) continue
           n++
-          await participationRepo.save(tx, { ...participations.expire(p), version: p.version + 1 })
+          const version = p.version + 1
+          await participationRepo.save(tx, { ...participations.expire(p), version })
           await unlinkRepo.queue(tx, p.questId, copiesOf(p), now)
+          const count = (pick: (h: (typeof p.habits)[number]) => string[]) => p.habits.reduce((sum, h) => sum + pick(h).length, 0)
+          await this.d.outbox.add(tx, [{
+            type: 'QuestExpired', aggregateId: p.id, version,
+            payload: { questId: p.questId, avatarId: p.avatarId, done: count((h) => h.done), required: count((h) => h.windows) },
+          } satisfies Draft & { aggregateId: string; version: number }])
         }
         return n
       })
