@@ -13,7 +13,8 @@ import { VACUUM_JOB, VACUUM_MIN_ROWS } from '../src/platform/jobs/vacuum.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { attend, newHabit } from './support/habits.js'
 import { buy, marketplaceOf } from './support/marketplaces.js'
-import { newPlayer, type Player } from './support/players.js'
+import { newPlayer, signIn, type Player } from './support/players.js'
+import { openStream } from './support/streams.js'
 
 const DAY_MS = 86_400_000
 
@@ -138,4 +139,33 @@ test('the vacuum job clears dead rows from the tables that have enough of them, 
   // A table with a few changes is left alone.
   expect(metrics).not.toContain('db_maintenance_seconds_count{table="avatar.avatars"')
   expect((await app.inject({ url: `/api/v1/avatars/${p.avatarId}`, headers: p.auth })).statusCode).toBe(200)
+})
+
+test('the stream history keeps what a replay may ask for (15 minutes or 500 events), and nothing past RETENTION_DAYS; then a replay resyncs', async ({ onTestFinished }) => {
+  const clock = new ManualClock(new Date())
+  const app = await buildTestApp({ clock })
+  onTestFinished(() => app.close())
+  const p = await newPlayer(app)
+  for (const amount of [1, 2, 3]) {
+    expect((await app.inject({ method: 'POST', url: `/api/v1/avatars/${p.avatarId}/money/earn`, headers: p.auth, payload: { amount } })).statusCode).toBe(204)
+  }
+  await app.settle()
+  const kept = () => count(app, sql`select count(*) as n from live.stream_events where avatar_id = ${p.avatarId}`)
+  const before = await kept()
+  expect(before).toBeGreaterThanOrEqual(1)
+  // An hour on: older than 15 minutes, but among the avatar's last 500: kept.
+  clock.advance(3_600_000)
+  await app.runJob(PRUNE_JOB)
+  expect(await kept()).toBe(before)
+  // Past the retention period: gone.
+  clock.advance(8 * DAY_MS)
+  await signIn(app, p)
+  await app.runJob(PRUNE_JOB)
+  expect(await kept()).toBe(0)
+  const s = await openStream(`${await app.baseUrl()}/api/v1/avatars/${p.avatarId}/stream`, { ...p.auth, 'last-event-id': '1' })
+  try {
+    expect((await s.next(() => true)).event).toBe('resync')
+  } finally {
+    s.close()
+  }
 })

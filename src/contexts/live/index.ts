@@ -111,7 +111,9 @@ export const liveModule = contextModule({
         inboxPruning(database, inbox),
         pruning(notifications, (h, limit) => deleteSome(database.db, notifications, notifications.id,
           lt(notifications.createdAt, daysBefore(h.now, NOTIFICATION_RETENTION_DAYS)), limit)),
-        pruning(streamEvents, (h, limit) => streamHistory.pruneSome(database, new Date(h.now.getTime() - STREAM_HISTORY_MINUTES * 60_000), STREAM_HISTORY_EVENTS, limit)),
+        pruning(streamEvents, (h, limit) => streamHistory.pruneSome(database, {
+          before: new Date(h.now.getTime() - STREAM_HISTORY_MINUTES * 60_000), keep: STREAM_HISTORY_EVENTS, retention: h.retention,
+        }, limit)),
         pruning(streamTickets, (h, limit) => stream.pruneTickets(h.now, limit)),
       ],
     }

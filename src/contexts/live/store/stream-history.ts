@@ -74,13 +74,15 @@ export const streamHistory = {
 
   /**
    * Deletes at most `limit` entries older than `before` that are also not among their avatar's
-   * latest `keep` (a replay reaches back at least as far as either); answers how many.
+   * latest `keep` (a replay reaches back at least as far as either), and any older than
+   * `retention` (an avatar that stopped playing keeps none for ever); answers how many.
    */
-  async pruneSome(database: Database, before: Date, keep: number, limit: number): Promise<number> {
+  async pruneSome(database: Database, h: { before: Date; keep: number; retention: Date }, limit: number): Promise<number> {
     const result = await database.db.execute(sql`
       delete from live.stream_events where (avatar_id, seq) in (
         select e.avatar_id, e.seq from live.stream_events e join live.streams s on s.avatar_id = e.avatar_id
-         where e.occurred_at < ${before.toISOString()}::timestamptz and e.seq <= s.last_seq - ${keep}
+         where e.occurred_at < ${h.before.toISOString()}::timestamptz
+           and (e.seq <= s.last_seq - ${h.keep} or e.occurred_at < ${h.retention.toISOString()}::timestamptz)
          limit ${limit} for update of e skip locked)
       returning 1`)
     return (result as unknown as { rows: unknown[] }).rows.length
