@@ -63,8 +63,12 @@ returning seq, id, type, aggregate_id, version, occurred_at, payload, attempts`
  */
 export class OutboxRelay {
   private readonly options: RelayOptions
-  private running: Promise<void> | undefined
-  /** Outboxes with events committed since the loop last looked at them. */
+  /**
+   * Each outbox's loop while it runs: outboxes are drained side by side, so a slow consumer of one
+   * context's events (a publish waits for every handler in one process) holds back no other's.
+   */
+  private readonly running = new Map<Outbox, Promise<void>>()
+  /** Outboxes with events committed since their loop last looked at them. */
   private readonly due = new Set<Outbox>()
   private stopped = true
   private timer: NodeJS.Timeout | undefined
@@ -104,7 +108,7 @@ export class OutboxRelay {
   async close(): Promise<void> {
     this.stopped = true
     clearInterval(this.timer)
-    await this.running
+    await Promise.all(this.running.values())
   }
 
   /**
@@ -113,29 +117,29 @@ export class OutboxRelay {
    */
   async drain(): Promise<void> {
     for (let published = 1; published > 0; ) {
-      while (this.running) await this.running
+      while (this.running.size > 0) await Promise.all(this.running.values())
       published = 0
       for (const o of this.outboxes) published += await this.drainOutbox(o)
     }
   }
 
-  /** Looks at these outboxes soon: at once when idle, else when the running pass ends. */
+  /** Looks at these outboxes soon: each at once when its loop is idle, else when its running pass ends. */
   private nudge(outboxes: Outbox[]): void {
     if (this.stopped) return
-    for (const o of outboxes) this.due.add(o)
-    this.running ??= this.loop().finally(() => {
-      this.running = undefined
-    })
+    for (const o of outboxes) {
+      this.due.add(o)
+      if (this.running.has(o)) continue
+      this.running.set(o, this.loop(o).finally(() => this.running.delete(o)))
+    }
   }
 
-  private async loop(): Promise<void> {
-    while (this.due.size > 0 && !this.stopped) {
-      const [o] = this.due
-      this.due.delete(o!)
+  private async loop(o: Outbox): Promise<void> {
+    while (this.due.has(o) && !this.stopped) {
+      this.due.delete(o)
       try {
-        await this.drainOutbox(o!)
+        await this.drainOutbox(o)
       } catch (e) {
-        this.log?.error({ err: e, context: o!.context }, 'outbox relay failed; will retry')
+        this.log?.error({ err: e, context: o.context }, 'outbox relay failed; will retry')
       }
     }
   }
