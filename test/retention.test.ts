@@ -146,10 +146,13 @@ test('the stream history keeps what a replay may ask for (15 minutes or 500 even
   const app = await buildTestApp({ clock })
   onTestFinished(() => app.close())
   const p = await newPlayer(app)
+  // Recorded only while watched: a stream open.
+  const watching = await openStream(`${await app.baseUrl()}/api/v1/avatars/${p.avatarId}/stream`, p.auth)
   for (const amount of [1, 2, 3]) {
     expect((await app.inject({ method: 'POST', url: `/api/v1/avatars/${p.avatarId}/money/earn`, headers: p.auth, payload: { amount } })).statusCode).toBe(204)
   }
   await app.settle()
+  watching.close()
   const kept = () => count(app, sql`select count(*) as n from live.stream_events where avatar_id = ${p.avatarId}`)
   const before = await kept()
   expect(before).toBeGreaterThanOrEqual(1)

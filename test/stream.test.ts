@@ -86,8 +86,9 @@ describe('the stream', () => {
 
   test('an unknown or unparseable Last-Event-ID starts with resync, and the stream goes on from there', async () => {
     const p = await newPlayer(app)
+    const watching = await watch(p)
     await earn(p, 1)
-    await app.settle()
+    await watching.next((e) => e.event === 'AvatarChanged')
     for (const lastEventId of ['not-a-number', '999999', '-1']) {
       const s = await watch(p, { ...p.auth, 'last-event-id': lastEventId })
       const resync = await s.next(() => true)
@@ -140,6 +141,24 @@ describe('the stream', () => {
     await earn(p, 9)
     for (const s of streams) await s.next((e) => e.event === 'AvatarChanged')
   })
+})
+
+test('nothing is recorded while nobody watches: a replay across that time resyncs', async () => {
+  const p = await newPlayer(app)
+  const first = await watch(p)
+  await earn(p, 1)
+  const seen = await first.next((e) => e.event === 'AvatarChanged')
+  first.close()
+  // Past the history window with no stream open: what follows is not kept.
+  clock.advance(16 * 60_000)
+  await app.baseUrl()
+  await earn(p, 2)
+  await app.settle()
+  const again = await watch(p, { ...p.auth, 'last-event-id': seen.id! })
+  expect((await again.next(() => true)).event).toBe('resync')
+  // From then on it is recorded again, and goes to the stream live.
+  await earn(p, 3)
+  await again.next((e) => e.event === 'AvatarChanged')
 })
 
 describe('who may open a stream', () => {

@@ -6,10 +6,11 @@ import type { Database, Tx } from '../../platform/db/database.js'
 import type { Broadcast } from '../../platform/events/broadcast.js'
 import { on, type EventContract, type EventHandler, type EventOf } from '../../platform/events/contract.js'
 import { exactlyOnceInBatches } from '../../platform/events/inbox.js'
-import { Outbox } from '../../platform/events/outbox.js'
+import { Outbox, type DomainEvent } from '../../platform/events/outbox.js'
 import { inboxPruning } from '../../platform/events/retention.js'
 import { daysBefore, pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
+import { failed, KeyedBatcher, succeeded } from '../../platform/batcher.js'
 import type { AvatarClient } from '../avatar/client.js'
 import { AvatarChanged, AvatarDied, AvatarLeveledUp } from '../avatar/events.js'
 import {
@@ -24,14 +25,14 @@ import { StreamApp } from './app/stream-app.js'
 import { StreamHub } from './app/stream-hub.js'
 import * as notification from './domain/notification.js'
 import type { NotificationDraft } from './domain/notification.js'
-import { NOTIFICATION_RETENTION_DAYS, STREAM_CATCH_UP_MS, STREAM_HISTORY_EVENTS, STREAM_HISTORY_MINUTES } from './domain/rules.js'
+import { NOTIFICATION_RETENTION_DAYS, STREAM_CATCH_UP_MS, STREAM_HISTORY_EVENTS, STREAM_HISTORY_MINUTES, STREAM_WATCH_RENEW_MS } from './domain/rules.js'
 import * as audience from './domain/stream.js'
 import type { Audience } from './domain/stream.js'
 import { NotificationCreated, type LiveDraft } from './events.js'
 import { inboxRoutes } from './http/routes.js'
 import { streamRoutes } from './http/stream-routes.js'
 import { guildMemberRepo } from './store/guild-members.js'
-import { streamHistory } from './store/stream-history.js'
+import { streamHistory, type NewEntry } from './store/stream-history.js'
 import { inbox, notifications, outbox as outboxTable, streamEvents, streamTickets } from './store/tables.js'
 
 /** Membership changes the live context follows, applied around recording an event (so its audience is right). */
@@ -50,7 +51,10 @@ export const liveModule = contextModule({
     const hub = new StreamHub({
       after: (avatarId, seq, limit) => streamHistory.after(database, avatarId, seq, limit),
       lastSeqs: (avatarIds) => streamHistory.lastSeqs(database, avatarIds),
-    }, clock, (tokenId) => deps.revocations.isRevoked(tokenId), { heartbeatMs: deps.config.streamHeartbeatMs, catchUpMs: STREAM_CATCH_UP_MS })
+      watch: (avatarIds) => streamHistory.watch(database, avatarIds, new Date(clock.now().getTime() + STREAM_HISTORY_MINUTES * 60_000)),
+    }, clock, (tokenId) => deps.revocations.isRevoked(tokenId), {
+      heartbeatMs: deps.config.streamHeartbeatMs, catchUpMs: STREAM_CATCH_UP_MS, watchRenewMs: STREAM_WATCH_RENEW_MS,
+    })
     const stream = new StreamApp({ database, clock, avatars: deps.ports.avatar, broadcast: deps.broadcast, hub })
 
     /** Applies each fresh event of `contract` once, in a batch's transaction with its inbox rows. */
@@ -59,20 +63,43 @@ export const liveModule = contextModule({
     /** Each event of `contract` becomes the notifications `draft` makes of it. */
     const notifying = <C extends EventContract>(contract: C, draft: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[]) =>
       consuming(contract, (events, tx) => app.notify(tx, events.flatMap((e) => draft(e.payload))))
-    /** Each event of `contract` goes to the streams of its audience. */
-    const streaming = <C extends EventContract>(contract: C, to: (payload: EventOf<C>['payload']) => Audience, follow: Follow<EventOf<C>['payload']> = {}) =>
-      consuming(contract, async (events, tx) => {
+    type WithEntries = DomainEvent & { entries: NewEntry[] }
+    /**
+     * Each event of `contract` makes its notifications (if `draft` is given: every event applies,
+     * once) and goes to the streams of its audience when one of them is watched. Concurrent
+     * deliveries are looked at together: who is watched is read before any transaction opens (in
+     * one process a read outside the open transaction would wait for it), and only events with
+     * something to write open one, with their inbox rows. The guild membership the live context
+     * follows is brought up to date around it (idempotent writes: a redelivery repeats them).
+     */
+    const delivering = <C extends EventContract>(
+      contract: C, to: (payload: EventOf<C>['payload']) => Audience,
+      opts: Follow<EventOf<C>['payload']> & { draft?: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[] } = {},
+    ): EventHandler => {
+      const { draft, before, after } = opts
+      const applyOnce = exactlyOnceInBatches<WithEntries>(database, inbox, clock, async (events, tx) => {
+        if (draft) await app.notify(tx, events.flatMap((e) => draft(e.payload as EventOf<C>['payload'])))
+        await stream.append(tx, events.flatMap((e) => e.entries))
+      })
+      const deliveries = new KeyedBatcher<EventOf<C>, void>(async (_, events) => {
         const payloads = events.map((e) => e.payload)
-        await follow.before?.(tx, payloads)
-        await stream.record(tx, events.map((e) => ({ audience: to(e.payload), type: e.type, occurredAt: e.occurredAt, payload: e.payload })))
-        await follow.after?.(tx, payloads)
+        if (before) await database.transaction((tx) => before(tx, payloads))
+        const entries = await stream.watchedEntries(events.map((e) => ({ eventId: e.id, audience: to(e.payload), type: e.type, occurredAt: e.occurredAt, payload: e.payload })))
+        const outcomes = await Promise.all(events.map(async (e) => {
+          const own = entries.filter((x) => x.eventId === e.id).map(({ eventId: _, ...entry }) => entry)
+          if (!draft && own.length === 0) return succeeded(undefined)
+          return applyOnce({ ...e, entries: own }).then(() => succeeded(undefined), failed)
+        }))
+        if (after) await database.transaction((tx) => after(tx, payloads))
+        return outcomes
       })
-    // One consumer per event type: an event both notified and streamed is handled by one handler.
+      return on(contract, (event) => deliveries.submit('deliveries', event)) as EventHandler
+    }
+    const streaming = <C extends EventContract>(contract: C, to: (payload: EventOf<C>['payload']) => Audience, follow: Follow<EventOf<C>['payload']> = {}) =>
+      delivering(contract, to, follow)
+    // One consumer per event type: an event both notified and streamed is handled in one transaction.
     const notifyingAndStreaming = <C extends EventContract>(contract: C, draft: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[], to: (payload: EventOf<C>['payload']) => Audience) =>
-      consuming(contract, async (events, tx) => {
-        await app.notify(tx, events.flatMap((e) => draft(e.payload)))
-        await stream.record(tx, events.map((e) => ({ audience: to(e.payload), type: e.type, occurredAt: e.occurredAt, payload: e.payload })))
-      })
+      delivering(contract, to, { draft })
 
     return {
       apiRoutes: async (f) => {

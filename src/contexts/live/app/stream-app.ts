@@ -9,7 +9,7 @@ import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import { STREAM_RETRY_MS, STREAM_TICKET_TTL_SECONDS } from '../domain/rules.js'
 import { parseLastEventId, recipients, sseControl, startOf, type StreamDraft, type StreamEntry } from '../domain/stream.js'
 import { guildMemberRepo } from '../store/guild-members.js'
-import { streamHistory } from '../store/stream-history.js'
+import { streamHistory, type NewEntry } from '../store/stream-history.js'
 import { streamTicketRepo } from '../store/stream-tickets.js'
 import type { StreamGrant, StreamHub, StreamSink } from './stream-hub.js'
 
@@ -41,12 +41,21 @@ export class StreamApp {
     d.broadcast.subscribe(APPENDED_TOPIC, (entries) => d.hub.deliver(entries as StreamEntry[]))
   }
 
-  /** Records the drafts in the streams of their audiences (in the consumer's transaction); broadcast after commit. */
-  async record(tx: Tx, drafts: StreamDraft[]): Promise<void> {
+  /**
+   * The entries the drafts make for the avatars being watched (a stream open, or closed within the
+   * history window): read outside any transaction, so that events nobody watches cost one read.
+   */
+  async watchedEntries(drafts: StreamDraft[]): Promise<(NewEntry & { eventId: string })[]> {
     const guilds = drafts.flatMap((d) => (d.audience.guild ? [d.audience.guild] : []))
-    const members = await guildMemberRepo.membersOf(tx, guilds)
+    const members = guilds.length > 0 ? await guildMemberRepo.membersOf(this.d.database.db, guilds) : new Map<string, string[]>()
     const entries = drafts.flatMap((d) => recipients(d.audience, (g) => members.get(g) ?? [])
-      .map((avatarId) => ({ avatarId, type: d.type, occurredAt: d.occurredAt, payload: d.payload })))
+      .map((avatarId) => ({ eventId: d.eventId, avatarId, type: d.type, occurredAt: d.occurredAt, payload: d.payload })))
+    const watched = await streamHistory.watched(this.d.database, [...new Set(entries.map((e) => e.avatarId))], this.d.clock.now())
+    return entries.filter((e) => watched.has(e.avatarId))
+  }
+
+  /** Appends entries to their avatars' histories (in the consumer's transaction); broadcast after commit. */
+  async append(tx: Tx, entries: NewEntry[]): Promise<void> {
     const numbered = await streamHistory.append(tx, entries)
     if (numbered.length === 0) return
     this.d.database.afterCommit(() => {
@@ -88,12 +97,16 @@ export class StreamApp {
    */
   async open(grant: StreamGrant, lastEventId: string | undefined, sink: StreamSink): Promise<() => void> {
     const asked = parseLastEventId(lastEventId)
-    const current = await streamHistory.lastSeq(this.d.database, grant.avatarId)
+    const now = this.d.clock.now()
+    const { lastSeq: current, watchedUntil } = await streamHistory.position(this.d.database, grant.avatarId)
+    await this.d.hub.watch([grant.avatarId])
+    // Nothing was recorded while nobody watched: a replay across that time would miss it.
+    const lapsed = typeof asked === 'number' && asked <= current && (!watchedUntil || watchedUntil <= now)
     const firstKept = typeof asked === 'number' && asked < current ? await streamHistory.firstKept(this.d.database, grant.avatarId) : undefined
-    const { from, resync } = startOf(asked, current, firstKept)
+    const start = lapsed ? { from: current, resync: 'Events were not kept while no stream of this avatar was open.' } : startOf(asked, current, firstKept)
     sink.write(`retry: ${STREAM_RETRY_MS}\n\n`)
-    if (resync) sink.write(sseControl('resync', { detail: `${resync} Read the state again; the stream goes on from here.` }, current))
-    return this.d.hub.open(grant, from, sink)
+    if (start.resync) sink.write(sseControl('resync', { detail: `${start.resync} Read the state again; the stream goes on from here.` }, current))
+    return this.d.hub.open(grant, start.from, sink)
   }
 
   async pruneTickets(before: Date, limit: number): Promise<number> {

@@ -6,6 +6,10 @@ import { StreamHub, type HistoryReader, type StreamGrant, type StreamSink } from
 /** An avatar's history in memory, as the database would hold it. */
 class History implements HistoryReader {
   readonly entries: StreamEntry[] = []
+  readonly watched: string[][] = []
+  async watch(avatarIds: string[]) {
+    this.watched.push(avatarIds)
+  }
   append(avatarId: string, n: number): StreamEntry[] {
     const added = Array.from({ length: n }, () => {
       const seq = this.entries.filter((e) => e.avatarId === avatarId).length + 1
@@ -48,7 +52,7 @@ afterEach(() => hub?.close())
 describe('the stream hub', () => {
   test('sends each entry once, in order, also when broadcasts come late, twice or out of order', async () => {
     const history = new History()
-    hub = new StreamHub(history, clock, () => false, { heartbeatMs: 60_000, catchUpMs: 60_000 })
+    hub = new StreamHub(history, clock, () => false, { heartbeatMs: 60_000, catchUpMs: 60_000, watchRenewMs: 60_000 })
     const sink = new Sink()
     hub.open(grant('a'), 0, sink)
     const [e1, e2, e3, e4] = history.append('a', 4)
@@ -61,7 +65,7 @@ describe('the stream hub', () => {
 
   test('a broadcast that never comes is caught up from the history by the sweep', async () => {
     const history = new History()
-    hub = new StreamHub(history, clock, () => false, { heartbeatMs: 60_000, catchUpMs: 30 })
+    hub = new StreamHub(history, clock, () => false, { heartbeatMs: 60_000, catchUpMs: 30, watchRenewMs: 60_000 })
     const sink = new Sink()
     hub.open(grant('a'), 0, sink)
     history.append('a', 3)
@@ -71,7 +75,7 @@ describe('the stream hub', () => {
 
   test('a stream opened after a position replays what followed, then goes on live', async () => {
     const history = new History()
-    hub = new StreamHub(history, clock, () => false, { heartbeatMs: 60_000, catchUpMs: 60_000 })
+    hub = new StreamHub(history, clock, () => false, { heartbeatMs: 60_000, catchUpMs: 60_000, watchRenewMs: 60_000 })
     history.append('a', 5)
     const sink = new Sink()
     hub.open(grant('a'), 2, sink)
@@ -83,7 +87,7 @@ describe('the stream hub', () => {
 
   test('a client that reads too slowly is dropped; the others of the avatar go on', async () => {
     const history = new History()
-    hub = new StreamHub(history, clock, () => false, { heartbeatMs: 60_000, catchUpMs: 60_000 })
+    hub = new StreamHub(history, clock, () => false, { heartbeatMs: 60_000, catchUpMs: 60_000, watchRenewMs: 60_000 })
     const slow = new Sink(false)
     const fine = new Sink()
     hub.open(grant('a'), 0, slow)
@@ -98,7 +102,7 @@ describe('the stream hub', () => {
   test('heartbeats keep a stream open; an expired or revoked token ends it with `expired`', async () => {
     const history = new History()
     const revoked = new Set<string>()
-    hub = new StreamHub(history, clock, (t) => revoked.has(t), { heartbeatMs: 30, catchUpMs: 60_000 })
+    hub = new StreamHub(history, clock, (t) => revoked.has(t), { heartbeatMs: 30, catchUpMs: 60_000, watchRenewMs: 60_000 })
     const expiring = new Sink()
     const revoking = new Sink()
     const staying = new Sink()
@@ -117,4 +121,14 @@ describe('the stream hub', () => {
     expect(staying.ended).toBe(false)
     expect(hub.size).toBe(1)
   })
+})
+
+test('the avatars of open streams are watched again and again (their events stay recorded while a stream stays open)', async () => {
+  const history = new History()
+  hub = new StreamHub(history, clock, () => false, { heartbeatMs: 60_000, catchUpMs: 60_000, watchRenewMs: 30 })
+  hub.open(grant('a'), 0, new Sink())
+  hub.open(grant('b'), 0, new Sink())
+  await new Promise((r) => setTimeout(r, 100))
+  expect(history.watched.length).toBeGreaterThanOrEqual(2)
+  expect(history.watched.at(-1)!.sort()).toEqual(['a', 'b'])
 })

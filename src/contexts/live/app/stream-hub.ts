@@ -1,6 +1,6 @@
 import type { Clock } from '../../../platform/clock.js'
 import type { Logger } from '../../../platform/log.js'
-import { STREAM_CATCH_UP_MS, STREAM_HEARTBEAT_MS, STREAM_READ_PAGE } from '../domain/rules.js'
+import { STREAM_CATCH_UP_MS, STREAM_HEARTBEAT_MS, STREAM_READ_PAGE, STREAM_WATCH_RENEW_MS } from '../domain/rules.js'
 import { sseControl, sseEvent, type StreamEntry } from '../domain/stream.js'
 
 /** Where a stream's text goes: an HTTP response in practice. */
@@ -19,15 +19,21 @@ export interface StreamGrant {
   expiresAtMs: number
 }
 
-/** What the hub reads: an avatar's history after a position, and many avatars' latest positions. */
+/**
+ * The history as the hub needs it: an avatar's entries after a position, many avatars' latest
+ * positions, and recording these avatars' events for the history window from now (they are watched).
+ */
 export interface HistoryReader {
   after(avatarId: string, seq: number, limit: number): Promise<StreamEntry[]>
   lastSeqs(avatarIds: string[]): Promise<Map<string, number>>
+  watch(avatarIds: string[]): Promise<void>
 }
 
 export interface HubOptions {
   heartbeatMs: number
   catchUpMs: number
+  /** How often the avatars of the open streams are watched again (their recording renewed). */
+  watchRenewMs: number
 }
 
 /**
@@ -114,7 +120,7 @@ export class StreamHub {
     private readonly history: HistoryReader,
     private readonly clock: Clock,
     private readonly isRevoked: (tokenId: string) => boolean,
-    private readonly options: HubOptions = { heartbeatMs: STREAM_HEARTBEAT_MS, catchUpMs: STREAM_CATCH_UP_MS },
+    private readonly options: HubOptions = { heartbeatMs: STREAM_HEARTBEAT_MS, catchUpMs: STREAM_CATCH_UP_MS, watchRenewMs: STREAM_WATCH_RENEW_MS },
     private readonly log?: Logger,
   ) {}
 
@@ -159,6 +165,12 @@ export class StreamHub {
     }
     every(this.options.heartbeatMs, () => this.heartbeat())
     every(this.options.catchUpMs, () => void this.sweep())
+    every(this.options.watchRenewMs, () => void this.watch([...this.byAvatar.keys()]).catch((e: unknown) => this.log?.warn({ err: e }, 'stream watch renewal failed')))
+  }
+
+  /** Records these avatars' events from now for the history window (a stream opens, or stays open). */
+  watch(avatarIds: string[]): Promise<void> {
+    return this.history.watch(avatarIds)
   }
 
   private heartbeat(): void {

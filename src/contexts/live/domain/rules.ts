@@ -21,3 +21,5 @@ export const STREAM_MAX_BUFFERED_BYTES = 256 * 1024
 export const STREAM_TICKET_TTL_SECONDS = 60
 /** The reconnection delay the stream suggests to `EventSource` (its `retry:` field). */
 export const STREAM_RETRY_MS = 2_000
+/** How often a process renews the recording of the avatars it holds streams of (well within the history window). */
+export const STREAM_WATCH_RENEW_MS = 60_000

@@ -13,6 +13,7 @@ export interface Audience {
 
 /** An event as it enters the streams of its audience. */
 export interface StreamDraft {
+  eventId: string
   audience: Audience
   type: string
   occurredAt: string

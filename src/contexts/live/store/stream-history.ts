@@ -13,7 +13,11 @@ export interface NewEntry {
 
 const AFTER = `select avatar_id, seq::float8 as seq, type, occurred_at, payload from live.stream_events
   where avatar_id = $1 and seq > $2 order by seq limit $3`
-const LAST_SEQ = 'select last_seq::float8 as last_seq from live.streams where avatar_id = $1'
+const POSITION = 'select last_seq::float8 as last_seq, watched_until from live.streams where avatar_id = $1'
+const WATCHED = 'select avatar_id from live.streams where avatar_id = any($1::text[]) and watched_until > $2'
+/** Records from now until $2 for each avatar of $1 (never shortening a later watch). */
+const WATCH = `insert into live.streams (avatar_id, last_seq, watched_until) select id, 0, $2 from unnest($1::text[]) as id
+  on conflict (avatar_id) do update set watched_until = greatest(live.streams.watched_until, excluded.watched_until)`
 const LAST_SEQS = 'select avatar_id, last_seq::float8 as last_seq from live.streams where avatar_id = any($1::text[])'
 /** The oldest a replay may start after: the avatar's first kept event less one. */
 const FIRST_KEPT = 'select min(seq)::float8 as first from live.stream_events where avatar_id = $1'
@@ -54,10 +58,23 @@ export const streamHistory = {
     return (await database.statement('live_stream_after', AFTER, [avatarId, seq, limit])).map(toEntry)
   },
 
-  /** The number of the avatar's latest stream event; 0 before its first. */
-  async lastSeq(database: Database, avatarId: string): Promise<number> {
-    const [row] = await database.statement('live_stream_last_seq', LAST_SEQ, [avatarId])
-    return (row?.last_seq as number | undefined) ?? 0
+  /** The number of the avatar's latest stream event (0 before its first), and until when its events were to be recorded. */
+  async position(database: Database, avatarId: string): Promise<{ lastSeq: number; watchedUntil: Date | undefined }> {
+    const [row] = await database.statement('live_stream_position', POSITION, [avatarId])
+    const until = row?.watched_until as string | Date | null | undefined
+    return { lastSeq: (row?.last_seq as number | undefined) ?? 0, watchedUntil: until ? new Date(until) : undefined }
+  },
+
+  /** Of these avatars, those whose events are recorded at `now`. */
+  async watched(database: Database, avatarIds: string[], now: Date): Promise<Set<string>> {
+    if (avatarIds.length === 0) return new Set()
+    const rows = await database.statement('live_stream_watched', WATCHED, [avatarIds, now.toISOString()])
+    return new Set(rows.map((r) => r.avatar_id as string))
+  },
+
+  /** Records these avatars' events until `until` (a stream opened, or is still open). */
+  async watch(database: Database, avatarIds: string[], until: Date): Promise<void> {
+    if (avatarIds.length > 0) await database.statement('live_stream_watch', WATCH, [[...avatarIds].sort(), until.toISOString()])
   },
 
   /** The same for many avatars at once (those without any event are left out). */

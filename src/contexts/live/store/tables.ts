@@ -30,10 +30,15 @@ export const notifications = liveSchema.table(
   ],
 )
 
-/** Each avatar's stream position: the sequence number of its latest stream event (locked to number the next). */
+/**
+ * Each avatar's stream position: the sequence number of its latest stream event (locked to number
+ * the next), and until when its events are recorded: a stream open, or closed less than the
+ * history window ago. Nobody watching, nothing is recorded; a replay across such a time resyncs.
+ */
 export const streams = liveSchema.table('streams', {
   avatarId: text('avatar_id').primaryKey(),
   lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
+  watchedUntil: instant('watched_until'),
 })
 
 /**

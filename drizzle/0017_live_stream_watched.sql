@@ -1,0 +1,1 @@
+ALTER TABLE "live"."streams" ADD COLUMN "watched_until" timestamp with time zone;
