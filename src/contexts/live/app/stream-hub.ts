@@ -115,6 +115,7 @@ export class StreamHub {
   private readonly byAvatar = new Map<string, Set<Connection>>()
   private readonly timers: NodeJS.Timeout[] = []
   private sweeping = false
+  private renewedAt = 0
 
   constructor(
     private readonly history: HistoryReader,
@@ -123,6 +124,11 @@ export class StreamHub {
     private readonly options: HubOptions = { heartbeatMs: STREAM_HEARTBEAT_MS, catchUpMs: STREAM_CATCH_UP_MS, watchRenewMs: STREAM_WATCH_RENEW_MS },
     private readonly log?: Logger,
   ) {}
+
+  /** The avatars this process holds open streams of. */
+  holds(avatarId: string): boolean {
+    return this.byAvatar.has(avatarId)
+  }
 
   get size(): number {
     let n = 0
@@ -165,7 +171,18 @@ export class StreamHub {
     }
     every(this.options.heartbeatMs, () => this.heartbeat())
     every(this.options.catchUpMs, () => void this.sweep())
-    every(this.options.watchRenewMs, () => void this.watch([...this.byAvatar.keys()]).catch((e: unknown) => this.log?.warn({ err: e }, 'stream watch renewal failed')))
+  }
+
+  /**
+   * Renews the recording of the open streams' avatars once `watchRenewMs` have passed on the
+   * platform's clock (checked at every sweep, so a clock set forward — tests — renews within a
+   * second, not after the window has lapsed).
+   */
+  private async renewWatch(): Promise<void> {
+    const now = this.clock.now().getTime()
+    if (now - this.renewedAt < this.options.watchRenewMs && now >= this.renewedAt) return
+    this.renewedAt = now
+    await this.watch([...this.byAvatar.keys()]).catch((e: unknown) => this.log?.warn({ err: e }, 'stream watch renewal failed'))
   }
 
   /** Records these avatars' events from now for the history window (a stream opens, or stays open). */
@@ -192,6 +209,7 @@ export class StreamHub {
     if (this.sweeping || this.byAvatar.size === 0) return
     this.sweeping = true
     try {
+      await this.renewWatch()
       const latest = await this.history.lastSeqs([...this.byAvatar.keys()])
       for (const [avatarId, seq] of latest) {
         for (const c of this.byAvatar.get(avatarId) ?? []) if (c.position < seq) void c.catchUp()
