@@ -7,7 +7,8 @@
  *     just before it commits; same machine, same clock) to its arrival: delay from commit to
  *     delivery, p50/p99, and whether every stream got every event; then the API's GET throughput
  *     (autocannon, BENCH_CONNECTIONS (50), BENCH_DURATION (10) s) with the streams open, and after
- *     they closed. Goals: p99 ≤ 100 ms, GET with streams within 10 %.
+ *     they closed, each beside the floor's GET (bench/baseline-server.ts: one select, same database)
+ *     in the same phase. Goals: p99 ≤ 100 ms, GET with streams within 10 %.
  *  2. split services (gateway, live twice, the others once; not pinned) on PostgreSQL and NATS: the
  *     same with SPLIT_STREAM_COUNT (500) streams through the gateway (SPLIT=false skips it); memory
  *     is the gateway's and the live processes' together.
@@ -26,7 +27,7 @@ import { rssMb } from './lib/memory.js'
 import { pinCores } from './lib/pinning.js'
 import { register, type Player } from './lib/players.js'
 import { withStream } from './lib/nats.js'
-import { onInterrupt, startServer } from './lib/processes.js'
+import { onInterrupt, startServer, type Started } from './lib/processes.js'
 import { inBatches } from './lib/scenarios.js'
 import { fmt, table } from './lib/table.js'
 import { withTempDir } from './lib/temp-dir.js'
@@ -110,6 +111,9 @@ interface Figures {
   streams: number
   getWithout: number
   getWith: number
+  /** The floor's GET (bench/baseline-server.ts, one select) in the same phases, all-in-one only. */
+  floorWith?: number | undefined
+  floorWithout?: number | undefined
   rssBeforeMb?: number | undefined
   rssAfterMb?: number | undefined
   kbPerStream?: number | undefined
@@ -125,9 +129,10 @@ interface Figures {
  * RSS; streams opened; RSS again; the earns, timed to the streams; GET with the streams open; the
  * streams closed; GET without them.
  */
-async function measure(shape: string, base: string, serverPids: number[], players: Player[], streams: number): Promise<Figures> {
+async function measure(shape: string, base: string, serverPids: number[], players: Player[], streams: number, floorUrl?: string): Promise<Figures> {
   const getUrl = `${base}/api/v1/avatars/${players[0]!.avatarId}`
   const get = () => load({ url: getUrl, headers: players[0]!.auth, connections: CONNECTIONS, duration: DURATION })
+  const floorGet = async () => (floorUrl ? (await load({ url: `${floorUrl}/avatars/${players[0]!.avatarId}`, connections: CONNECTIONS, duration: DURATION })).rps : undefined)
   const rss = async () => (await Promise.all(serverPids.map(rssMb))).reduce((s: number, v) => s + (v ?? 0), 0)
   await sleep(1_000)
   const rssBefore = await rss()
@@ -146,12 +151,14 @@ async function measure(shape: string, base: string, serverPids: number[], player
   step(`${shape}: GET with ${streams} streams open, ${DURATION} s`)
   await load({ url: getUrl, headers: players[0]!.auth, connections: CONNECTIONS, duration: 2 })
   const withStreams = await get()
+  const floorWith = await floorGet()
   for (const w of watched) w.response.destroy()
   await sleep(1_000)
   step(`${shape}: GET without streams, ${DURATION} s`)
   const without = await get()
+  const floorWithout = await floorGet()
   return {
-    shape, streams, getWithout: without.rps, getWith: withStreams.rps,
+    shape, streams, getWithout: without.rps, getWith: withStreams.rps, floorWith, floorWithout,
     rssBeforeMb: rssBefore, rssAfterMb: rssAfter, kbPerStream: ((rssAfter - rssBefore) * 1024) / streams,
     delivered: got, expected, p50: percentile(delays, 50), p99: percentile(delays, 99), max: delays.at(-1) ?? NaN,
   }
@@ -159,11 +166,15 @@ async function measure(shape: string, base: string, serverPids: number[], player
 
 async function allInOne(url: string, dataDir: string): Promise<Figures> {
   const server = await startServer('all-in-one', 'bin/questline.js', ['serve'], { DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '20' }, '/readyz', { cpus: pinning.serverCpus })
+  let floor: Started | undefined
   try {
     step(`all-in-one: ${PLAYERS} players`)
     const players = await inBatches(PLAYERS, 4, (i) => register(server.url, `Watcher ${i}`))
-    return await measure('all-in-one', server.url, [server.pid], players, STREAMS)
+    // The floor on the same database, serving the first player's avatar from its own table.
+    floor = await startServer('floor', 'bench/baseline-server.ts', [], { DATABASE_URL: url, FLOOR_ENGINE: 'postgres', FLOOR_HOT_ID: players[0]!.avatarId, FLOOR_SPREAD: '0' }, '/healthz', { cpus: pinning.serverCpus })
+    return await measure('all-in-one', server.url, [server.pid], players, STREAMS, floor.url)
   } finally {
+    await floor?.stop()
     await server.stop()
   }
 }
@@ -195,10 +206,11 @@ async function main(): Promise<void> {
   if (process.env.SPLIT !== 'false') await withBenchDatabase(ADMIN_URL, (url) => withStream(NATS_URL, async (nats) => void results.push(await split(url, nats))))
   console.log(`\nLive streams on PostgreSQL; ${pinning.description}`)
   console.log(table(
-    ['shape', 'streams', 'GET req/s without', 'with', 'ratio', 'RSS MB before → after', 'KB per stream', 'AvatarChanged delivered / earns', 'delay p50 ms', 'p99', 'max'],
-    results.map((r) => [r.shape, fmt(r.streams), fmt(r.getWithout), fmt(r.getWith), fmt(r.getWith / r.getWithout, 2), `${fmt(r.rssBeforeMb)} → ${fmt(r.rssAfterMb)}`,
+    ['shape', 'streams', 'GET req/s without', 'with', 'ratio', 'ours/floor without', 'with', 'RSS MB before → after', 'KB per stream', 'AvatarChanged delivered / earns', 'delay p50 ms', 'p99', 'max'],
+    results.map((r) => [r.shape, fmt(r.streams), fmt(r.getWithout), fmt(r.getWith), fmt(r.getWith / r.getWithout, 2),
+      r.floorWithout ? fmt(r.getWithout / r.floorWithout, 2) : '', r.floorWith ? fmt(r.getWith / r.floorWith, 2) : '', `${fmt(r.rssBeforeMb)} → ${fmt(r.rssAfterMb)}`,
       fmt(r.kbPerStream, 1), `${fmt(r.delivered)} / ${fmt(r.expected)}`, fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.max)]),
-    [false, true, true, true, true, true, true, true, true, true, true],
+    [false, true, true, true, true, true, true, true, true, true, true, true, true],
   ))
   const dir = path.join('bench', 'results')
   await mkdir(dir, { recursive: true })

@@ -57,22 +57,20 @@ export const liveModule = contextModule({
     })
     const stream = new StreamApp({ database, clock, avatars: deps.ports.avatar, broadcast: deps.broadcast, hub })
 
-    /** Applies each fresh event of `contract` once, in a batch's transaction with its inbox rows. */
-    const consuming = <C extends EventContract>(contract: C, apply: (events: EventOf<C>[], tx: Tx) => Promise<void>): EventHandler =>
-      on(contract, exactlyOnceInBatches(database, inbox, clock, apply)) as EventHandler
-    /** Each event of `contract` becomes the notifications `draft` makes of it. */
-    const notifying = <C extends EventContract>(contract: C, draft: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[]) =>
-      consuming(contract, (events, tx) => app.notify(tx, events.flatMap((e) => draft(e.payload))))
+    /** Each event of `contract` becomes the notifications `draft` makes of it, once, in a batch's transaction with its inbox rows. */
+    const notifying = <C extends EventContract>(contract: C, draft: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[]): EventHandler =>
+      on(contract, exactlyOnceInBatches<EventOf<C>>(database, inbox, clock, (events, tx) => app.notify(tx, events.flatMap((e) => draft(e.payload))))) as EventHandler
     type WithEntries = DomainEvent & { entries: NewEntry[] }
     /**
-     * Each event of `contract` makes its notifications (if `draft` is given: every event applies,
-     * once) and goes to the streams of its audience when one of them is watched. Concurrent
+     * Each event of `contract` goes to the streams of its audience when one of them is watched, and
+     * makes its notifications if `draft` is given (then every event applies, once: one consumer per
+     * event type, so an event both notified and streamed is handled in one transaction). Concurrent
      * deliveries are looked at together: who is watched is read before any transaction opens (in
      * one process a read outside the open transaction would wait for it), and only events with
      * something to write open one, with their inbox rows. The guild membership the live context
      * follows is brought up to date around it (idempotent writes: a redelivery repeats them).
      */
-    const delivering = <C extends EventContract>(
+    const streaming = <C extends EventContract>(
       contract: C, to: (payload: EventOf<C>['payload']) => Audience,
       opts: Follow<EventOf<C>['payload']> & { draft?: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[] } = {},
     ): EventHandler => {
@@ -95,12 +93,6 @@ export const liveModule = contextModule({
       })
       return on(contract, (event) => deliveries.submit('deliveries', event)) as EventHandler
     }
-    const streaming = <C extends EventContract>(contract: C, to: (payload: EventOf<C>['payload']) => Audience, follow: Follow<EventOf<C>['payload']> = {}) =>
-      delivering(contract, to, follow)
-    // One consumer per event type: an event both notified and streamed is handled in one transaction.
-    const notifyingAndStreaming = <C extends EventContract>(contract: C, draft: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[], to: (payload: EventOf<C>['payload']) => Audience) =>
-      delivering(contract, to, { draft })
-
     return {
       apiRoutes: async (f) => {
         await f.register(inboxRoutes, { app })
@@ -108,15 +100,15 @@ export const liveModule = contextModule({
       },
       outbox,
       consumers: [
-        notifyingAndStreaming(AvatarLeveledUp, notification.leveledUp, audience.toAvatar),
-        notifyingAndStreaming(AvatarDied, notification.died, audience.toAvatar),
-        notifyingAndStreaming(HabitMissed, notification.habitMissed, audience.toAvatar),
+        streaming(AvatarLeveledUp, audience.toAvatar, { draft: notification.leveledUp }),
+        streaming(AvatarDied, audience.toAvatar, { draft: notification.died }),
+        streaming(HabitMissed, audience.toAvatar, { draft: notification.habitMissed }),
         notifying(HabitReminderDue, notification.reminded),
-        notifyingAndStreaming(QuestCompleted, notification.questCompleted, audience.toAvatar),
-        notifyingAndStreaming(QuestExpired, notification.questExpired, audience.toAvatar),
-        notifyingAndStreaming(BattleWon, notification.battleWon, audience.toGuild),
-        notifyingAndStreaming(BattleLost, notification.battleLost, audience.toGuild),
-        notifyingAndStreaming(InviteSent, notification.invited, audience.toInvitee),
+        streaming(QuestCompleted, audience.toAvatar, { draft: notification.questCompleted }),
+        streaming(QuestExpired, audience.toAvatar, { draft: notification.questExpired }),
+        streaming(BattleWon, audience.toGuild, { draft: notification.battleWon }),
+        streaming(BattleLost, audience.toGuild, { draft: notification.battleLost }),
+        streaming(InviteSent, audience.toInvitee, { draft: notification.invited }),
         streaming(AvatarChanged, audience.toAvatar),
         streaming(HabitAttended, audience.toAvatar),
         streaming(HabitCreated, audience.toAvatar),
