@@ -40,7 +40,7 @@ test('two processes attend the same habits at once: each window is completed onc
   ids.forEach((_, i) => expect([first[i], second[i]].sort()).toEqual(['WindowAlreadyCompleted', 'attended']))
   expect(ownAnswer).toBe('attended')
   for (const id of [...ids, own]) {
-    expect(await one.history(player, id)).toHaveLength(1)
+    expect(await one.completionHistory(player, id)).toHaveLength(1)
     expect((await one.get(player, id)).habit).toMatchObject({ streak: 1, version: 2 })
   }
 })

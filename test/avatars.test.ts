@@ -64,6 +64,7 @@ describe('creating and deleting avatars', () => {
       inventory: { id: expect.any(String), items: [] },
       equippedItems: { id: expect.any(String), items: [] },
       spells: [],
+      streakFreezes: { held: 0, max: 2 },
     })
     for (const rel of ['self', 'inventory', 'equippedItems', 'stats', 'level', 'health', 'mana', 'money', 'delete']) {
       expect(a._links[rel].href, rel).toMatch(new RegExp(`^/api/v1/avatars/${p.avatarId}`))

@@ -38,7 +38,7 @@ describe('habits', () => {
     for (const rel of ['self', 'attend', 'history', 'recurrence', 'title', 'description', 'tags', 'lastAttendedDate']) expect(h._links[rel], rel).toBeDefined()
 
     const monthly = await newHabit(app, p, { recurrenceType: 'MONTHLY', dayOfMonth: 31 })
-    expect((await app.inject({ url: habitUrl(monthly, '/recurrence'), headers: p.auth })).json()).toEqual({ type: 'MONTHLY', dayOfMonth: 31, dayOfWeek: null })
+    expect((await app.inject({ url: habitUrl(monthly, '/recurrence'), headers: p.auth })).json()).toEqual({ type: 'MONTHLY', dayOfMonth: 31, dayOfWeek: null, timesPerWeek: null, everyNDays: null })
     const daily = await newHabit(app, p)
     expect((await app.inject({ url: habitUrl(daily), headers: p.auth })).json().nextRecurrenceDate).toBe('2026-03-02T00:00:00')
   })
@@ -55,7 +55,7 @@ describe('habits', () => {
     expect(await get('/title')).toEqual({ title: 'Read 30 pages' })
     expect(await get('/description')).toEqual({ description: 'before bed' })
     expect(await get('/tags')).toEqual({ tags: ['mind', 'calm'] })
-    expect(await get('/recurrence')).toEqual({ type: 'MONTHLY', dayOfMonth: 15, dayOfWeek: null })
+    expect(await get('/recurrence')).toEqual({ type: 'MONTHLY', dayOfMonth: 15, dayOfWeek: null, timesPerWeek: null, everyNDays: null })
     expect(await get('/last-attended-date')).toEqual({ date: null })
     expect((await get('/history')).history).toEqual([])
   })

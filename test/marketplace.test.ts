@@ -107,7 +107,7 @@ describe('one marketplace per avatar', () => {
 })
 
 describe('the catalog', () => {
-  test('at least 15 items over weapons, armor and consumables, levels 1 to 20; consumables say what they restore', async () => {
+  test('at least 15 items over weapons, armor and consumables, levels 1 to 20; consumables say what they do', async () => {
     const p = await newPlayer(app)
     const id = await marketplaceOf(app, p)
     const res = await get(p, mUrl(id, '/items'))
@@ -123,7 +123,7 @@ describe('the catalog', () => {
       expect(i.description.length, i.name).toBeGreaterThan(10)
       expect(i.price, i.name).toBeGreaterThanOrEqual(1)
       expect(i.power, i.name).toBeGreaterThanOrEqual(1)
-      if (i.type === 'CONSUMABLE') expect(['HEALTH', 'MANA'], i.name).toContain(i.effect)
+      if (i.type === 'CONSUMABLE') expect(['HEALTH', 'MANA', 'FREEZE'], i.name).toContain(i.effect)
       else expect(i.effect, i.name).toBeUndefined()
     }
     expect(items.find((i) => i.name === 'Rusty Shortsword')).toMatchObject({ type: 'WEAPON', power: 4, price: 30, requiredLevel: 1 })

@@ -20,6 +20,8 @@ const MISSING = '7d4a7c1e-6a5e-4c5e-9b1e-1d2c3b4a5f60'
 
 const READ = { habitId: 'read', title: 'Read 20 pages', description: 'before bed', tags: ['mind'], recurrence: { type: 'DAILY' } }
 const RUN = { habitId: 'run', title: 'Run 5 km', recurrence: { type: 'WEEKLY', dayOfWeek: 'MONDAY', dayOfMonth: null } }
+const GYM = { habitId: 'gym', title: 'Gym', recurrence: { type: 'TIMES_PER_WEEK', timesPerWeek: 2 } }
+const CALL = { habitId: 'call', title: 'Call home', recurrence: { type: 'EVERY_N_DAYS', everyNDays: 3, timesPerWeek: null } }
 
 async function createQuest(a: TestApp, p: Player, extra: Record<string, unknown> = {}): Promise<string> {
   const res = await a.inject({ method: 'POST', url: '/api/v1/quests', headers: p.auth, payload: { name: 'Spring training', habits: [READ, RUN], ...extra } })
@@ -120,8 +122,10 @@ describe('quests', () => {
     const url = questUrl(id, '/habits')
     const list = (await app.inject({ url, headers: p.auth })).json()
     expect(list.habits).toEqual([
-      { id: 'read', habitId: 'read', title: 'Read 20 pages', description: 'before bed', tags: ['mind'], recurrence: { type: 'DAILY', dayOfWeek: null, dayOfMonth: null } },
-      { id: 'run', habitId: 'run', title: 'Run 5 km', description: '', tags: [], recurrence: { type: 'WEEKLY', dayOfWeek: 'MONDAY', dayOfMonth: null } },
+      { id: 'read', habitId: 'read', title: 'Read 20 pages', description: 'before bed', tags: ['mind'],
+        recurrence: { type: 'DAILY', dayOfWeek: null, dayOfMonth: null, timesPerWeek: null, everyNDays: null } },
+      { id: 'run', habitId: 'run', title: 'Run 5 km', description: '', tags: [],
+        recurrence: { type: 'WEEKLY', dayOfWeek: 'MONDAY', dayOfMonth: null, timesPerWeek: null, everyNDays: null } },
     ])
     const add = (payload: object) => app.inject({ method: 'POST', url, headers: p.auth, payload })
     expect((await add({ habitId: 'read', title: 'Another', recurrence: { type: 'DAILY' } })).statusCode).toBe(409)
@@ -141,6 +145,43 @@ describe('quests', () => {
     expect((await remove({ habitId: 'read' })).statusCode).toBe(400)
     expect((await remove({ habitId: 'read', title: 'Read 20 pages' })).statusCode).toBe(204)
     expect((await app.inject({ url: questUrl(id), headers: p.auth })).json().habitIds).toEqual(['run', 'rent'])
+  })
+
+  test('quest habits take the flexible schedules, within a habit\'s bounds, and show them', async () => {
+    const p = await newPlayer(app)
+    const id = await createQuest(app, p, { habits: [GYM, CALL] })
+    const url = questUrl(id, '/habits')
+    expect((await app.inject({ url, headers: p.auth })).json().habits.map((h: { recurrence: object }) => h.recurrence)).toEqual([
+      { type: 'TIMES_PER_WEEK', dayOfWeek: null, dayOfMonth: null, timesPerWeek: 2, everyNDays: null },
+      { type: 'EVERY_N_DAYS', dayOfWeek: null, dayOfMonth: null, timesPerWeek: null, everyNDays: 3 },
+    ])
+    const add = (habitId: string, recurrence: object) => app.inject({ method: 'POST', url, headers: p.auth, payload: { habitId, title: 'T', recurrence } })
+    expect((await add('seven', { type: 'TIMES_PER_WEEK', timesPerWeek: 7, everyNDays: null })).statusCode).toBe(204)
+    expect((await add('yearly', { type: 'EVERY_N_DAYS', everyNDays: 365 })).statusCode).toBe(204)
+    for (const [habitId, recurrence] of [
+      ['a', { type: 'TIMES_PER_WEEK' }],
+      ['b', { type: 'TIMES_PER_WEEK', timesPerWeek: 0 }],
+      ['c', { type: 'TIMES_PER_WEEK', timesPerWeek: 8 }],
+      ['d', { type: 'TIMES_PER_WEEK', timesPerWeek: 1.5 }],
+      ['e', { type: 'EVERY_N_DAYS', everyNDays: null }],
+      ['f', { type: 'EVERY_N_DAYS', everyNDays: 1 }],
+      ['g', { type: 'EVERY_N_DAYS', everyNDays: 366 }],
+      ['h', { type: 'EVERY_N_DAYS', everyNDays: 3, timesPerWeek: 2 }],
+      ['i', { type: 'TIMES_PER_WEEK', timesPerWeek: 2, dayOfWeek: 'MONDAY' }],
+      ['j', { type: 'DAILY', everyNDays: 3 }],
+      ['k', { type: 'WEEKLY', dayOfWeek: 'MONDAY', timesPerWeek: 1 }],
+    ] as const) {
+      const res = await add(habitId, recurrence)
+      expect(res.statusCode, JSON.stringify(recurrence)).toBe(400)
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/)
+    }
+    const refused = await app.inject({
+      method: 'POST', url: '/api/v1/quests', headers: p.auth,
+      payload: { name: 'Q', habits: [READ, { habitId: 'x', title: 'T', recurrence: { type: 'DAILY', timesPerWeek: 3 } }] },
+    })
+    expect(refused.statusCode).toBe(400)
+    expect(refused.json().errors).toEqual([{ path: 'body/habits/1/recurrence/timesPerWeek', message: 'must be null or absent for a DAILY habit' }])
+    expect((await app.inject({ url: questUrl(id), headers: p.auth })).json().habitIds).toEqual(['gym', 'call', 'seven', 'yearly'])
   })
 
   test('only the owner changes or deletes a quest (403); others may read it; unknown quests are 404', async () => {
@@ -401,6 +442,100 @@ describe('a quest run from join to outcome', () => {
     // 10 + 20 experience; 100 + 2 + 10 money
     expect(a.level.currentExperience).toBe(30)
     expect(a.money.amount).toBe(112)
+  })
+})
+
+describe('flexible schedules in a quest', () => {
+  const windowStarts = async (a: TestApp, p: Player, habitId: string, from: string, to: string) => {
+    const res = await a.inject({ url: `/api/v1/habits/${habitId}/windows?from=${from}&to=${to}`, headers: p.auth })
+    expect(res.statusCode, res.body).toBe(200)
+    return res.json().items.map((w: { start: string }) => w.start) as string[]
+  }
+
+  test('two done weeks of a 2-a-week habit and every 3-day window: the reward is paid once the last is in', async ({ onTestFinished }) => {
+    // Wednesday 4 March 2026, 10:00 UTC.
+    const c = new ManualClock(new Date('2026-03-04T10:00:00Z'))
+    const local = await buildTestApp({ clock: c, env: { ACCESS_TOKEN_TTL_SECONDS: '86400' } })
+    onTestFinished(() => local.close())
+    const p = await newPlayer(local)
+    const id = await createQuest(local, p, { duration: 'P7D', reward: { experience: 20, money: 500 }, habits: [GYM, CALL] })
+    const joined = (await join(local, p, id)).json()
+    // Until Wednesday 11 March 10:00: the weeks from Monday 2 and Monday 9 March; the 3-day windows from
+    // 4, 7 and 10 March (the last runs past the end). 5 required completions cap the money at 50.
+    expect(joined).toMatchObject({
+      status: 'IN_PROGRESS', window: { from: '2026-03-04T10:00:00', to: '2026-03-11T10:00:00' },
+      habits: [{ habitId: 'gym', required: 2, done: 0 }, { habitId: 'call', required: 3, done: 0 }],
+      required: 5, done: 0, payout: { experience: 20, money: 50 },
+    })
+    const gym = copyOf(joined, 'gym')
+    const call = copyOf(joined, 'call')
+    const copies = await habitsOf(local, p)
+    expect(copies.find((h) => h.id === gym)).toMatchObject({ recurrence: { type: 'TIMES_PER_WEEK', timesPerWeek: 2, everyNDays: null }, associatedQuestId: id })
+    expect(copies.find((h) => h.id === call)).toMatchObject({ recurrence: { type: 'EVERY_N_DAYS', everyNDays: 3, timesPerWeek: null }, associatedQuestId: id })
+    // The copy's windows are the ones the quest counts.
+    expect(await windowStarts(local, p, call, '2026-03-04', '2026-03-13')).toEqual(['2026-03-04', '2026-03-07', '2026-03-10'])
+
+    const on = async (instant: string) => {
+      c.set(new Date(`${instant}Z`))
+      await signIn(local, p)
+    }
+    const done = async () => {
+      await local.settle()
+      return (await progress(local, p, id)).habits.map((h: { done: number }) => h.done)
+    }
+    const ok = async (habitId: string, date: string) => expect((await attend(local, p, habitId, date)).statusCode, `${habitId} ${date}`).toBe(204)
+
+    // Wednesday: the first of two this week leaves its week short (not counted); the 3-day window from 4 March is done.
+    await ok(gym, '2026-03-04T11:00:00')
+    await ok(call, '2026-03-04T12:00:00')
+    expect(await done()).toEqual([0, 1])
+    // Thursday: the second makes the first week done.
+    await on('2026-03-05T10:00:00')
+    await ok(gym, '2026-03-05T09:00:00')
+    expect(await done()).toEqual([1, 1])
+    await on('2026-03-08T10:00:00')
+    await ok(call, '2026-03-08T09:00:00')
+    expect(await done()).toEqual([1, 2])
+    // Tuesday 10 March: Monday's visit (entered a day late) leaves the second week short; the window from 10 March is done.
+    await on('2026-03-10T10:00:00')
+    await ok(gym, '2026-03-09T18:00:00')
+    await ok(call, '2026-03-10T09:00:00')
+    expect(await done()).toEqual([1, 3])
+    expect(await progress(local, p, id)).toMatchObject({ status: 'IN_PROGRESS', required: 5, done: 4, percent: 80 })
+    // Six habit completions so far, 2 money each.
+    expect((await avatarOf(local, p)).money.amount).toBe(100 + 6 * 2)
+
+    await ok(gym, '2026-03-10T09:30:00')
+    expect(await done()).toEqual([2, 3])
+    await local.settle()
+    expect(await progress(local, p, id)).toMatchObject({ status: 'COMPLETED', required: 5, done: 5, percent: 100 })
+    // The last completion's 2 and the quest's 50, once, even when every quest event is delivered again.
+    expect((await avatarOf(local, p)).money.amount).toBe(112 + 2 + 50)
+    await local.database.db.execute(sql`update quest.outbox set published_at = null`)
+    await local.settle()
+    expect((await avatarOf(local, p)).money.amount).toBe(164)
+  })
+
+  test('an EVERY_N_DAYS copy counts its windows from the join day, though the avatar\'s day start puts tracking a day behind', async ({ onTestFinished }) => {
+    const c = new ManualClock(new Date('2026-03-02T12:00:00Z'))
+    const local = await buildTestApp({ clock: c, env: { ACCESS_TOKEN_TTL_SECONDS: '86400' } })
+    onTestFinished(() => local.close())
+    const p = await newPlayer(local)
+    const settings = await local.inject({ method: 'PATCH', url: `/api/v1/avatars/${p.avatarId}/settings`, headers: p.auth, payload: { dayStartHour: 4 } })
+    expect(settings.statusCode, settings.body).toBe(200)
+    // Wednesday 4 March, 02:00 UTC: the quest's day is 4 March; the avatar's, starting at 04:00, is still 3 March.
+    c.set(new Date('2026-03-04T02:00:00Z'))
+    await signIn(local, p)
+    const id = await createQuest(local, p, { duration: 'P3D', habits: [CALL] })
+    const joined = (await join(local, p, id)).json()
+    // [4 March 02:00, 7 March 02:00): the 3-day windows from 4 and 7 March.
+    expect(joined).toMatchObject({ habits: [{ habitId: 'call', required: 2 }], required: 2 })
+    const call = copyOf(joined, 'call')
+    // Anchored at the avatar's day (3 March) they would start on 3, 6 and 9 March, and no completion would count.
+    expect(await windowStarts(local, p, call, '2026-03-01', '2026-03-10')).toEqual(['2026-03-01', '2026-03-04', '2026-03-07'])
+    expect((await attend(local, p, call, '2026-03-04T05:00:00')).statusCode).toBe(204)
+    await local.settle()
+    expect(await progress(local, p, id)).toMatchObject({ required: 2, done: 1 })
   })
 })
 

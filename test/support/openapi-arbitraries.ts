@@ -143,6 +143,12 @@ function validString(s: Schema): fc.Arbitrary<string> {
     )
   } else if (s.format === 'email') {
     candidates = fc.oneof(fc.emailAddress(), fc.constantFrom('A@B.CO', 'x+tag@example.com', `${'a'.repeat(64)}@example.com`, "o'hara@example.com"))
+  } else if (s.format === 'date') {
+    // Calendar dates, leap days and the ends of the range among them.
+    candidates = fc.oneof(
+      { weight: 4, arbitrary: fc.date({ min: new Date('1900-01-01'), max: new Date('2200-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)) },
+      { weight: 1, arbitrary: fc.constantFrom('2024-02-29', '0001-01-01', '9999-12-31', '2026-12-31') },
+    )
   } else if (s.pattern && !s.pattern.includes('(?')) {
     candidates = fc.oneof({ weight: 3, arbitrary: fc.stringMatching(new RegExp(s.pattern, 'u')) }, { weight: 1, arbitrary: textOf(minLength, maxLength) })
   } else {
@@ -221,6 +227,7 @@ function faultyValue(s: Schema, o: ValueOptions, depth: number): fc.Arbitrary<un
     const max = s.maxLength
     const sized = max !== undefined && max < 10_000 ? ['x'.repeat(max + 1), '😀'.repeat(max + 1), 'é'.repeat(max + 1)] : []
     arbs.push(fc.constantFrom(...HOSTILE_TEXT, ...sized))
+    if (s.format === 'date') arbs.push(fc.constantFrom('2026-02-29', '2026-13-01', '2026-3-2', '2026-03-02T00:00:00', '20260302', '+002026-03-02'))
     if (s.format === 'uuid') {
       arbs.push(fc.oneof(
         fc.uuid().map((u) => `urn:uuid:${u}`),

@@ -19,7 +19,7 @@ export interface AvatarItem {
   name: string
   description: string
   power: number
-  effect?: 'HEALTH' | 'MANA'
+  effect?: 'HEALTH' | 'MANA' | 'FREEZE'
 }
 
 /** What another context may read about an avatar to judge a purchase or a fight. */

@@ -16,6 +16,9 @@ export const AvatarLeveledUp = event('AvatarLeveledUp', Type.Object({
 }))
 export const AvatarDied = event('AvatarDied', Type.Object({ avatarId: Type.String(), moneyLost: Type.Integer({ minimum: 0 }) }))
 const Items = Type.Array(Type.Object({ type: Type.String(), name: Type.String() }))
+/** A local date (`YYYY-MM-DD`), as the habit's events give it. */
+const LocalDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}' })
+const Freezes = Type.Object({ held: Type.Integer({ minimum: 0 }), max: Type.Integer({ minimum: 0 }) })
 /**
  * The avatar's state after a change (once per write, however many commands it applied): what a
  * player's live stream shows without reading the avatar again.
@@ -25,6 +28,28 @@ export const AvatarChanged = event('AvatarChanged', Type.Object({
   health: Type.Integer(), maxHealth: Type.Integer(), mana: Type.Integer(), maxMana: Type.Integer(), money: Type.Number(),
   strength: Type.Integer(), defense: Type.Integer(), intelligence: Type.Integer(), unspentPoints: Type.Integer(),
   inventory: Items, equipped: Items,
+  /** Absent in events from before streak freezes. */
+  streakFreezes: Type.Optional(Freezes),
+}))
+/**
+ * How the avatar paid for a habit's missed window (a HabitMissed, DESIGN §9.3): FROZEN, a streak
+ * freeze took it (no damage; tracking shows the window FROZEN and keeps the streak), or DAMAGED,
+ * `damage` taken: the window's `penalty`, or less (down to 0) where the day's cap on missed-habit
+ * damage (`dailyCap`) is reached, counted per local day by `windowEnd` (the window's end,
+ * exclusive: the day its penalty falls on). Once per HabitMissed; dates as the HabitMissed gave them.
+ */
+export const MissedWindowSettled = event('MissedWindowSettled', Type.Object({
+  avatarId: Type.String(),
+  habitId: Type.String(),
+  questId: Type.Union([Type.String(), Type.Null()]),
+  windowStart: LocalDate,
+  windowEnd: LocalDate,
+  outcome: Type.Union([Type.Literal('DAMAGED'), Type.Literal('FROZEN')]),
+  damage: Type.Integer({ minimum: 0 }),
+  penalty: Type.Integer({ minimum: 0 }),
+  dailyCap: Type.Integer({ minimum: 0 }),
+  /** Streak freezes the avatar holds after it. */
+  freezesHeld: Type.Integer({ minimum: 0 }),
 }))
 
 export type AvatarCreated = EventOf<typeof AvatarCreated>
@@ -33,7 +58,8 @@ export type AvatarDeleted = EventOf<typeof AvatarDeleted>
 export type AvatarLeveledUp = EventOf<typeof AvatarLeveledUp>
 export type AvatarDied = EventOf<typeof AvatarDied>
 export type AvatarChanged = EventOf<typeof AvatarChanged>
+export type MissedWindowSettled = EventOf<typeof MissedWindowSettled>
 
-export const AVATAR_EVENTS = [AvatarCreated, AvatarRenamed, AvatarDeleted, AvatarLeveledUp, AvatarDied, AvatarChanged] as const
+export const AVATAR_EVENTS = [AvatarCreated, AvatarRenamed, AvatarDeleted, AvatarLeveledUp, AvatarDied, AvatarChanged, MissedWindowSettled] as const
 export type AvatarEvent = EventsOf<typeof AVATAR_EVENTS>
 export type AvatarDraft = DraftsOf<typeof AVATAR_EVENTS>

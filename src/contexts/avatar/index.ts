@@ -14,6 +14,7 @@ import { QuestCompleted } from '../quest/events.js'
 import { HabitAttended, HabitMissed } from '../tracking/events.js'
 import { AvatarApp } from './app/avatar-app.js'
 import { httpAvatarClient, inProcessAvatarClient, type AvatarClient } from './client.js'
+import type { Completion } from './domain/avatar.js'
 import type { AvatarDraft } from './events.js'
 import { avatarRoutes } from './http/avatar-routes.js'
 import { itemRoutes } from './http/item-routes.js'
@@ -42,8 +43,8 @@ export const avatarModule = contextModule({
       outbox,
       port,
       consumers: [
-        on(HabitAttended, (e) => reward(e, e.payload.avatarId, e.payload.reward)),
-        on(HabitMissed, (e) => damage(e, e.payload.avatarId, e.payload.damage)),
+        on(HabitAttended, (e) => unlessGone(app.rewardCompletion(e.payload.avatarId, completionOf(e.payload), key(e, e.payload.avatarId)))),
+        on(HabitMissed, (e) => unlessGone(app.settleMissedWindow(e.payload.avatarId, e.payload, key(e, e.payload.avatarId)))),
         on(BattleWon, async (e) => void (await Promise.all(e.payload.participants.map((id) => reward(e, id, e.payload.reward))))),
         on(BattleLost, async (e) => void (await Promise.all(e.payload.participants.map((id) => damage(e, id, e.payload.penalty))))),
         on(BossStruckBack, (e) => damage(e, e.payload.avatarId, e.payload.damage)),
@@ -55,6 +56,9 @@ export const avatarModule = contextModule({
     }
   },
 })
+
+/** What a HabitAttended pays for. One from before flexible schedules (no `windowCompleted`) made its window done. */
+const completionOf = (p: HabitAttended['payload']): Completion => ({ reward: p.reward, streak: p.streak, windowCompleted: p.windowCompleted !== false })
 
 /** An event about an avatar deleted since has nothing left to change. */
 const unlessGone = (work: Promise<unknown>): Promise<void> => work.then(() => undefined, (e: unknown) => {

@@ -12,7 +12,7 @@ import { daysBefore, pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import { failed, KeyedBatcher, succeeded } from '../../platform/batcher.js'
 import type { AvatarClient } from '../avatar/client.js'
-import { AvatarChanged, AvatarDied, AvatarLeveledUp } from '../avatar/events.js'
+import { AvatarChanged, AvatarDied, AvatarLeveledUp, MissedWindowSettled } from '../avatar/events.js'
 import {
   BattleCancelled, BattleLost, BattleStarted, BattleTurnTaken, BattleWon, GuildCreated, GuildDisbanded, InviteSent, InviteWithdrawn, MemberJoined, MemberLeft,
   MemberRolesChanged,
@@ -102,7 +102,8 @@ export const liveModule = contextModule({
       consumers: [
         streaming(AvatarLeveledUp, audience.toAvatar, { draft: notification.leveledUp }),
         streaming(AvatarDied, audience.toAvatar, { draft: notification.died }),
-        streaming(HabitMissed, audience.toAvatar, { draft: notification.habitMissed }),
+        // A missed window is told once the avatar has settled it: with damage, or with a streak freeze.
+        streaming(MissedWindowSettled, audience.toAvatar, { draft: notification.missedWindowSettled }),
         notifying(HabitReminderDue, notification.reminded),
         streaming(QuestCompleted, audience.toAvatar, { draft: notification.questCompleted }),
         streaming(QuestExpired, audience.toAvatar, { draft: notification.questExpired }),
@@ -111,6 +112,7 @@ export const liveModule = contextModule({
         streaming(InviteSent, audience.toInvitee, { draft: notification.invited }),
         streaming(AvatarChanged, audience.toAvatar),
         streaming(HabitAttended, audience.toAvatar),
+        streaming(HabitMissed, audience.toAvatar),
         streaming(HabitCreated, audience.toAvatar),
         streaming(HabitDeleted, audience.toAvatar),
         streaming(ItemBought, audience.toAvatar),

@@ -7,19 +7,38 @@
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
-import { recurrenceFields } from '../../platform/time/index.js'
+import { anchoredAt, recurrenceFields, type LocalDate, type Recurrence } from '../../platform/time/index.js'
 import type { TrackingApp } from './app/tracking-app.js'
 import * as habits from './domain/habit.js'
-import { UNLINK_MAX_HABITS } from './domain/rules.js'
+import {
+  DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, TIMES_PER_WEEK_MAX, TIMES_PER_WEEK_MIN, UNLINK_MAX_HABITS,
+} from './domain/rules.js'
 
 export type { HabitTemplate } from './domain/habit.js'
+
+/** The bounds of a habit's schedule fields (the same as a habit's own), for a caller's schemas. */
+export const SCHEDULE_FIELD_LIMITS = {
+  dayOfMonth: { minimum: DAY_OF_MONTH_MIN, maximum: DAY_OF_MONTH_MAX },
+  timesPerWeek: { minimum: TIMES_PER_WEEK_MIN, maximum: TIMES_PER_WEEK_MAX },
+  everyNDays: { minimum: EVERY_N_DAYS_MIN, maximum: EVERY_N_DAYS_MAX },
+} as const
 
 export interface QuestHabitCopy extends habits.HabitTemplate {
   avatarId: string
   questId: string
   /** IANA zone the copy's windows are counted in. */
   timeZone: string
+  /**
+   * The day the caller counts the copy's windows from (a quest: the join day). An EVERY_N_DAYS
+   * copy's windows run in steps of N days from it, whatever day tracking makes the copy on (a
+   * retried or recovered join, or the avatar's day start, can make that another day).
+   */
+  startsOn: LocalDate
 }
+
+/** A copy's recurrence, its windows counted from `startsOn` (EVERY_N_DAYS; the others have no anchor); absent: from the day it is made. */
+export const copyRecurrence = (recurrence: Recurrence, startsOn: LocalDate | undefined): Recurrence =>
+  (startsOn === undefined ? recurrence : anchoredAt(recurrence, startsOn))
 
 export interface TrackingClient {
   /**
@@ -50,7 +69,8 @@ export function httpTrackingClient(baseUrl: string | (() => string), token: Toke
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
 export function inProcessTrackingClient(app: TrackingApp, database: Database): TrackingClient {
   return database.outsideTransactions<TrackingClient>('TrackingClient', {
-    copyQuestHabit: (habitId, { questId, ...copy }) => app.copyForQuest(habitId, { ...copy, associatedQuestId: questId }),
+    copyQuestHabit: (habitId, { questId, startsOn, recurrence, ...copy }) =>
+      app.copyForQuest(habitId, { ...copy, associatedQuestId: questId, recurrence: copyRecurrence(recurrence, startsOn) }),
     unlinkFromQuest: (questId, habitIds) => app.unlinkFromQuest(questId, habitIds),
   })
 }

@@ -20,8 +20,10 @@ export const HabitAttended = event('HabitAttended', Type.Object({
   windowStart: Local,
   windowEnd: Local,
   attendedAt: Local,
-  /** Consecutive completed windows ending with this one. */
+  /** The run this completion continues, itself included: done windows before it (over frozen and not-due ones) plus one. */
   streak: Type.Integer({ minimum: 1 }),
+  /** Whether it made its window done: false only for a TIMES_PER_WEEK week still short (absent in events from before flexible schedules: true). */
+  windowCompleted: Type.Optional(Type.Boolean()),
   reward: Reward,
 }))
 export const HabitMissed = event('HabitMissed', Type.Object({
@@ -30,6 +32,7 @@ export const HabitMissed = event('HabitMissed', Type.Object({
   questId: QuestId,
   windowStart: Local,
   windowEnd: Local,
+  /** The window's penalty; the avatar takes it, or a streak freeze does, or none past the day's cap (DESIGN §9.3). */
   damage: Type.Integer({ minimum: 0 }),
 }))
 /**

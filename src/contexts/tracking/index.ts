@@ -8,7 +8,7 @@ import { Outbox } from '../../platform/events/outbox.js'
 import { pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
-import { AvatarDeleted } from '../avatar/events.js'
+import { AvatarDeleted, MissedWindowSettled } from '../avatar/events.js'
 import { TrackingApp } from './app/tracking-app.js'
 import { httpTrackingClient, inProcessTrackingClient, type TrackingClient } from './client.js'
 import { reminderRecordsEndedBefore } from './domain/reminder.js'
@@ -16,6 +16,7 @@ import { MISSED_JOB_EVERY_MS, REMINDER_JOB_EVERY_MS } from './domain/rules.js'
 import type { TrackingDraft } from './events.js'
 import { habitRoutes } from './http/routes.js'
 import { trackingServiceRoutes } from './http/service-routes.js'
+import { settingsRoutes } from './http/settings-routes.js'
 import { reminderRepo } from './store/habits.js'
 import { inbox, outbox as outboxTable, remindersSent } from './store/tables.js'
 
@@ -31,6 +32,7 @@ export const trackingModule = contextModule({
     const app = new TrackingApp({ database: deps.database, clock: deps.clock, avatars: deps.ports.avatar, outbox })
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(habitRoutes, { app })
+      await f.register(settingsRoutes, { app })
       await f.register(trackingServiceRoutes, { app })
     }
     const port: TrackingClient = inProcessTrackingClient(app, deps.database)
@@ -40,6 +42,9 @@ export const trackingModule = contextModule({
       port,
       consumers: [
         on(AvatarDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => app.deleteHabitsOfAvatar(e.payload.avatarId))),
+        // A streak freeze took a missed window's penalty: the window shows FROZEN and the streak carries over it.
+        on(MissedWindowSettled, exactlyOnce(deps.database, inbox, deps.clock, (e) =>
+          e.payload.outcome === 'FROZEN' ? app.recordFreeze(e.payload.habitId, e.payload.windowStart) : Promise.resolve())),
       ],
       jobs: [
         { name: MISSED_WINDOWS_JOB, everyMs: MISSED_JOB_EVERY_MS, run: async () => void (await app.judgeMissedWindows()) },

@@ -83,6 +83,18 @@ export function addDays(d: LocalDate, days: number): LocalDate {
   return plainDate(d).add({ days }).toString()
 }
 
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: LocalDate, to: LocalDate): number {
+  return Math.round((epochDay(to) - epochDay(from)))
+}
+
+/** Days since 1970-01-01 (UTC arithmetic: every calendar day is one). */
+function epochDay(d: LocalDate): number {
+  const t = new Date(0)
+  t.setUTCFullYear(numberAt(d, 0, 4), numberAt(d, 5, 7) - 1, numberAt(d, 8, 10))
+  return t.getTime() / 86_400_000
+}
+
 /** Moves a date by whole months, keeping the day, or taking the month's last day when it is shorter. */
 export function addMonths(d: LocalDate, months: number): LocalDate {
   return plainDate(d).add({ months }, { overflow: 'constrain' }).toString()

@@ -55,6 +55,20 @@ describe('windows', () => {
     expect(windowContaining(monthly(29), '2023-02-28')).toEqual(w('2023-02-28', '2023-03-29'))
   })
 
+  test('TIMES_PER_WEEK: the ISO week from Monday, whatever the count', () => {
+    expect(windowContaining({ type: 'TIMES_PER_WEEK', timesPerWeek: 3 }, '2026-03-08')).toEqual(w('2026-03-02', '2026-03-09')) // a Sunday
+    expect(windowContaining({ type: 'TIMES_PER_WEEK', timesPerWeek: 7 }, '2026-12-31')).toEqual(w('2026-12-28', '2027-01-04'))
+  })
+
+  test('EVERY_N_DAYS: windows of N days from the anchor, before it too, across a leap day', () => {
+    const every3: Recurrence = { type: 'EVERY_N_DAYS', everyNDays: 3, anchor: '2024-02-27' }
+    expect(windowContaining(every3, '2024-02-27')).toEqual(w('2024-02-27', '2024-03-01'))
+    expect(windowContaining(every3, '2024-02-29')).toEqual(w('2024-02-27', '2024-03-01'))
+    expect(windowContaining(every3, '2024-03-01')).toEqual(w('2024-03-01', '2024-03-04'))
+    expect(windowContaining(every3, '2024-02-26')).toEqual(w('2024-02-24', '2024-02-27'))
+    expect(windowContaining({ type: 'EVERY_N_DAYS', everyNDays: 365, anchor: '2026-01-01' }, '2027-01-01')).toEqual(w('2027-01-01', '2028-01-01'))
+  })
+
   test('a monthly window on the 1st, and ones crossing the year end', () => {
     expect(windowContaining(monthly(1), '2026-03-01')).toEqual(w('2026-03-01', '2026-04-01'))
     expect(windowContaining(monthly(1), '2026-03-31')).toEqual(w('2026-03-01', '2026-04-01'))
@@ -100,10 +114,13 @@ describe('windows', () => {
     expect(windowContaining(monday, '2024-02-10')).toEqual(w('2024-02-05', '2024-02-12'))
   })
 
-  test('a recurrence as flat fields: the day that does not apply is null', () => {
-    expect(recurrenceFields(daily)).toEqual({ type: 'DAILY', dayOfWeek: null, dayOfMonth: null })
-    expect(recurrenceFields(monday)).toEqual({ type: 'WEEKLY', dayOfWeek: 'MONDAY', dayOfMonth: null })
-    expect(recurrenceFields(monthly(31))).toEqual({ type: 'MONTHLY', dayOfWeek: null, dayOfMonth: 31 })
+  test('a recurrence as flat fields: the fields that do not apply are null', () => {
+    const none = { dayOfWeek: null, dayOfMonth: null, timesPerWeek: null, everyNDays: null }
+    expect(recurrenceFields(daily)).toEqual({ type: 'DAILY', ...none })
+    expect(recurrenceFields(monday)).toEqual({ type: 'WEEKLY', ...none, dayOfWeek: 'MONDAY' })
+    expect(recurrenceFields(monthly(31))).toEqual({ type: 'MONTHLY', ...none, dayOfMonth: 31 })
+    expect(recurrenceFields({ type: 'TIMES_PER_WEEK', timesPerWeek: 3 })).toEqual({ type: 'TIMES_PER_WEEK', ...none, timesPerWeek: 3 })
+    expect(recurrenceFields({ type: 'EVERY_N_DAYS', everyNDays: 4, anchor: '2026-03-02' })).toEqual({ type: 'EVERY_N_DAYS', ...none, everyNDays: 4 })
   })
 })
 

@@ -1,16 +1,18 @@
 /**
  * Recurrences and their windows, in local dates (no zone). Occurrences: DAILY every day, WEEKLY
  * on a weekday, MONTHLY on a day of the month (31, or 29 and 30, meaning the month's last day
- * when it is shorter). An occurrence's window runs from its date (inclusive) to the next
+ * when it is shorter), TIMES_PER_WEEK every ISO week (from Monday), EVERY_N_DAYS every N days
+ * from an anchor day. An occurrence's window runs from its date (inclusive) to the next
  * occurrence's date (exclusive), so the windows of a recurrence tile the calendar.
  *
  * Only calendar arithmetic: what a window means (attends, streaks, rewards, quest progress) is
  * the contexts' to decide.
  */
 import { Temporal } from 'temporal-polyfill'
-import { WEEKDAYS, addDays, dateOf, plainDate, startOfDay, type LocalDate, type LocalDateTime, type Weekday } from './local.js'
+import { WEEKDAYS, addDays, dateOf, daysBetween, plainDate, startOfDay, type LocalDate, type LocalDateTime, type Weekday } from './local.js'
 
-export const RECURRENCE_TYPES = ['DAILY', 'WEEKLY', 'MONTHLY'] as const
+/** The contract's three, then the flexible schedules (DESIGN §9.3). */
+export const RECURRENCE_TYPES = ['DAILY', 'WEEKLY', 'MONTHLY', 'TIMES_PER_WEEK', 'EVERY_N_DAYS'] as const
 export type RecurrenceType = (typeof RECURRENCE_TYPES)[number]
 
 export type Recurrence =
@@ -18,13 +20,22 @@ export type Recurrence =
   | { type: 'WEEKLY'; dayOfWeek: Weekday }
   /** 1–31; 31 (or 29/30) means the month's last day when the month is shorter. */
   | { type: 'MONTHLY'; dayOfMonth: number }
+  /** The window is the ISO week; it is done at `timesPerWeek` completions (1–7), at most one a day. */
+  | { type: 'TIMES_PER_WEEK'; timesPerWeek: number }
+  /** Windows of `everyNDays` days, the first starting on `anchor` (a habit's first day). */
+  | { type: 'EVERY_N_DAYS'; everyNDays: number; anchor: LocalDate }
 
-/** A recurrence as flat fields (the API's and the table's shape): the day that does not apply is null. */
+/** A recurrence as flat fields (the API's and the table's shape): a field that does not apply is null. */
 export const recurrenceFields = (r: Recurrence) => ({
   type: r.type,
   dayOfWeek: r.type === 'WEEKLY' ? r.dayOfWeek : null,
   dayOfMonth: r.type === 'MONTHLY' ? r.dayOfMonth : null,
+  timesPerWeek: r.type === 'TIMES_PER_WEEK' ? r.timesPerWeek : null,
+  everyNDays: r.type === 'EVERY_N_DAYS' ? r.everyNDays : null,
 })
+
+/** The recurrence with its windows counted from `day` (EVERY_N_DAYS; the others have no anchor). */
+export const anchoredAt = (r: Recurrence, day: LocalDate): Recurrence => (r.type === 'EVERY_N_DAYS' ? { ...r, anchor: day } : r)
 
 /** From an occurrence's date (inclusive) to the next occurrence's date (exclusive). */
 export interface Window {
@@ -37,10 +48,16 @@ const occurrenceInMonthOf = (day: Temporal.PlainDate, dayOfMonth: number) => day
 
 function computeWindowContaining(r: Recurrence, date: LocalDate): Window {
   if (r.type === 'DAILY') return { start: date, end: addDays(date, 1) }
+  if (r.type === 'EVERY_N_DAYS') {
+    const periods = Math.floor(daysBetween(r.anchor, date) / r.everyNDays)
+    const start = addDays(r.anchor, periods * r.everyNDays)
+    return { start, end: addDays(start, r.everyNDays) }
+  }
   const d = plainDate(date)
-  if (r.type === 'WEEKLY') {
+  if (r.type === 'WEEKLY' || r.type === 'TIMES_PER_WEEK') {
     // dayOfWeek: 1 (Monday) … 7 (Sunday), the order of WEEKDAYS.
-    const back = (d.dayOfWeek - 1 - WEEKDAYS.indexOf(r.dayOfWeek) + 7) % 7
+    const weekday = r.type === 'WEEKLY' ? WEEKDAYS.indexOf(r.dayOfWeek) : 0
+    const back = (d.dayOfWeek - 1 - weekday + 7) % 7
     const start = d.subtract({ days: back })
     return { start: start.toString(), end: start.add({ days: 7 }).toString() }
   }
@@ -68,7 +85,16 @@ function remember(key: string, compute: () => Window): Window {
   return w
 }
 
-const keyOf = (r: Recurrence): string => (r.type === 'DAILY' ? 'D' : r.type === 'WEEKLY' ? `W${r.dayOfWeek}` : `M${r.dayOfMonth}`)
+function keyOf(r: Recurrence): string {
+  switch (r.type) {
+    case 'DAILY': return 'D'
+    case 'WEEKLY': return `W${r.dayOfWeek}`
+    case 'MONTHLY': return `M${r.dayOfMonth}`
+    // The windows are the ISO weeks whatever the count.
+    case 'TIMES_PER_WEEK': return 'WMONDAY'
+    case 'EVERY_N_DAYS': return `E${r.everyNDays}@${r.anchor}`
+  }
+}
 
 /** The window holding `date`: from the latest occurrence on or before it to the next occurrence. */
 export function windowContaining(r: Recurrence, date: LocalDate): Window {

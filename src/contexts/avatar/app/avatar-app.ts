@@ -13,9 +13,23 @@ import { newId } from '../../../platform/ids.js'
 import * as rules from '../domain/avatar.js'
 import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
 import { AvatarIdTaken } from '../domain/errors.js'
+import { MISSED_DAMAGE_DAILY_CAP } from '../domain/rules.js'
 import { avatarCommandStore, type AvatarWrite, type LoadedAvatar } from '../store/avatar-commands.js'
 import { avatarRepo, type AvatarSearch } from '../store/avatars.js'
 import { authorizeChange, decideBatch, type AvatarCommand, type Decision, type Draft, type KeyedCall } from './avatar-batch.js'
+
+/**
+ * A habit's window that ended without its completion, as tracking reports it: local dates, the end
+ * exclusive, so `windowEnd` is the day the window ended and its penalty falls on.
+ */
+export interface MissedWindow {
+  habitId: string
+  questId: string | null
+  windowStart: string
+  windowEnd: string
+  /** The window's nominal penalty. */
+  damage: number
+}
 
 export interface AvatarDeps {
   database: Database
@@ -167,6 +181,36 @@ export class AvatarApp {
   /** A reward earned by play (events from other contexts); never refused; applied once per key. */
   rewardFromPlay(id: string, reward: { experience: number; money: number }, key: string): Promise<void> {
     return this.change(SYSTEM, id, (a) => grown(rules.receiveReward(a, reward)), { call: keyed(key, 'reward') })
+  }
+
+  /**
+   * A habit completion (HabitAttended): its reward, and the streak freeze its streak may earn, in one
+   * change; never refused; applied once per key.
+   */
+  rewardCompletion(id: string, completion: rules.Completion, key: string): Promise<void> {
+    return this.change(SYSTEM, id, (a) => grown(rules.rewardCompletion(a, completion)), { call: keyed(key, 'reward') })
+  }
+
+  /**
+   * A habit's missed window (HabitMissed): paid with a streak freeze, or with damage within the day's
+   * cap, and told as MissedWindowSettled in the same change. Applied once per key, so a redelivery
+   * neither takes a second freeze nor damages twice. Keyed as the plain damage a HabitMissed was
+   * before freezes, so one applied then and delivered again now still answers as applied.
+   */
+  settleMissedWindow(id: string, missed: MissedWindow, key: string): Promise<{ outcome: rules.MissedOutcome; damage: number }> {
+    return this.change(SYSTEM, id, (a) => {
+      const settled = rules.settleMissedWindow(a, { day: missed.windowEnd, damage: missed.damage })
+      const events: Draft[] = [{
+        type: 'MissedWindowSettled',
+        payload: {
+          avatarId: id, habitId: missed.habitId, questId: missed.questId, windowStart: missed.windowStart, windowEnd: missed.windowEnd,
+          outcome: settled.outcome, damage: settled.damage, penalty: missed.damage, dailyCap: MISSED_DAMAGE_DAILY_CAP,
+          freezesHeld: settled.avatar.streakFreezes,
+        },
+      }]
+      if (settled.died) events.push({ type: 'AvatarDied', payload: { avatarId: id, moneyLost: settled.moneyLost } })
+      return { avatar: settled.avatar, events, result: { outcome: settled.outcome, damage: settled.damage } }
+    }, { call: keyed(key, 'damage') })
   }
 
   damage(p: Principal, id: string, amount: number, key?: string): Promise<{ died: boolean; health: number }> {

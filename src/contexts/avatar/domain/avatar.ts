@@ -1,11 +1,12 @@
 import { DEFAULT_TIME_ZONE } from '../../../platform/time/index.js'
 import {
-  InsufficientFunds, InsufficientMana, InventoryFull, ItemEquipped, ItemNotEquipped, ItemNotInInventory, NoStatPoints,
+  FreezesFull, InsufficientFunds, InsufficientMana, InventoryFull, ItemEquipped, ItemNotEquipped, ItemNotInInventory, NoStatPoints,
   NotEquippable, NotUsable, ReservedAvatarId, TooManyAvatars, WalletFull,
 } from './errors.js'
 import {
-  DEATH_MONEY_LOSS_DIVISOR, INVENTORY_CAPACITY, LEVEL_UP_REWARD, MAX_AVATARS_PER_USER, MONEY_MAX, RESERVED_AVATAR_IDS, SPELLBOOK,
-  STARTING_AVATAR, experienceRequired, type CONSUMABLE_EFFECTS, type ITEM_TYPES, type STATS,
+  DEATH_MONEY_LOSS_DIVISOR, FREEZE_EVERY_STREAK, INVENTORY_CAPACITY, LEVEL_UP_REWARD, MAX_AVATARS_PER_USER, MISSED_DAMAGE_DAILY_CAP,
+  MISSED_DAMAGE_DAYS_KEPT, MONEY_MAX, RESERVED_AVATAR_IDS, SPELLBOOK, STARTING_AVATAR, STREAK_FREEZES_MAX, experienceRequired,
+  type CONSUMABLE_EFFECTS, type ITEM_TYPES, type STATS,
 } from './rules.js'
 
 export type ItemType = (typeof ITEM_TYPES)[number]
@@ -16,7 +17,7 @@ export interface Item {
   name: string
   description: string
   power: number
-  /** For consumables: what using it restores (HEALTH unless said). */
+  /** For consumables: what using it does (restores HEALTH unless said; MANA; FREEZE adds a streak freeze). */
   effect?: (typeof CONSUMABLE_EFFECTS)[number]
 }
 
@@ -41,6 +42,13 @@ export interface Avatar {
   inventory: Item[]
   /** At most one item per equippable type. */
   equipped: Item[]
+  /** Streak freezes held, at most STREAK_FREEZES_MAX: each takes the penalty of one missed window. */
+  streakFreezes: number
+  /**
+   * Damage taken from missed habits, by local day (`YYYY-MM-DD`, the day a window ended): what the
+   * daily cap is measured against. Only the latest MISSED_DAMAGE_DAYS_KEPT days with any are kept.
+   */
+  missedDamage: Record<string, number>
   timeZone: string
   version: number
 }
@@ -71,6 +79,8 @@ export function newAvatar(a: { id: string; ownerId: string; name: string; invent
     unspentPoints: s.unspentPoints,
     inventory: [],
     equipped: [],
+    streakFreezes: 0,
+    missedDamage: {},
     timeZone: DEFAULT_TIME_ZONE,
     version: 0,
   }
@@ -231,7 +241,10 @@ export function unequip(a: Avatar, ref: Required<ItemRef>): Avatar {
   return { ...a, equipped: without(a.equipped, index), inventory: [...a.inventory, item] }
 }
 
-/** Uses up a consumable: it restores health, or mana for a MANA potion, by its power. */
+/**
+ * Uses up a consumable: it restores health, or mana for a MANA potion, by its power; a FREEZE item
+ * (an Ice Crystal) adds one streak freeze whatever its power, and is refused, kept, at the most held.
+ */
 export function useItem(a: Avatar, name: string): { avatar: Avatar; item: Item } {
   const index = a.inventory.findIndex((i) => i.name === name && i.type === 'CONSUMABLE')
   const item = a.inventory[index]
@@ -240,14 +253,100 @@ export function useItem(a: Avatar, name: string): { avatar: Avatar; item: Item }
     throw new ItemNotInInventory('CONSUMABLE', name)
   }
   const rest = { ...a, inventory: without(a.inventory, index) }
-  const avatar = item.effect === 'MANA' ? restoreMana(rest, item.power) : heal(rest, item.power)
-  return { avatar, item }
+  switch (item.effect) {
+    case 'MANA': return { avatar: restoreMana(rest, item.power), item }
+    case 'FREEZE': return { avatar: addStreakFreeze(rest), item }
+    default: return { avatar: heal(rest, item.power), item }
+  }
 }
+
+// ---- streak freezes and missed windows (DESIGN §9.3) ----
+
+/** One more streak freeze; refused at the most an avatar may hold. */
+export function addStreakFreeze(a: Avatar): Avatar {
+  if (a.streakFreezes >= STREAK_FREEZES_MAX) throw new FreezesFull(STREAK_FREEZES_MAX)
+  return { ...a, streakFreezes: a.streakFreezes + 1 }
+}
+
+/** A habit completion as the avatar is paid for it (a HabitAttended). */
+export interface Completion {
+  reward: { experience: number; money: number }
+  /** The run of done windows this completion continues, itself included. */
+  streak: number
+  /** Whether it made its window done (a TIMES_PER_WEEK week may still be short). */
+  windowCompleted: boolean
+}
+
+export interface CompletionPaid extends Growth {
+  freezeEarned: boolean
+}
+
+/**
+ * A completion's reward; one that completes a window whose streak reaches a multiple of
+ * FREEZE_EVERY_STREAK also earns a streak freeze, while one more fits (none is owed later). Never
+ * refused, like every reward from play.
+ */
+export function rewardCompletion(a: Avatar, c: Completion): CompletionPaid {
+  const growth = receiveReward(a, c.reward)
+  const earned = c.windowCompleted && c.streak % FREEZE_EVERY_STREAK === 0 && growth.avatar.streakFreezes < STREAK_FREEZES_MAX
+  if (!earned) return { ...growth, freezeEarned: false }
+  return { ...growth, avatar: { ...growth.avatar, streakFreezes: growth.avatar.streakFreezes + 1 }, freezeEarned: true }
+}
+
+/** The penalty of a habit's window that ended without its completion (a HabitMissed). */
+export interface MissedPenalty {
+  /** The local day the window ended: its penalty falls on that day. */
+  day: string
+  /** The window's nominal penalty. */
+  damage: number
+}
+
+export type MissedOutcome = 'DAMAGED' | 'FROZEN'
+
+export interface Settlement extends Hurt {
+  /** FROZEN: a streak freeze took the penalty; DAMAGED: the avatar did, as much as the day's cap left (maybe 0). */
+  outcome: MissedOutcome
+  /** Damage actually taken. */
+  damage: number
+}
+
+/**
+ * How a missed window is paid for: with a streak freeze when one is held (no damage; the habit's
+ * streak is kept), else with damage, at most what the day's MISSED_DAMAGE_DAILY_CAP leaves, so a
+ * player with many habits is not wiped out by one bad day.
+ */
+export function settleMissedWindow(a: Avatar, missed: MissedPenalty): Settlement {
+  if (a.streakFreezes > 0) {
+    return { avatar: { ...a, streakFreezes: a.streakFreezes - 1 }, died: false, moneyLost: 0, outcome: 'FROZEN', damage: 0 }
+  }
+  const damage = damageLeftOn(a.missedDamage, missed.day, missed.damage)
+  const hurt = takeDamage({ ...a, missedDamage: withDamage(a.missedDamage, missed.day, damage) }, damage)
+  return { ...hurt, outcome: 'DAMAGED', damage }
+}
+
+/** What a window ending on `day` may still cost: its penalty, within what the day's cap leaves. */
+function damageLeftOn(taken: Record<string, number>, day: string, penalty: number): number {
+  const days = Object.keys(taken)
+  // A full record that reaches no further back than later days cannot tell what this day took:
+  // rather no damage than more than the cap.
+  if (days.length >= MISSED_DAMAGE_DAYS_KEPT && days.every((d) => d > day)) return 0
+  return Math.min(penalty, Math.max(0, MISSED_DAMAGE_DAILY_CAP - (taken[day] ?? 0)))
+}
+
+/** The record with `amount` more taken on `day`, keeping the latest MISSED_DAMAGE_DAYS_KEPT days. */
+function withDamage(taken: Record<string, number>, day: string, amount: number): Record<string, number> {
+  if (amount === 0) return taken
+  const next: Record<string, number> = { ...taken, [day]: (taken[day] ?? 0) + amount }
+  return Object.fromEntries(Object.keys(next).sort().slice(-MISSED_DAMAGE_DAYS_KEPT).map((d) => [d, next[d]!]))
+}
+
+/** The avatar's streak freezes as its views show them. */
+export const freezesOf = (a: Avatar) => ({ held: a.streakFreezes, max: STREAK_FREEZES_MAX })
 
 /** The avatar's state as its AvatarChanged event carries it (what a live view shows). */
 export const changedPayload = (a: Avatar) => ({
   avatarId: a.id, level: a.level, experience: a.experience, experienceRequired: experienceRequired(a.level),
   health: a.health, maxHealth: a.maxHealth, mana: a.mana, maxMana: a.maxMana, money: a.money,
   strength: a.strength, defense: a.defense, intelligence: a.intelligence, unspentPoints: a.unspentPoints,
-  inventory: a.inventory, equipped: a.equipped,
+  inventory: a.inventory, equipped: a.equipped, streakFreezes: freezesOf(a),
 })

@@ -60,6 +60,12 @@ export class NotUsable extends RuleViolation {
   }
 }
 
+export class FreezesFull extends RuleViolation {
+  constructor(max: number) {
+    super('freezes-full', `The avatar already holds ${max} streak freezes, the most it can; one must be used up by a missed window first.`)
+  }
+}
+
 export class TooManyAvatars extends RuleViolation {
   constructor(max: number) {
     super('too-many-avatars', `A player may create at most ${max} avatars.`)

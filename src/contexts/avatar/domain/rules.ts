@@ -39,7 +39,8 @@ export const DEATH_MONEY_LOSS_DIVISOR = 10
 
 export const ITEM_TYPES = ['WEAPON', 'ARMOR', 'CONSUMABLE'] as const
 export const EQUIPPABLE_TYPES = ['WEAPON', 'ARMOR'] as const
-export const CONSUMABLE_EFFECTS = ['HEALTH', 'MANA'] as const
+/** What using a consumable does: restore health or mana by its power, or add one streak freeze. */
+export const CONSUMABLE_EFFECTS = ['HEALTH', 'MANA', 'FREEZE'] as const
 export const INVENTORY_CAPACITY = 100
 export const ITEM_NAME_MAX = 64
 export const ITEM_DESCRIPTION_MAX = 500
@@ -52,3 +53,17 @@ export const RESERVED_AVATAR_IDS = ['search'] as const
 export const MAX_AVATARS_PER_USER = 10
 
 export const STATS = ['strength', 'defense', 'intelligence'] as const
+
+// ---- streak freezes and missed windows (DESIGN §9.3) ----
+
+/** Streak freezes an avatar may hold: earned or bought past this, none is added. */
+export const STREAK_FREEZES_MAX = 2
+/** A habit's streak reaching a multiple of this earns one freeze. */
+export const FREEZE_EVERY_STREAK = 7
+/** Damage from missed habits one avatar takes in one local day, at most; windows missed past it cost nothing. */
+export const MISSED_DAMAGE_DAILY_CAP = 25
+/**
+ * Days of missed-habit damage remembered (the latest ones that had any): enough for any window
+ * judged late. A day older than all of them, when that many are held, is past the record.
+ */
+export const MISSED_DAMAGE_DAYS_KEPT = 14

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdempotencyHeaders, idempotencyKeyOf } from '../../../platform/http/idempotency.js'
 import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
 import type { AvatarApp } from '../app/avatar-app.js'
-import { AvatarIdParams, ItemBody, ItemRefBody, ItemsView, ItemView, UseItemBody } from './schemas.js'
+import { freezesOf } from '../domain/avatar.js'
+import { AvatarIdParams, ItemBody, ItemRefBody, ItemsView, ItemView, StreakFreezesView, UseItemBody } from './schemas.js'
 import { equippedLinks, inventoryLinks } from './views.js'
 import { Type } from 'typebox'
 
@@ -15,6 +16,7 @@ const keyedChanges = { ...changes, ...problemResponses(409) }
 const UseItemView = Type.Object({
   health: Type.Object({ current: Type.Integer(), max: Type.Integer() }),
   mana: Type.Object({ amount: Type.Integer(), max: Type.Integer() }),
+  streakFreezes: StreakFreezesView,
 })
 
 export const itemRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async (f, { app }) => {
@@ -67,12 +69,15 @@ export const itemRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async (
 
   f.post('/avatars/:id/inventory/items/use', {
     schema: {
-      tags, summary: 'Use up a consumable: it restores health (or mana) by its power', params, body: UseItemBody,
+      tags, summary: 'Use up a consumable: it restores health (or mana) by its power, or adds a streak freeze',
+      description: 'A consumable whose `effect` is `FREEZE` (the Ice Crystal) adds one streak freeze, whatever its power; ' +
+        'with the most an avatar may hold it is refused (`freezes-full`) and kept.',
+      params, body: UseItemBody,
       response: { 200: UseItemView, ...problemResponses(400, 401, 403, 404) },
     },
   }, async (req) => {
     const a = await app.useItem(req.principal, req.params.id, req.body.name)
-    return { health: { current: a.health, max: a.maxHealth }, mana: { amount: a.mana, max: a.maxMana } }
+    return { health: { current: a.health, max: a.maxHealth }, mana: { amount: a.mana, max: a.maxMana }, streakFreezes: freezesOf(a) }
   })
 
   f.get('/avatars/:id/equipped-items', {

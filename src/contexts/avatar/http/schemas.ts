@@ -29,7 +29,7 @@ export const ItemBody = Type.Object({
   name: ItemName,
   description: Type.Optional(Type.String({ maxLength: ITEM_DESCRIPTION_MAX })),
   power: Type.Integer({ minimum: 0, maximum: ITEM_POWER_MAX }),
-  effect: Type.Optional(StringEnum(CONSUMABLE_EFFECTS, { description: 'For consumables: what it restores (default HEALTH)' })),
+  effect: Type.Optional(StringEnum(CONSUMABLE_EFFECTS, { description: 'For consumables: what it does: restores HEALTH (the default) or MANA, or adds a streak FREEZE' })),
 })
 
 /** Names an inventory or equipped item; matched by type and name, other fields ignored but bounded as an item's. */
@@ -97,6 +97,11 @@ export const SpellView = Type.Object({
   requiredLevel: Type.Integer(),
 })
 
+export const StreakFreezesView = Type.Object({
+  held: Type.Integer({ minimum: 0, description: 'Streak freezes held: each takes the penalty of one missed window, and keeps the streak' }),
+  max: Type.Integer({ minimum: 0, description: 'The most an avatar may hold' }),
+}, { description: 'Earned each time a habit\'s streak reaches a multiple of 7 (while below max), or from an Ice Crystal' })
+
 export const AvatarView = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -108,6 +113,7 @@ export const AvatarView = Type.Object({
   inventory: Type.Object({ id: Type.String(), items: Type.Array(ItemView) }),
   equippedItems: Type.Object({ id: Type.String(), items: Type.Array(ItemView) }),
   spells: Type.Array(SpellView),
+  streakFreezes: StreakFreezesView,
   _links: LinksSchema,
 })
 

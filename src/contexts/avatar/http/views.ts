@@ -1,5 +1,5 @@
 import { links } from '../../../platform/http/links.js'
-import { type Avatar, effectiveAttack, effectiveDefense, spellsKnownAt } from '../domain/avatar.js'
+import { type Avatar, effectiveAttack, effectiveDefense, freezesOf, spellsKnownAt } from '../domain/avatar.js'
 import { experienceRequired } from '../domain/rules.js'
 
 export const avatarPath = (id: string) => `/api/v1/avatars/${encodeURIComponent(id)}`
@@ -32,6 +32,7 @@ export function avatarView(a: Avatar) {
     inventory: { id: a.inventoryId, items: a.inventory },
     equippedItems: { id: a.equipmentId, items: a.equipped },
     spells: spellsKnownAt(a.level).map((s) => ({ ...s })),
+    streakFreezes: freezesOf(a),
     _links: links({
       self,
       avatar: self,

@@ -13,7 +13,7 @@ import type { AppliedCall } from './avatars.js'
 const COLUMNS = `a.id, a.owner_id, a.name, a.level, a.experience, a.health, a.max_health, a.mana, a.max_mana,
        a.money::float8 as money, a.strength, a.defense, a.intelligence, a.unspent_points,
        a.inventory_id::text as inventory_id, a.equipment_id::text as equipment_id, a.inventory, a.equipped,
-       a.time_zone, a.version`
+       a.streak_freezes, a.missed_damage, a.time_zone, a.version`
 
 const FIND_MANY = `select ${COLUMNS} from avatar.avatars a where a.id = any($1::text[])`
 
@@ -27,28 +27,28 @@ select ${COLUMNS},
   join avatar.avatars a on a.id = r.id`
 
 /**
- * One avatar alone (the row's new state in $3–$18, guarded by the version read in $2): a lighter
+ * One avatar alone (the row's new state in $3–$20, guarded by the version read in $2): a lighter
  * statement to plan, and the whole write when there are neither events nor keyed answers.
  */
 const UPDATE_ONE = `
   update avatar.avatars
      set name = $3, level = $4, experience = $5, health = $6, max_health = $7, mana = $8, max_mana = $9, money = $10,
          strength = $11, defense = $12, intelligence = $13, unspent_points = $14, inventory = $15::jsonb,
-         equipped = $16::jsonb, time_zone = $17, version = $18
+         equipped = $16::jsonb, streak_freezes = $17, missed_damage = $18::jsonb, time_zone = $19, version = $20
    where id = $1 and version = $2
   returning id`
 
-/** One avatar's write with its events ($20) and keyed answers ($21), at $19. */
+/** One avatar's write with its events ($22) and keyed answers ($23), at $21. */
 const WRITE_ONE = `
 with a as (${UPDATE_ONE}
 ), o as (
   insert into avatar.outbox (id, type, aggregate_id, version, occurred_at, payload)
-  select e.id, e.type, a.id, e.version, $19::timestamptz, e.payload
-    from a, jsonb_to_recordset($20::jsonb) as e(id uuid, type text, version int, payload jsonb)
+  select e.id, e.type, a.id, e.version, $21::timestamptz, e.payload
+    from a, jsonb_to_recordset($22::jsonb) as e(id uuid, type text, version int, payload jsonb)
 ), c as (
   insert into avatar.applied_calls (key, avatar_id, operation, result, applied_at)
-  select k.key, a.id, k.operation, k.result, $19::timestamptz
-    from a, jsonb_to_recordset($21::jsonb) as k(key text, operation text, result jsonb)
+  select k.key, a.id, k.operation, k.result, $21::timestamptz
+    from a, jsonb_to_recordset($23::jsonb) as k(key text, operation text, result jsonb)
 )
 select id from a`
 
@@ -61,13 +61,14 @@ with input as (
   select * from jsonb_to_recordset($1::jsonb) as x(
     id text, read_version int, name text, level int, experience int, health int, max_health int, mana int, max_mana int,
     money bigint, strength int, defense int, intelligence int, unspent_points int, inventory jsonb, equipped jsonb,
-    time_zone text, version int)
+    streak_freezes int, missed_damage jsonb, time_zone text, version int)
 ), a as (
   update avatar.avatars t
      set name = i.name, level = i.level, experience = i.experience, health = i.health, max_health = i.max_health,
          mana = i.mana, max_mana = i.max_mana, money = i.money, strength = i.strength, defense = i.defense,
          intelligence = i.intelligence, unspent_points = i.unspent_points, inventory = i.inventory,
-         equipped = i.equipped, time_zone = i.time_zone, version = i.version
+         equipped = i.equipped, streak_freezes = i.streak_freezes, missed_damage = i.missed_damage,
+         time_zone = i.time_zone, version = i.version
     from input i
    where t.id = i.id and t.version = i.read_version
   returning t.id
@@ -121,6 +122,8 @@ function toAvatar(r: Row): Avatar {
     equipmentId: r.equipment_id as string,
     inventory: r.inventory as Item[],
     equipped: r.equipped as Item[],
+    streakFreezes: r.streak_freezes as number,
+    missedDamage: r.missed_damage as Record<string, number>,
     timeZone: r.time_zone as string,
     version: r.version as number,
   }
@@ -151,7 +154,7 @@ export const avatarCommandStore = {
       id: a.id, read_version: readVersion, name: a.name, level: a.level, experience: a.experience, health: a.health,
       max_health: a.maxHealth, mana: a.mana, max_mana: a.maxMana, money: a.money, strength: a.strength, defense: a.defense,
       intelligence: a.intelligence, unspent_points: a.unspentPoints, inventory: a.inventory, equipped: a.equipped,
-      time_zone: a.timeZone, version: a.version,
+      streak_freezes: a.streakFreezes, missed_damage: a.missedDamage, time_zone: a.timeZone, version: a.version,
     }))
     const events = writes.flatMap((w) => w.events.map((e) => ({ ...e, avatar_id: w.avatar.id, occurred_at: w.at })))
     const calls = writes.flatMap((w) => w.calls.map((c) => ({ ...c, avatar_id: w.avatar.id, result: c.result ?? null, applied_at: w.at })))
@@ -165,7 +168,7 @@ async function writeOne(database: Database, w: AvatarWrite): Promise<Set<string>
   const state = [
     a.id, w.readVersion, a.name, a.level, a.experience, a.health, a.maxHealth, a.mana, a.maxMana, a.money,
     a.strength, a.defense, a.intelligence, a.unspentPoints, JSON.stringify(a.inventory), JSON.stringify(a.equipped),
-    a.timeZone, a.version,
+    a.streakFreezes, JSON.stringify(a.missedDamage), a.timeZone, a.version,
   ]
   const rows = w.events.length === 0 && w.calls.length === 0
     ? await database.statement('avatar_command_write_one_state', UPDATE_ONE, state)

@@ -27,6 +27,9 @@ export const avatars = avatarSchema.table(
     equipmentId: uuid('equipment_id').notNull(),
     inventory: jsonb('inventory').$type<Item[]>().notNull(),
     equipped: jsonb('equipped').$type<Item[]>().notNull(),
+    streakFreezes: integer('streak_freezes').notNull().default(0),
+    /** Missed-habit damage by local day (`{"2026-03-02": 15}`), the latest days only: see Avatar.missedDamage. */
+    missedDamage: jsonb('missed_damage').$type<Record<string, number>>().notNull().default({}),
     timeZone: text('time_zone').notNull().default(DEFAULT_TIME_ZONE),
     version: integer('version').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { battleLost, battleWon, died, habitMissed, leveledUp, questCompleted, questExpired, reminded } from './notification.js'
+import { battleLost, battleWon, died, leveledUp, missedWindowSettled, questCompleted, questExpired, reminded } from './notification.js'
 
 test('a battle won or lost tells every participant, each in their own inbox', () => {
   const battle = { battleId: 'b1', guildId: 'g1', bossType: 'DARK_DRAGON', participants: ['a1', 'a2'] }
@@ -18,10 +18,29 @@ test('one level is not "1 levels"; a death without money lost does not mention g
 })
 
 test('a missed habit and a completed quest carry what a client links to', () => {
-  expect(habitMissed({ avatarId: 'a', habitId: 'h', windowStart: '2026-11-24T00:00', windowEnd: '2026-11-25T00:00', damage: 5 }))
-    .toMatchObject({ type: 'HABIT_MISSED', data: { habitId: 'h', windowStart: '2026-11-24T00:00', damage: 5 } })
+  expect(missedWindowSettled({ ...settled, outcome: 'DAMAGED', damage: 5, freezesHeld: 0 })).toEqual({
+    avatarId: 'a', type: 'HABIT_MISSED', title: 'A habit was missed', body: 'A window of one of your habits ended without a completion: 5 damage.',
+    data: { habitId: 'h', windowStart: '2026-11-24', windowEnd: '2026-11-25', damage: 5, penalty: 5 },
+  })
   expect(questCompleted({ avatarId: 'a', questId: 'q', reward: { experience: 20, money: 10 } }))
     .toMatchObject({ type: 'QUEST_COMPLETED', body: 'You completed a quest: +20 experience, +10 gold.', data: { questId: 'q' } })
+})
+
+const settled = { avatarId: 'a', habitId: 'h', windowStart: '2026-11-24', windowEnd: '2026-11-25', penalty: 5, dailyCap: 25 }
+
+test("a missed window past the day's cap says why it cost nothing", () => {
+  expect(missedWindowSettled({ ...settled, outcome: 'DAMAGED', damage: 0, freezesHeld: 0 })).toMatchObject({
+    type: 'HABIT_MISSED', body: "A window of one of your habits ended without a completion: 0 damage: the day's cap of 25 is reached.", data: { damage: 0 },
+  })
+})
+
+test('a window a streak freeze took is STREAK_FROZEN, counting the freezes left', () => {
+  expect(missedWindowSettled({ ...settled, outcome: 'FROZEN', damage: 0, freezesHeld: 1 })).toEqual({
+    avatarId: 'a', type: 'STREAK_FROZEN', title: 'Streak frozen',
+    body: 'A window of one of your habits ended without a completion: a streak freeze took the blow and the streak is kept (1 freeze left).',
+    data: { habitId: 'h', windowStart: '2026-11-24', windowEnd: '2026-11-25', freezesHeld: 1 },
+  })
+  expect(missedWindowSettled({ ...settled, outcome: 'FROZEN', damage: 0, freezesHeld: 0 }).body).toContain('(no freezes left)')
 })
 
 test('a reminder names the habit still to do and carries its window', () => {

@@ -46,13 +46,32 @@ export const died = (e: { avatarId: string; moneyLost: number }): NotificationDr
   data: { moneyLost: e.moneyLost },
 })
 
-export const habitMissed = (e: { avatarId: string; habitId: string; windowStart: string; windowEnd: string; damage: number }): NotificationDraft => ({
-  avatarId: e.avatarId,
-  type: 'HABIT_MISSED',
-  title: 'A habit was missed',
-  body: `A window of one of your habits ended without a completion: ${e.damage} damage.`,
-  data: { habitId: e.habitId, windowStart: e.windowStart, windowEnd: e.windowEnd, damage: e.damage },
-})
+/**
+ * How the avatar paid for a habit's missed window (MissedWindowSettled): the damage it took
+ * (HABIT_MISSED; none once the day's cap is reached), or a streak freeze (STREAK_FROZEN).
+ */
+export const missedWindowSettled = (e: {
+  avatarId: string; habitId: string; windowStart: string; windowEnd: string; outcome: 'DAMAGED' | 'FROZEN'; damage: number; penalty: number
+  dailyCap: number; freezesHeld: number
+}): NotificationDraft => {
+  const window = { habitId: e.habitId, windowStart: e.windowStart, windowEnd: e.windowEnd }
+  if (e.outcome === 'FROZEN') {
+    return {
+      avatarId: e.avatarId,
+      type: 'STREAK_FROZEN',
+      title: 'Streak frozen',
+      body: `A window of one of your habits ended without a completion: a streak freeze took the blow and the streak is kept (${e.freezesHeld === 0 ? 'no freezes' : plural(e.freezesHeld, 'freeze')} left).`,
+      data: { ...window, freezesHeld: e.freezesHeld },
+    }
+  }
+  return {
+    avatarId: e.avatarId,
+    type: 'HABIT_MISSED',
+    title: 'A habit was missed',
+    body: `A window of one of your habits ended without a completion: ${e.damage} damage${e.damage < e.penalty ? `: the day's cap of ${e.dailyCap} is reached` : ''}.`,
+    data: { ...window, damage: e.damage, penalty: e.penalty },
+  }
+}
 
 /** A habit's reminder time came and its current window is not done yet. */
 export const reminded = (e: { avatarId: string; habitId: string; habitTitle: string; windowStart: string; windowEnd: string; reminderTime: string; timeZone: string }): NotificationDraft => ({

@@ -14,7 +14,8 @@ const streamConfig: TicketAuthConfig & StreamingConfig = { ticketAuth: true, str
 
 const STREAM_DESCRIPTION = `Server-sent events of everything that concerns the avatar, as it commits (DESIGN §9.2). Each event:
 \`id: <n>\` (its place in the avatar's stream), \`event: <type>\`, \`data: {"type","occurredAt","payload"}\`. Types: AvatarChanged,
-AvatarLeveledUp, AvatarDied, HabitCreated, HabitDeleted, HabitAttended, HabitMissed, QuestCompleted, QuestExpired, ItemBought, ItemSold,
+AvatarLeveledUp, AvatarDied, MissedWindowSettled (how a missed window was paid: damage or a streak freeze), HabitCreated, HabitDeleted,
+HabitAttended, HabitMissed, QuestCompleted, QuestExpired, ItemBought, ItemSold,
 NotificationCreated, InviteSent, InviteWithdrawn, GuildCreated, MemberJoined, MemberLeft, MemberRolesChanged, GuildDisbanded,
 BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleCancelled, BattleWon, BattleLost; payloads as the producing
 context's events. Control events: \`resync\` (what followed Last-Event-ID is no longer kept, or the id is unknown: read the

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { catalogOfType, checkLevel, findInCatalog, sellPrice } from './catalog.js'
+import { asItem, catalogOfType, checkLevel, findInCatalog, sellPrice } from './catalog.js'
 import { CATALOG } from './rules.js'
 
 describe('the catalog', () => {
@@ -26,6 +26,11 @@ describe('the catalog', () => {
     expect(findInCatalog('Rusty Shortsword')?.price).toBe(30)
     expect(findInCatalog('rusty shortsword')).toBeUndefined()
   })
+})
+
+test('the Ice Crystal is a level 3 consumable for 60 that adds a streak freeze (DESIGN §9.3)', () => {
+  expect(findInCatalog('Ice Crystal')).toMatchObject({ type: 'CONSUMABLE', requiredLevel: 3, price: 60, effect: 'FREEZE' })
+  expect(sellPrice(asItem(findInCatalog('Ice Crystal')!))).toBe(30)
 })
 
 describe('sell prices', () => {

@@ -3,7 +3,8 @@
 export const ITEM_TYPES = ['WEAPON', 'ARMOR', 'CONSUMABLE'] as const
 /** `?type=` of the item listing: one type, or ALL (the default). */
 export const ITEM_FILTERS = ['ALL', ...ITEM_TYPES] as const
-export const CONSUMABLE_EFFECTS = ['HEALTH', 'MANA'] as const
+/** What using a consumable does: restores health or mana by its power, or adds one streak freeze (the avatar's rule). */
+export const CONSUMABLE_EFFECTS = ['HEALTH', 'MANA', 'FREEZE'] as const
 
 export interface CatalogItem {
   type: (typeof ITEM_TYPES)[number]
@@ -12,7 +13,7 @@ export interface CatalogItem {
   power: number
   price: number
   requiredLevel: number
-  /** Consumables only: what drinking it restores. */
+  /** Consumables only: what using it does. */
   effect?: (typeof CONSUMABLE_EFFECTS)[number]
 }
 
@@ -57,6 +58,9 @@ export const CATALOG: readonly CatalogItem[] = [
     description: 'Brewed by temple healers from morning dew and an honest night of sleep.' },
   { type: 'CONSUMABLE', name: 'Elixir of Focus', power: 30, price: 35, requiredLevel: 5, effect: 'MANA',
     description: 'Clears the mind like closing forty browser tabs at once.' },
+  // A streak freeze (DESIGN §9.3): its power is not an amount, one use adds one freeze.
+  { type: 'CONSUMABLE', name: 'Ice Crystal', power: 1, price: 60, requiredLevel: 3, effect: 'FREEZE',
+    description: 'Holds one day perfectly still. Miss a habit and your streak stays frozen in place, unharmed.' },
   { type: 'CONSUMABLE', name: 'Phoenix Feather Tonic', power: 150, price: 120, requiredLevel: 12, effect: 'HEALTH',
     description: 'Warm gold in a vial. Whoever drinks it gets up again, slightly singed.' },
   { type: 'CONSUMABLE', name: 'Starwell Essence', power: 80, price: 100, requiredLevel: 16, effect: 'MANA',

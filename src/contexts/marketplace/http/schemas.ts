@@ -40,7 +40,7 @@ const itemFields = {
   description: Type.String(),
   power: Type.Integer(),
   price: Type.Integer(),
-  effect: Type.Optional(StringEnum(CONSUMABLE_EFFECTS, { description: 'Consumables: what drinking it restores' })),
+  effect: Type.Optional(StringEnum(CONSUMABLE_EFFECTS, { description: 'Consumables: what using it does: restores HEALTH or MANA by its power, or adds one streak FREEZE' })),
 }
 
 export const ShopItemView = Type.Object({

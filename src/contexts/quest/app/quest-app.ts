@@ -179,15 +179,20 @@ export class QuestApp {
 
   // ---- reactions and jobs ----
 
-  /** A copy was completed (HabitAttended): counts toward its participation; the last one completes it. */
+  /**
+   * A copy was completed (HabitAttended): a completion that made its window done counts toward its
+   * participation (one of a TIMES_PER_WEEK week still short does not); the last one completes it.
+   */
   async recordCompletion(e: HabitAttended): Promise<void> {
     const { questId, avatarId, habitId, windowStart } = e.payload
     if (questId === null) return
+    // Absent in events from before flexible schedules, whose every completion made its window done.
+    const windowCompleted = e.payload.windowCompleted !== false
     await this.d.database.transaction(async (tx) => {
       const before = await participationRepo.findForUpdate(tx, questId, avatarId)
       if (!before) return
       const recordedAt = localDateTimeIn(new Date(e.occurredAt), before.timeZone)
-      const r = participations.recordCompletion(before, { copyHabitId: habitId, windowStart, recordedAt })
+      const r = participations.recordCompletion(before, { copyHabitId: habitId, windowStart, windowCompleted, recordedAt })
       if (r.participation === before) return
       const after = { ...r.participation, version: before.version + 1 }
       await participationRepo.save(tx, after)
@@ -258,11 +263,14 @@ export class QuestApp {
   /**
    * Asks tracking for every copy (each idempotent by its id), then records that they exist. A
    * participation that has ended gets no more copies (its expiry has unlinked what there was).
+   * The copies' windows start where the participation counts them (the join day), even when a
+   * retry or the recovery job makes them on a later day.
    */
   private async makeCopies(p: Participation): Promise<Participation> {
     if (p.copiesMade || p.status !== 'IN_PROGRESS') return p
+    const startsOn = participations.firstDayOf(p)
     for (const { habit: { habitId: _entry, ...template }, copyHabitId } of p.habits) {
-      await this.d.tracking.copyQuestHabit(copyHabitId, { ...template, avatarId: p.avatarId, questId: p.questId, timeZone: p.timeZone })
+      await this.d.tracking.copyQuestHabit(copyHabitId, { ...template, avatarId: p.avatarId, questId: p.questId, timeZone: p.timeZone, startsOn })
     }
     return this.d.database.transaction(async (tx) => {
       const current = await participationRepo.findForUpdate(tx, p.questId, p.avatarId)

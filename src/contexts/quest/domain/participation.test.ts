@@ -1,12 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import { QuestHasNoHabits } from './errors.js'
-import { join, payoutFor, progressOf, recordCompletion, type Participation } from './participation.js'
+import { join, payoutFor, progressOf, recordCompletion, type Completion, type Participation } from './participation.js'
 import type { QuestHabit } from './quest.js'
 
 const entry = (habitId: string, recurrence: QuestHabit['recurrence']): QuestHabit => ({ habitId, title: habitId, description: '', tags: [], recurrence })
 const daily = entry('daily', { type: 'DAILY' })
 const weekly = entry('weekly', { type: 'WEEKLY', dayOfWeek: 'MONDAY' })
 const monthly = entry('monthly', { type: 'MONTHLY', dayOfMonth: 31 })
+const twiceAWeek = entry('twice', { type: 'TIMES_PER_WEEK', timesPerWeek: 2 })
+// As a quest stores its entry: not anchored yet (tracking's placeholder, the first day of year 1).
+const everyThirdDay = entry('third', { type: 'EVERY_N_DAYS', everyNDays: 3, anchor: '0001-01-01' })
 
 function joined(habits: QuestHabit[], joinedAt: string, duration: string, reward = { experience: 100, money: 50 }): Participation {
   let n = 0
@@ -14,6 +17,9 @@ function joined(habits: QuestHabit[], joinedAt: string, duration: string, reward
 }
 
 const required = (p: Participation) => p.habits.map((h) => h.windows)
+/** A completion that made its window done, unless said otherwise. */
+const completion = (copyHabitId: string, windowStart: string, recordedAt: string, windowCompleted = true): Completion =>
+  ({ copyHabitId, windowStart, recordedAt, windowCompleted })
 
 describe('required completions: one per window of the copy overlapping [joinedAt, joinedAt + duration)', () => {
   test('a DAILY habit for P1D needs 2 when joined at 10:00 and 1 when joined at midnight', () => {
@@ -41,6 +47,33 @@ describe('required completions: one per window of the copy overlapping [joinedAt
     expect(p).toMatchObject({ id: 'id-3', status: 'IN_PROGRESS', from: '2026-03-02T10:00:00', to: '2026-03-03T10:00:00', copiesMade: false })
   })
 
+  test('a TIMES_PER_WEEK habit: one done week per ISO week overlapped, the first being the week of the join', () => {
+    // Joined Wednesday 4 March for P7D: until Wednesday 11 March, so the weeks from Monday 2 and Monday 9 March.
+    expect(required(joined([twiceAWeek], '2026-03-04T10:00:00', 'P7D'))).toEqual([['2026-03-02', '2026-03-09']])
+    // Joined Sunday 8 March at 23:00 for two hours: the last hour of one week and the first of the next.
+    expect(required(joined([twiceAWeek], '2026-03-08T23:00:00', 'PT2H'))).toEqual([['2026-03-02', '2026-03-09']])
+    // Joined Monday at midnight for P7D: exactly one week.
+    expect(required(joined([twiceAWeek], '2026-03-09T00:00:00', 'P7D'))).toEqual([['2026-03-09']])
+  })
+
+  test('an EVERY_N_DAYS habit counts its windows from the join day, and the copy is made with that anchor', () => {
+    // Joined Wednesday 4 March 10:00 for P7D (until 11 March 10:00): 3-day windows from 4, 7 and 10 March;
+    // the last one starts before the end and runs past it (to 13 March), and still needs its completion.
+    const p = joined([everyThirdDay], '2026-03-04T10:00:00', 'P7D')
+    expect(required(p)).toEqual([['2026-03-04', '2026-03-07', '2026-03-10']])
+    expect(p.habits[0]!.habit.recurrence).toEqual({ type: 'EVERY_N_DAYS', everyNDays: 3, anchor: '2026-03-04' })
+    // Joined at midnight for P6D: the window from 10 March starts as the participation ends, so it is not needed.
+    expect(required(joined([everyThirdDay], '2026-03-04T00:00:00', 'P6D'))).toEqual([['2026-03-04', '2026-03-07']])
+    // The other types keep their recurrence as the quest has it.
+    expect(joined([twiceAWeek, daily], '2026-03-04T10:00:00', 'P1D').habits.map((h) => h.habit.recurrence))
+      .toEqual([{ type: 'TIMES_PER_WEEK', timesPerWeek: 2 }, { type: 'DAILY' }])
+  })
+
+  test('two participants joining on different days count from their own join days', () => {
+    expect(required(joined([everyThirdDay], '2026-03-05T08:00:00', 'P3D'))).toEqual([['2026-03-05', '2026-03-08']])
+    expect(required(joined([everyThirdDay], '2026-03-06T08:00:00', 'P3D'))).toEqual([['2026-03-06', '2026-03-09']])
+  })
+
   test('a quest without habits cannot be joined', () => {
     expect(() => joined([], '2026-03-02T10:00:00', 'P1D')).toThrow(QuestHasNoHabits)
   })
@@ -61,6 +94,8 @@ describe('payout: min(reward, 20 experience and 10 money per required completion
   test('joining fixes the payout from the quest reward and the required count', () => {
     // DAILY for P1D from 10:00 (2) + WEEKLY (1) = 3 completions: 60 experience, 30 money
     expect(joined([daily, weekly], '2026-03-02T10:00:00', 'P1D').payout).toEqual({ experience: 60, money: 30 })
+    // From Wednesday 4 March 10:00 for P7D: 2 weeks + 3 three-day windows = 5: 100 experience, 50 money of 500 each
+    expect(joined([twiceAWeek, everyThirdDay], '2026-03-04T10:00:00', 'P7D', { experience: 500, money: 500 }).payout).toEqual({ experience: 100, money: 50 })
   })
 })
 
@@ -70,14 +105,14 @@ describe('counting completions', () => {
 
   test('one per window; the last required one completes the participation', () => {
     let p = start()
-    let r = recordCompletion(p, { copyHabitId: 'id-1', windowStart: '2026-03-02', recordedAt: '2026-03-02T11:00:00' })
+    let r = recordCompletion(p, completion('id-1', '2026-03-02', '2026-03-02T11:00:00'))
     expect(r.completed).toBe(false)
     p = r.participation
     // the same window again changes nothing
-    expect(recordCompletion(p, { copyHabitId: 'id-1', windowStart: '2026-03-02', recordedAt: '2026-03-02T12:00:00' }).participation).toBe(p)
-    p = recordCompletion(p, { copyHabitId: 'id-2', windowStart: '2026-03-02', recordedAt: '2026-03-02T12:00:00' }).participation
+    expect(recordCompletion(p, completion('id-1', '2026-03-02', '2026-03-02T12:00:00')).participation).toBe(p)
+    p = recordCompletion(p, completion('id-2', '2026-03-02', '2026-03-02T12:00:00')).participation
     expect(progressOf(p)).toEqual({ required: 3, done: 2, percent: 66 })
-    r = recordCompletion(p, { copyHabitId: 'id-1', windowStart: '2026-03-03', recordedAt: '2026-03-03T09:59:59' })
+    r = recordCompletion(p, completion('id-1', '2026-03-03', '2026-03-03T09:59:59'))
     expect(r.completed).toBe(true)
     expect(r.participation.status).toBe('COMPLETED')
     expect(done(r.participation)).toEqual([['2026-03-02', '2026-03-03'], ['2026-03-02']])
@@ -86,13 +121,40 @@ describe('counting completions', () => {
 
   test('not counted: a window outside the participant window, another habit, a completion recorded after the window closed', () => {
     const p = start()
-    expect(recordCompletion(p, { copyHabitId: 'id-1', windowStart: '2026-03-04', recordedAt: '2026-03-03T09:00:00' }).participation).toBe(p)
-    expect(recordCompletion(p, { copyHabitId: 'other', windowStart: '2026-03-02', recordedAt: '2026-03-02T11:00:00' }).participation).toBe(p)
-    expect(recordCompletion(p, { copyHabitId: 'id-1', windowStart: '2026-03-03', recordedAt: '2026-03-03T10:00:00' }).participation).toBe(p)
+    expect(recordCompletion(p, completion('id-1', '2026-03-04', '2026-03-03T09:00:00')).participation).toBe(p)
+    expect(recordCompletion(p, completion('other', '2026-03-02', '2026-03-02T11:00:00')).participation).toBe(p)
+    expect(recordCompletion(p, completion('id-1', '2026-03-03', '2026-03-03T10:00:00')).participation).toBe(p)
+  })
+
+  test('a TIMES_PER_WEEK week counts once done: not for a completion that left it short, nor for one recorded after the end', () => {
+    // Joined Wednesday 4 March 10:00 for P7D: the weeks from 2 and 9 March; id-1 is the copy.
+    let p = joined([twiceAWeek], '2026-03-04T10:00:00', 'P7D')
+    const short = recordCompletion(p, completion('id-1', '2026-03-02', '2026-03-04T11:00:00', false))
+    expect(short.participation).toBe(p)
+    p = recordCompletion(p, completion('id-1', '2026-03-02', '2026-03-05T09:00:00')).participation
+    expect(progressOf(p)).toEqual({ required: 2, done: 1, percent: 50 })
+    // The second week's second completion at the quest's last instant counts and completes the quest...
+    const last = recordCompletion(p, completion('id-1', '2026-03-09', '2026-03-11T09:59:59'))
+    expect(last.completed).toBe(true)
+    expect(last.participation.habits[0]!.done).toEqual(['2026-03-02', '2026-03-09'])
+    // ...one made at the end itself does not, though its week runs on to 16 March.
+    expect(recordCompletion(p, completion('id-1', '2026-03-09', '2026-03-11T10:00:00')).participation).toBe(p)
+  })
+
+  test('an EVERY_N_DAYS window running past the end counts when completed before it', () => {
+    // Joined 4 March 10:00 for P7D: windows from 4, 7 and 10 March; id-1 is the copy.
+    let p = joined([everyThirdDay], '2026-03-04T10:00:00', 'P7D')
+    p = recordCompletion(p, completion('id-1', '2026-03-04', '2026-03-04T12:00:00')).participation
+    p = recordCompletion(p, completion('id-1', '2026-03-07', '2026-03-08T12:00:00')).participation
+    // A window of the copy outside the participation (13 March) does not count.
+    expect(recordCompletion(p, completion('id-1', '2026-03-13', '2026-03-11T09:00:00')).participation).toBe(p)
+    const r = recordCompletion(p, completion('id-1', '2026-03-10', '2026-03-10T18:00:00'))
+    expect(r.completed).toBe(true)
+    expect(progressOf(r.participation)).toEqual({ required: 3, done: 3, percent: 100 })
   })
 
   test('not counted once the participation has ended', () => {
     const expired: Participation = { ...start(), status: 'EXPIRED' }
-    expect(recordCompletion(expired, { copyHabitId: 'id-1', windowStart: '2026-03-02', recordedAt: '2026-03-02T11:00:00' }).participation).toBe(expired)
+    expect(recordCompletion(expired, completion('id-1', '2026-03-02', '2026-03-02T11:00:00')).participation).toBe(expired)
   })
 })

@@ -3,7 +3,7 @@
  * completions each habit needs in it, and the payout. Pure; the calendar (a recurrence's
  * windows, durations on the wall clock) is platform/time's, the one the copies' windows follow.
  */
-import { addDuration, windowsOverlapping, type LocalDateTime } from '../../../platform/time/index.js'
+import { addDuration, anchoredAt, dateOf, windowsOverlapping, type LocalDate, type LocalDateTime } from '../../../platform/time/index.js'
 import { parseDuration } from './duration.js'
 import { QuestHasNoHabits } from './errors.js'
 import type { Quest, QuestHabit, Reward } from './quest.js'
@@ -13,13 +13,19 @@ export const PARTICIPATION_STATUSES = ['IN_PROGRESS', 'COMPLETED', 'EXPIRED'] as
 export type ParticipationStatus = (typeof PARTICIPATION_STATUSES)[number]
 
 export interface ParticipantHabit {
-  /** The quest's entry as it was at the join: the copy is made from it. */
+  /**
+   * The quest's entry as it was at the join, its windows counted from the join day (an
+   * EVERY_N_DAYS recurrence is anchored there): the copy is made from it, with the same windows.
+   */
   habit: QuestHabit
   /** The copy in the participant's habits (the id is chosen here, so a retried copy is the same one). */
   copyHabitId: string
-  /** Starts of the copy's windows that overlap the participant's window: one completion each. */
+  /**
+   * Starts of the copy's windows that overlap the participant's window: each must be done once
+   * (a TIMES_PER_WEEK week by its timesPerWeek completions).
+   */
   windows: string[]
-  /** Starts of those windows completed. */
+  /** Starts of those windows done. */
   done: string[]
 }
 
@@ -51,9 +57,14 @@ export function payoutFor(reward: Reward, requiredCompletions: number): Reward {
   }
 }
 
+/** The day the copies' windows are counted from: the join day (an EVERY_N_DAYS copy's N-day steps start on it). */
+export const firstDayOf = (p: Pick<Participation, 'from'>): LocalDate => dateOf(p.from)
+
 /**
  * Joining at local time `joinedAt`: the terms (habits, duration, reward) are taken as they are
- * now; later edits of the quest do not change a running participation.
+ * now; later edits of the quest do not change a running participation. Each habit needs one
+ * done window per window of its copy that overlaps the participant's window; the copy's windows
+ * are counted from the join day (firstDayOf), where the copy's EVERY_N_DAYS steps begin.
  */
 export function join(
   quest: Pick<Quest, 'id' | 'duration' | 'reward' | 'habits'>,
@@ -62,12 +73,11 @@ export function join(
 ): Participation {
   if (quest.habits.length === 0) throw new QuestHasNoHabits()
   const to = addDuration(who.joinedAt, parseDuration(quest.duration))
-  const habits = quest.habits.map((habit): ParticipantHabit => ({
-    habit,
-    copyHabitId: newId(),
-    windows: windowsOverlapping(habit.recurrence, who.joinedAt, to).map((w) => w.start),
-    done: [],
-  }))
+  const firstDay = firstDayOf({ from: who.joinedAt })
+  const habits = quest.habits.map((entry): ParticipantHabit => {
+    const habit = { ...entry, recurrence: anchoredAt(entry.recurrence, firstDay) }
+    return { habit, copyHabitId: newId(), windows: windowsOverlapping(habit.recurrence, who.joinedAt, to).map((w) => w.start), done: [] }
+  })
   return {
     id: newId(),
     questId: quest.id,
@@ -85,20 +95,22 @@ export function join(
 
 export interface Completion {
   copyHabitId: string
-  /** The start of the copy's window that was completed. */
+  /** The start of the copy's window the completion fell in. */
   windowStart: string
+  /** Whether it made that window done: false for a TIMES_PER_WEEK week still short of its count. */
+  windowCompleted: boolean
   /** When the completion was recorded, local time in the participation's zone. */
   recordedAt: LocalDateTime
 }
 
 /**
- * Counts a completion of a copy: once per window, only for a window that overlaps the
- * participant's window, only while the participation runs and only when recorded before its
- * window closed. `completed` says whether this completion finished the quest.
+ * Counts a completion of a copy that made its window done: once per window, only for a window
+ * that overlaps the participant's window, only while the participation runs and only when
+ * recorded before its window closed. `completed` says whether this completion finished the quest.
  */
 export function recordCompletion(p: Participation, c: Completion): { participation: Participation; completed: boolean } {
   const unchanged = { participation: p, completed: false }
-  if (p.status !== 'IN_PROGRESS' || c.recordedAt >= p.to) return unchanged
+  if (!c.windowCompleted || p.status !== 'IN_PROGRESS' || c.recordedAt >= p.to) return unchanged
   const target = p.habits.find((h) => h.copyHabitId === c.copyHabitId)
   if (!target || !target.windows.includes(c.windowStart) || target.done.includes(c.windowStart)) return unchanged
   const habits = p.habits.map((h) => (h === target ? { ...h, done: [...h.done, c.windowStart] } : h))

@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
 import { AvatarIdString, Nullable, StringEnum } from '../../../platform/http/schemas.js'
 import { RECURRENCE_TYPES, WEEKDAYS } from '../../../platform/time/index.js'
+import { SCHEDULE_FIELD_LIMITS } from '../../tracking/client.js'
 import { PARTICIPATION_STATUSES } from '../domain/participation.js'
 import {
   DESCRIPTION_MAX, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NAME_MAX, QUEST_HABIT_ID_PATTERN, QUEST_HABITS_MAX, REWARD_MAX, REWARD_MIN,
@@ -21,10 +22,17 @@ const Duration = Type.String({
 const RewardAmount = Type.Integer({ minimum: REWARD_MIN, maximum: REWARD_MAX })
 export const RewardBody = Type.Object({ experience: RewardAmount, money: RewardAmount })
 
+/** A habit's schedule, as a habit takes it: the fields of other types are null or absent. */
 const Recurrence = Type.Object({
   type: StringEnum(RECURRENCE_TYPES),
   dayOfWeek: Type.Optional(Nullable(StringEnum(WEEKDAYS))),
-  dayOfMonth: Type.Optional(Nullable(Type.Integer({ description: '1–31; 31 means the last day of shorter months' }))),
+  dayOfMonth: Type.Optional(Nullable(Type.Integer({ ...SCHEDULE_FIELD_LIMITS.dayOfMonth, description: 'MONTHLY; 31 means the last day of shorter months' }))),
+  timesPerWeek: Type.Optional(Nullable(Type.Integer({
+    ...SCHEDULE_FIELD_LIMITS.timesPerWeek, description: 'TIMES_PER_WEEK: completions each ISO week needs, at most one a day; a participant needs each week of their window done',
+  }))),
+  everyNDays: Type.Optional(Nullable(Type.Integer({
+    ...SCHEDULE_FIELD_LIMITS.everyNDays, description: "EVERY_N_DAYS: the window's length in days; a participant's copy counts them from the join day",
+  }))),
 })
 
 export const QuestHabitBody = Type.Object({
@@ -68,7 +76,10 @@ export const ParticipantsQuery = Type.Object({
 // ---- views ----
 
 const RewardView = Type.Object({ experience: Type.Integer(), money: Type.Integer() })
-const RecurrenceView = Type.Object({ type: StringEnum(RECURRENCE_TYPES), dayOfMonth: Nullable(Type.Integer()), dayOfWeek: Nullable(StringEnum(WEEKDAYS)) })
+const RecurrenceView = Type.Object({
+  type: StringEnum(RECURRENCE_TYPES), dayOfMonth: Nullable(Type.Integer()), dayOfWeek: Nullable(StringEnum(WEEKDAYS)),
+  timesPerWeek: Nullable(Type.Integer()), everyNDays: Nullable(Type.Integer()),
+})
 
 export const CreatedQuestView = Type.Object({ id: Type.String(), _links: LinksSchema })
 

@@ -2,9 +2,10 @@ import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import { failed, succeeded, type Outcome } from '../../../platform/batcher.js'
 import { Forbidden, NotFound } from '../../../platform/errors.js'
 import { newId } from '../../../platform/ids.js'
-import { localDateTimeIn, type LocalDate, type LocalDateTime } from '../../../platform/time/index.js'
+import type { LocalDate, LocalDateTime } from '../../../platform/time/index.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
+import type { SettingsEntry } from '../domain/settings.js'
 import type { HabitAttended } from '../events.js'
 import type { AttendanceWrite, LoadedHabit } from '../store/habits.js'
 
@@ -27,24 +28,24 @@ export function authorizeHabit(p: Principal, h: Habit): void {
  * HabitAttended event carries the version after it. One write per habit that changed.
  */
 export function decideAttends(loaded: ReadonlyMap<string, LoadedHabit>, commands: AttendCommand[], now: Date): { outcomes: Outcome<void>[]; writes: AttendanceWrite[] } {
-  const state = new Map<string, { readVersion: number; habit: Habit; completed: Set<LocalDate>; write?: AttendanceWrite }>()
-  for (const [id, l] of loaded) state.set(id, { readVersion: l.habit.version, habit: l.habit, completed: new Set(l.completed) })
+  const state = new Map<string, { readVersion: number; habit: Habit; history: SettingsEntry[]; slots: Set<LocalDate>; write?: AttendanceWrite }>()
+  for (const [id, l] of loaded) state.set(id, { readVersion: l.habit.version, habit: l.habit, history: l.history, slots: new Set(l.slots) })
   const outcomes = commands.map((c): Outcome<void> => {
     try {
       const s = state.get(c.habitId)
       if (!s) throw new NotFound('Habit', c.habitId)
       authorizeHabit(c.principal, s.habit)
-      const a = rules.attend(s.habit, s.completed, c.attendedAt, localDateTimeIn(now, s.habit.timeZone))
+      const a = rules.attend(s.habit, s.history, s.slots, c.attendedAt, now)
       s.habit = { ...a.habit, version: s.habit.version + 1 }
-      s.completed.add(a.window.start)
+      s.slots.add(a.slot)
       const payload: HabitAttended['payload'] = {
         habitId: s.habit.id, avatarId: s.habit.avatarId, questId: s.habit.associatedQuestId,
         windowStart: a.window.start, windowEnd: a.window.end, attendedAt: c.attendedAt, streak: a.streak,
-        reward: a.reward,
+        windowCompleted: a.windowCompleted, reward: a.reward,
       }
       s.write ??= { readVersion: s.readVersion, habit: s.habit, completions: [], events: [] }
       s.write.habit = s.habit
-      s.write.completions.push({ windowStart: a.window.start, attendedAt: c.attendedAt })
+      s.write.completions.push({ windowStart: a.slot, attendedAt: c.attendedAt })
       s.write.events.push({ id: newId(), type: 'HabitAttended', version: s.habit.version, payload })
       return succeeded(undefined)
     } catch (e) {

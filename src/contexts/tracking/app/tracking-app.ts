@@ -3,20 +3,23 @@ import { failed, KeyedBatcher, type Outcome } from '../../../platform/batcher.js
 import type { Clock } from '../../../platform/clock.js'
 import type { Database } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
-import { Conflict } from '../../../platform/errors.js'
+import { BadRequest, Conflict } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import type { TrackingDraft } from '../events.js'
 import { newId } from '../../../platform/ids.js'
 import { inBatches } from '../../../platform/jobs/batches.js'
 import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
-import { addDays, dateOf, localDateTimeIn, parseLocalDateTime, type LocalDate, type Recurrence } from '../../../platform/time/index.js'
+import { addDays, nextWindow, parseLocalDate, parseLocalDateTime, windowContaining, windowInstants, type LocalDate, type Recurrence } from '../../../platform/time/index.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import { InvalidDate } from '../domain/errors.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
 import * as reminders from '../domain/reminder.js'
-import { MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE, REMINDER_JOB_BATCH } from '../domain/rules.js'
-import { attendanceStore, completionRepo, habitRepo, missedRepo, reminderRepo } from '../store/habits.js'
+import { MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE, REMINDER_JOB_BATCH, WINDOWS_VIEW_DEFAULT_DAYS, WINDOWS_VIEW_MAX } from '../domain/rules.js'
+import {
+  changeSettings as changeSettingsHistory, checkSettings, currentSettings, frameOf, hasEnded, todayOf, type DaySettings, type SettingsChange, type SettingsEntry,
+} from '../domain/settings.js'
+import { attendanceStore, completionRepo, completionsBetween, habitRepo, missedRepo, reminderRepo, settingsRepo } from '../store/habits.js'
 import { authorizeHabit, decideAttends, type AttendCommand } from './attend-batch.js'
 
 export interface TrackingDeps {
@@ -33,16 +36,27 @@ export interface NewHabit {
   description?: string
   tags?: string[]
   recurrence: Recurrence
-  timeZone?: string
+  /** Its own zone; absent: it follows its avatar's. */
+  timeZone?: string | null
+  restDays?: string[] | null
   associatedQuestId?: string | null
   /** `HH:mm` local; absent or null: no reminders. */
   reminderTime?: string | null
 }
 
-/** A habit as its owner sees it today. */
+/** A habit as its owner sees it now, with its avatar's settings. */
 export interface HabitSnapshot {
   habit: Habit
+  history: SettingsEntry[]
   streak: number
+}
+
+/** One window of a habit as the windows view shows it. */
+export interface WindowView {
+  start: LocalDate
+  end: LocalDate
+  status: 'COMPLETED' | 'MISSED' | 'FROZEN' | 'NOT_DUE' | 'OPEN' | 'PENDING' | 'PARTIAL' | 'UPCOMING'
+  completions: number
 }
 
 /** The tracking context's use cases. Habits are private to the owner of their avatar. */
@@ -51,17 +65,18 @@ export class TrackingApp {
 
   constructor(private readonly d: TrackingDeps) {}
 
-  private today(timeZone: string): LocalDate {
-    return dateOf(localDateTimeIn(this.d.clock.now(), timeZone))
+  private snapshot(habit: Habit, history: SettingsEntry[]): HabitSnapshot {
+    return { habit, history, streak: rules.currentStreak(habit, history, this.d.clock.now()) }
   }
 
-  private snapshot(habit: Habit): HabitSnapshot {
-    return { habit, streak: rules.currentStreak(habit, this.today(habit.timeZone)) }
+  private history(avatarId: string): Promise<SettingsEntry[]> {
+    return settingsRepo.history(this.d.database.current(), avatarId)
   }
 
   async create(p: Principal, input: NewHabit): Promise<HabitSnapshot> {
     const owner = await requireOwnedAvatar(this.d.avatars, p, input.avatarId, '/avatarId')
-    return this.snapshot((await this.insert(newId(), owner, input)).habit)
+    const history = await this.history(input.avatarId)
+    return this.snapshot((await this.insert(newId(), owner, input, history)).habit, history)
   }
 
   /**
@@ -71,7 +86,7 @@ export class TrackingApp {
    */
   async copyForQuest(id: string, input: NewHabit & { associatedQuestId: string }): Promise<void> {
     const owner = await requireOwnedAvatar(this.d.avatars, SYSTEM, input.avatarId, '/avatarId')
-    const { habit, created } = await this.insert(id, owner, input)
+    const { habit, created } = await this.insert(id, owner, input, await this.history(input.avatarId))
     if (!created && habit.avatarId !== input.avatarId) throw new Conflict(`Habit '${id}' exists already for another avatar.`, 'habit-id-taken')
   }
 
@@ -80,9 +95,10 @@ export class TrackingApp {
     await this.d.database.transaction((tx) => habitRepo.unlinkFromQuest(tx, questId, habitIds))
   }
 
-  private async insert(id: string, ownerId: string, input: NewHabit): Promise<{ habit: Habit; created: boolean }> {
-    const timeZone = rules.habitTimeZone(input.timeZone)
+  private async insert(id: string, ownerId: string, input: NewHabit, history: SettingsEntry[]): Promise<{ habit: Habit; created: boolean }> {
+    const ownTimeZone = rules.ownTimeZoneOf(input.timeZone)
     const reminderTime = reminders.reminderTimeOf(input.reminderTime)
+    const now = this.d.clock.now()
     const created = rules.newHabit({
       id,
       avatarId: input.avatarId,
@@ -91,12 +107,13 @@ export class TrackingApp {
       description: input.description ?? '',
       tags: rules.normalizeTags(input.tags ?? []),
       recurrence: input.recurrence,
-      timeZone,
+      restDays: rules.restDaysOf(input.recurrence.type, input.restDays),
+      ownTimeZone,
       associatedQuestId: input.associatedQuestId ?? null,
-    }, this.today(timeZone))
-    const habit = reminders.setReminder(created, reminderTime, this.d.clock.now())
+    }, todayOf(history, ownTimeZone, now))
+    const habit = reminders.setReminder(created, frameOf(currentSettings(history), ownTimeZone), reminderTime, now)
     return this.d.database.transaction(async (tx) => {
-      if (!(await habitRepo.insert(tx, habit, this.d.clock.now()))) return { habit: await habitRepo.get(tx, id), created: false }
+      if (!(await habitRepo.insert(tx, habit, now))) return { habit: await habitRepo.get(tx, id), created: false }
       await this.d.outbox.add(tx, [{ type: 'HabitCreated', aggregateId: habit.id, version: 1,
         payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
       return { habit, created: true }
@@ -106,24 +123,60 @@ export class TrackingApp {
   async get(p: Principal, id: string): Promise<HabitSnapshot> {
     const habit = await habitRepo.get(this.d.database.current(), id)
     authorizeHabit(p, habit)
-    return this.snapshot(habit)
+    return this.snapshot(habit, await this.history(habit.avatarId))
   }
 
-  async history(p: Principal, id: string): Promise<string[]> {
+  async completionHistory(p: Principal, id: string): Promise<string[]> {
     await this.get(p, id)
     return completionRepo.history(this.d.database.current(), id)
+  }
+
+  /**
+   * The habit's windows overlapping the days [from, to), with what became of each: done (for
+   * TIMES_PER_WEEK a week short so far is PARTIAL), judged missed, frozen or not due (the first
+   * window, which never penalises, too), still open, ended and waiting for the job (PENDING), or
+   * not begun (UPCOMING).
+   */
+  async windows(p: Principal, id: string, span: { from?: string | undefined; to?: string | undefined }): Promise<WindowView[]> {
+    const { habit: h, history } = await this.get(p, id)
+    const to = span.to ?? addDays(todayOf(history, h.ownTimeZone, this.d.clock.now()), 1)
+    const from = span.from ?? addDays(to, -WINDOWS_VIEW_DEFAULT_DAYS)
+    if (!parseLocalDate(from)) throw new BadRequest(`'${from}' is not a date like 2026-03-02.`, 'invalid-date', [{ path: '/from', message: 'must be a date YYYY-MM-DD' }])
+    if (!parseLocalDate(to)) throw new BadRequest(`'${to}' is not a date like 2026-03-02.`, 'invalid-date', [{ path: '/to', message: 'must be a date YYYY-MM-DD' }])
+    if (to <= from) throw new BadRequest('The span is empty: to must come after from.', 'invalid-span', [{ path: '/to', message: 'must be after from' }])
+    const q = this.d.database.current()
+    // Nothing before the first window is the habit's: a span reaching back years starts there.
+    const first = windowContaining(h.recurrence, from > h.firstWindowStart ? from : h.firstWindowStart)
+    const [completed, judged] = await Promise.all([completionsBetween(q, id, first.start, to), missedRepo.between(q, id, first.start, to)])
+    const slots = completed.map((c) => c.slot)
+    const done = rules.doneWindows(h.recurrence, slots)
+    const now = this.d.clock.now()
+    const today = todayOf(history, h.ownTimeZone, now)
+    const out: WindowView[] = []
+    // The first window is never judged (it never penalises); a later one is judged once it ends.
+    for (let w = first; w.start < to && out.length < WINDOWS_VIEW_MAX; w = nextWindow(h.recurrence, w)) {
+      const count = slots.filter((s) => s >= w.start && s < w.end).length
+      const ended = hasEnded(history, h.ownTimeZone, w, now)
+      const status: WindowView['status'] = done.has(w.start) ? 'COMPLETED'
+        : (judged.get(w.start) as WindowView['status'] | undefined)
+          ?? (w.start > today ? 'UPCOMING'
+            : !ended ? (count > 0 ? 'PARTIAL' : 'OPEN')
+              : w.start === h.firstWindowStart || !rules.isDue(h, history, w) ? 'NOT_DUE' : 'PENDING')
+      out.push({ start: w.start, end: w.end, status, completions: count })
+    }
+    return out
   }
 
   async listOfAvatar(p: Principal, avatarId: string, asked: PageRequest): Promise<Page<HabitSnapshot>> {
     await requireOwnedAvatar(this.d.avatars, p, avatarId, '/avatarId')
     const q = this.d.database.current()
-    const page = await readPage(asked, {
+    const [page, history] = await Promise.all([readPage(asked, {
       names: 'a habit of this list',
       positionOf: (cursor) => habitRepo.positionOf(q, avatarId, cursor),
       fetch: (after, count) => habitRepo.listOfAvatar(q, avatarId, count, after),
       keyOf: (h) => h.id,
-    })
-    return { items: page.items.map((h) => this.snapshot(h)), next: page.next }
+    }), this.history(avatarId)])
+    return { items: page.items.map((h) => this.snapshot(h, history)), next: page.next }
   }
 
   async delete(p: Principal, id: string): Promise<void> {
@@ -146,16 +199,53 @@ export class TrackingApp {
     return this.change(p, id, (h) => ({ ...h, tags: rules.normalizeTags(tags) }))
   }
 
-  /** The windows change, and so do the instants of their reminders. */
+  /** The windows change, and so do the instants of their reminders. Rest days stay only on a DAILY habit. */
   reschedule(p: Principal, id: string, recurrence: Recurrence) {
-    return this.change(p, id, (h) =>
-      reminders.setReminder(rules.changeRecurrence(h, recurrence, this.today(h.timeZone)), h.reminderTime, this.d.clock.now()))
+    return this.change(p, id, (h, history) => {
+      const now = this.d.clock.now()
+      const changed = rules.changeRecurrence(h, recurrence, todayOf(history, h.ownTimeZone, now))
+      return reminders.setReminder(changed, reminders.habitFrame(changed, history), h.reminderTime, now)
+    })
+  }
+
+  /** New rest days govern the windows that start from tomorrow on. */
+  setRestDays(p: Principal, id: string, restDays: string[] | null) {
+    return this.change(p, id, (h, history) => {
+      const days = rules.restDaysOf(h.recurrence.type, restDays)
+      return rules.changeRestDays(h, days, todayOf(history, h.ownTimeZone, this.d.clock.now()))
+    })
   }
 
   /** Sets or (with null) clears the reminder; it first falls at its next time after now. */
   setReminderTime(p: Principal, id: string, reminderTime: string | null) {
     const checked = reminders.reminderTimeOf(reminderTime)
-    return this.change(p, id, (h) => reminders.setReminder(h, checked, this.d.clock.now()))
+    return this.change(p, id, (h, history) => reminders.setReminder(h, reminders.habitFrame(h, history), checked, this.d.clock.now()))
+  }
+
+  /** The avatar's day settings now (the defaults until changed). */
+  async settings(p: Principal, avatarId: string): Promise<DaySettings> {
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, '/avatarId')
+    const { from: _from, ...now } = currentSettings(await this.history(avatarId))
+    return now
+  }
+
+  /**
+   * Changes the avatar's day settings; they govern the windows that start after today (its day
+   * by the settings before). The reminders of its habits move with their days.
+   */
+  async changeSettings(p: Principal, avatarId: string, change: SettingsChange): Promise<DaySettings> {
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, '/avatarId')
+    return untilWritten(`settings of avatar '${avatarId}'`, () => this.d.database.transaction(async (tx) => {
+      const { history, version } = await settingsRepo.historyForUpdate(tx, avatarId)
+      const now = this.d.clock.now()
+      const next = checkSettings(currentSettings(history), change)
+      const changed = changeSettingsHistory(history, next, todayOf(history, null, now))
+      if (!(await settingsRepo.save(tx, avatarId, changed, version, now))) return RACE_LOST
+      for (const h of await habitRepo.withReminderOfAvatar(tx, avatarId)) {
+        await habitRepo.save(tx, reminders.setReminder(h, reminders.habitFrame(h, changed), h.reminderTime, now))
+      }
+      return next
+    }))
   }
 
   /**
@@ -198,28 +288,31 @@ export class TrackingApp {
 
   /**
    * The missed-window job: judges every window that has ended since the last run, once per
-   * (habit, window). Habits are claimed with SKIP LOCKED, so replicas share the work.
+   * (habit, window): a due one missed (HabitMissed: its penalty, to the avatar, which may take it
+   * with a streak freeze or not at all past the day's cap), a not-due one recorded. Habits are
+   * claimed with SKIP LOCKED, so replicas share the work.
    */
   async judgeMissedWindows(): Promise<number> {
     const now = this.d.clock.now()
-    // No zone is more than a day ahead of UTC: a cheap bound for the index, refined per habit.
-    const horizon = addDays(dateOf(localDateTimeIn(now, 'UTC')), 1)
+    // No day starts more than a day ahead of UTC's: a cheap bound for the index, refined per habit.
+    const horizon = addDays(now.toISOString().slice(0, 10), 1)
     let penalties = 0
     await inBatches(MISSED_JOB_BATCH, async () => {
-      const { judged, missed } = await this.d.database.transaction(async (tx) => {
+      const { claimed, missed } = await this.d.database.transaction(async (tx) => {
         const due = await habitRepo.claimDueForMissCheck(tx, horizon, MISSED_JOB_BATCH)
+        const histories = await settingsRepo.historiesOf(tx, due.map((h) => h.avatarId))
         let missedHere = 0
-        let judged = 0
+        let judgedHabits = 0
         for (const before of due) {
-          const today = this.today(before.timeZone)
-          if (before.missCheckDue > today) continue
-          judged++
-          const completed = await completionRepo.windowStarts(tx, before.id)
-          const judgement = rules.judgeMissedWindows(before, completed, today, MISSED_CATCH_UP_LIMIT)
+          const history = histories.get(before.avatarId)!
+          if (!hasEnded(history, before.ownTimeZone, windowContaining(before.recurrence, before.missCheckFrom), now)) continue
+          judgedHabits++
+          const slots = await completionRepo.windowStarts(tx, before.id)
+          const judgement = rules.judgeMissedWindows(before, history, slots, now, MISSED_CATCH_UP_LIMIT)
           // A judgement changes the habit: an attend decided on the version before it is decided again.
           const habit = { ...judgement.habit, version: before.version + 1 }
-          for (const w of judgement.missed) {
-            if (!(await missedRepo.record(tx, habit.id, w.start, now))) continue
+          for (const { window: w, outcome } of judgement.judged) {
+            if (!(await missedRepo.record(tx, habit.id, w.start, outcome, now)) || outcome !== 'MISSED') continue
             missedHere++
             await this.d.outbox.add(tx, [{
               type: 'HabitMissed', aggregateId: habit.id, version: habit.version,
@@ -228,17 +321,31 @@ export class TrackingApp {
           }
           await habitRepo.save(tx, habit)
         }
-        return { judged, missed: missedHere }
+        return { claimed: judgedHabits, missed: missedHere }
       })
       penalties += missed
-      return judged
+      return claimed
     })
     return penalties
   }
 
   /**
+   * A streak freeze took a missed window's penalty (the avatar's MissedWindowSettled, FROZEN): the window shows
+   * FROZEN and the habit's streak carries over it. Idempotent: a window frozen already is left.
+   */
+  async recordFreeze(habitId: string, windowStart: LocalDate): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const habit = await habitRepo.findForUpdate(tx, habitId)
+      if (!habit || !(await missedRepo.freeze(tx, habitId, windowStart))) return
+      const history = await settingsRepo.history(tx, habit.avatarId)
+      const frozen = rules.freezeWindow(habit, history, await completionRepo.windowStarts(tx, habitId), windowStart)
+      await habitRepo.save(tx, { ...frozen, version: habit.version + 1 })
+    })
+  }
+
+  /**
    * The reminder job: for each habit whose next reminder instant has come, a HabitReminderDue for
-   * its current window when that window's reminder time has come and it is not completed (the
+   * its current window when that window's reminder time has come and it is due and not done (the
    * rule: domain/reminder.ts). Once per (habit, window): the reminders_sent row is written with
    * the event, and a window recorded before gets none, whichever replica or run sends it. Habits
    * are claimed with SKIP LOCKED, so replicas share the work, and each one claimed has its next
@@ -250,18 +357,20 @@ export class TrackingApp {
     await inBatches(REMINDER_JOB_BATCH, async () => {
       const { claimed, reminded } = await this.d.database.transaction(async (tx) => {
         const due = await habitRepo.claimDueForReminder(tx, now, REMINDER_JOB_BATCH)
-        const current = due.map((h) => reminders.currentWindow(h, now).start)
-        const completed = await completionRepo.startsOfHabits(tx, due.map((h) => h.id), current)
-        const checks = due.map((h) => reminders.checkReminder(h, completed.get(h.id) ?? new Set(), now))
-        const reminding = checks.flatMap((c) => (c.due ? [{ habit: c.habit, ...c.due }] : []))
+        const histories = await settingsRepo.historiesOf(tx, due.map((h) => h.avatarId))
+        const frames = due.map((h) => reminders.habitFrame(h, histories.get(h.avatarId)!))
+        const current = due.map((h, i) => ({ habitId: h.id, ...reminders.currentWindow(h, frames[i]!, now) }))
+        const slots = await completionRepo.slotsWithin(tx, current)
+        const checks = due.map((h) => reminders.checkReminder(h, histories.get(h.avatarId)!, slots.get(h.id) ?? new Set(), now))
+        const reminding = checks.flatMap((c, i) => (c.due ? [{ habit: c.habit, frame: frames[i]!, ...c.due }] : []))
         const fresh = await reminderRepo.record(tx, reminding.map((r) => ({ habitId: r.habit.id, windowStart: r.window.start, windowEnd: r.window.end })), now)
-        await this.d.outbox.add(tx, reminding.filter((r) => fresh.has(r.habit.id)).map(({ habit: h, window, reminderTime }) => {
-          const instants = reminders.windowInstants(h, window)
+        await this.d.outbox.add(tx, reminding.filter((r) => fresh.has(r.habit.id)).map(({ habit: h, frame, window, reminderTime }) => {
+          const instants = windowInstants(window, frame)
           return {
             type: 'HabitReminderDue' as const, aggregateId: h.id, version: h.version,
             payload: {
               habitId: h.id, avatarId: h.avatarId, habitTitle: h.title, questId: h.associatedQuestId,
-              windowStart: instants.start.toISOString(), windowEnd: instants.end.toISOString(), reminderTime, timeZone: h.timeZone,
+              windowStart: instants.start.toISOString(), windowEnd: instants.end.toISOString(), reminderTime, timeZone: frame.timeZone,
             },
           }
         }))
@@ -274,10 +383,11 @@ export class TrackingApp {
     return sent
   }
 
-  /** An avatar was deleted: its habits go with it. */
+  /** An avatar was deleted: its habits and settings go with it. */
   async deleteHabitsOfAvatar(avatarId: string): Promise<void> {
     await this.d.database.transaction(async (tx) => {
       for (const id of await habitRepo.idsOfAvatar(tx, avatarId)) await this.remove(await habitRepo.getForUpdate(tx, id))
+      await settingsRepo.delete(tx, avatarId)
     })
   }
 
@@ -289,12 +399,12 @@ export class TrackingApp {
     })
   }
 
-  private async change(p: Principal, id: string, decide: (h: Habit) => Habit): Promise<void> {
+  private async change(p: Principal, id: string, decide: (h: Habit, history: SettingsEntry[]) => Habit): Promise<void> {
     await this.d.database.transaction(async (tx) => {
       const before = await habitRepo.getForUpdate(tx, id)
       authorizeHabit(p, before)
-      await habitRepo.save(tx, { ...decide(before), version: before.version + 1 })
+      const history = await settingsRepo.history(tx, before.avatarId)
+      await habitRepo.save(tx, { ...decide(before, history), version: before.version + 1 })
     })
   }
-
 }

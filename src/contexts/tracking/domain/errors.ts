@@ -32,6 +32,12 @@ export class WindowAlreadyCompleted extends RuleViolation {
   }
 }
 
+/** TIMES_PER_WEEK: one completion a day. */
+export class DayAlreadyCompleted extends RuleViolation {
+  constructor(day: string) {
+    super('day-already-completed', `This habit was already completed on ${day}; it counts at most once a day.`)
+  }
+}
 
 export class InvalidTimeZone extends BadRequest {
   constructor(zone: string) {

@@ -1,10 +1,23 @@
 import { describe, expect, test } from 'vitest'
 import { AttendInFuture, BeforeFirstWindow, InvalidRecurrence, WindowAlreadyCompleted } from './errors.js'
-import { attend, currentStreak, habitTemplate, judgeMissedWindows, newHabit, nextRecurrenceDate, normalizeTags, toRecurrence, type Habit } from './habit.js'
+import * as rules from './habit.js'
+import { habitTemplate, newHabit, normalizeTags, type Habit } from './habit.js'
 import { experienceForStreak } from './rules.js'
+import { defaultHistory } from './settings.js'
 
-const base = { id: 'h', avatarId: 'a', ownerId: 'o', title: 'T', description: '', tags: [], timeZone: 'UTC', associatedQuestId: null }
+const base = { id: 'h', avatarId: 'a', ownerId: 'o', title: 'T', description: '', tags: [], ownTimeZone: null, associatedQuestId: null }
 const daily = (today = '2026-03-02'): Habit => newHabit({ ...base, recurrence: { type: 'DAILY' } }, today)
+const utc = defaultHistory()
+/** Local times here are UTC's. */
+const instant = (local: string) => new Date(`${local.length === 10 ? `${local}T00:00:00` : local}Z`)
+const attend = (h: Habit, slots: ReadonlySet<string>, attendedAt: string, now: string) => rules.attend(h, utc, slots, attendedAt, instant(now))
+const currentStreak = (h: Habit, today: string) => rules.currentStreak(h, utc, instant(today))
+const nextRecurrenceDate = (h: Habit) => rules.nextRecurrenceDate(h, utc)
+const missed = (h: Habit, slots: ReadonlySet<string>, today: string) => {
+  const r = rules.judgeMissedWindows(h, utc, slots, instant(today), 400)
+  return { habit: r.habit, missed: r.judged.filter((j) => j.outcome === 'MISSED').map((j) => j.window) }
+}
+const toRecurrence = (type: Parameters<typeof rules.toRecurrence>[0], dayOfWeek?: string | null, dayOfMonth?: number | null) => rules.toRecurrence(type, { dayOfWeek, dayOfMonth })
 
 describe('recurrence from the contract fields', () => {
   test('each type takes only its own field', () => {
@@ -75,17 +88,17 @@ describe('missed windows', () => {
     const h = daily('2026-03-02')
     expect(h.missCheckFrom).toBe('2026-03-03')
     // On the 6th: windows of the 3rd, 4th and 5th have ended; the 4th was completed.
-    const r = judgeMissedWindows(h, new Set(['2026-03-04']), '2026-03-06', 400)
+    const r = missed(h, new Set(['2026-03-04']), '2026-03-06')
     expect(r.missed.map((w) => w.start)).toEqual(['2026-03-03', '2026-03-05'])
     expect(r.habit).toMatchObject({ missCheckFrom: '2026-03-06', missCheckDue: '2026-03-07' })
-    expect(judgeMissedWindows(r.habit, new Set(), '2026-03-06', 400).missed).toEqual([])
+    expect(missed(r.habit, new Set(), '2026-03-06').missed).toEqual([])
   })
 
   test('weekly habits are judged when their week ends', () => {
     const h = newHabit({ ...base, recurrence: { type: 'WEEKLY', dayOfWeek: 'MONDAY' } }, '2026-03-04')
     // First window [2 Mar, 9 Mar); the next [9, 16) is judged from the 16th.
     expect(h).toMatchObject({ firstWindowStart: '2026-03-02', missCheckFrom: '2026-03-09', missCheckDue: '2026-03-16' })
-    expect(judgeMissedWindows(h, new Set(), '2026-03-15', 400).missed).toEqual([])
-    expect(judgeMissedWindows(h, new Set(), '2026-03-16', 400).missed).toEqual([{ start: '2026-03-09', end: '2026-03-16' }])
+    expect(missed(h, new Set(), '2026-03-15').missed).toEqual([])
+    expect(missed(h, new Set(), '2026-03-16').missed).toEqual([{ start: '2026-03-09', end: '2026-03-16' }])
   })
 })

@@ -1,17 +1,23 @@
 import { describe, expect, test } from 'vitest'
-import type { Recurrence } from '../../../platform/time/index.js'
+import { windowInstants, type Recurrence } from '../../../platform/time/index.js'
 import { InvalidReminderTime } from './errors.js'
 import { newHabit, type Habit } from './habit.js'
-import { checkReminder, reminderOf, reminderRecordsEndedBefore, reminderTimeOf, setReminder, windowInstants } from './reminder.js'
+import { checkReminder as check, habitFrame, reminderOf, reminderRecordsEndedBefore, reminderTimeOf, setReminder as set } from './reminder.js'
+import { changeSettings, defaultHistory, type SettingsEntry } from './settings.js'
 
 const base = { id: 'h', avatarId: 'a', ownerId: 'o', title: 'T', description: '', tags: [], associatedQuestId: null }
 const at = (iso: string) => new Date(iso)
+const utc = defaultHistory()
+/** Settings with a day start (in force from before the habit was made). */
+const startingAt = (dayStartHour: number): SettingsEntry[] => changeSettings(utc, { timeZone: 'UTC', dayStartHour, vacation: null }, '2026-01-01')
+const setReminder = (h: Habit, reminderTime: string | null, now: Date, history = utc) => set(h, habitFrame(h, history), reminderTime, now)
+const checkReminder = (h: Habit, completed: ReadonlySet<string>, now: Date, history = utc) => check(h, history, completed, now)
 
 /** A habit made on Monday 2 March 2026 (local), its reminder set at `setAt`. */
-function habit(recurrence: Recurrence, reminderTime: string, setAt: string, timeZone = 'UTC'): Habit {
-  return setReminder(newHabit({ ...base, recurrence, timeZone }, '2026-03-02'), reminderTime, at(setAt))
+function habit(recurrence: Recurrence, reminderTime: string, setAt: string, timeZone: string | null = null, history = utc): Habit {
+  return setReminder(newHabit({ ...base, recurrence, ownTimeZone: timeZone }, '2026-03-02'), reminderTime, at(setAt), history)
 }
-const daily = (reminderTime = '09:00', setAt = '2026-03-02T08:00:00Z', timeZone = 'UTC') => habit({ type: 'DAILY' }, reminderTime, setAt, timeZone)
+const daily = (reminderTime = '09:00', setAt = '2026-03-02T08:00:00Z', timeZone: string | null = null) => habit({ type: 'DAILY' }, reminderTime, setAt, timeZone)
 const none = new Set<string>()
 
 describe('the reminder time', () => {
@@ -120,7 +126,7 @@ describe('the reminder job\'s decision', () => {
   })
 
   test('a habit without a reminder time is never reminded of and waits for nothing', () => {
-    const h = newHabit({ ...base, recurrence: { type: 'DAILY' }, timeZone: 'UTC' }, '2026-03-02')
+    const h = newHabit({ ...base, recurrence: { type: 'DAILY' }, ownTimeZone: null }, '2026-03-02')
     expect(h).toMatchObject({ reminderTime: null, remindAt: null })
     const c = checkReminder(h, none, at('2026-03-02T23:00:00Z'))
     expect(c.due).toBeNull()
@@ -129,11 +135,29 @@ describe('the reminder job\'s decision', () => {
   })
 })
 
-test('the event\'s window runs from its first local midnight to the one after its last day', () => {
-  expect(windowInstants({ timeZone: 'Europe/Berlin' }, { start: '2026-03-02', end: '2026-03-09' }))
+describe('a day start and a not-due window', () => {
+  test('with days starting at 04:00, a reminder at 01:00 falls in the small hours after the last day\'s date', () => {
+    const history = startingAt(4)
+    expect(reminderOf({ start: '2026-03-02', end: '2026-03-03' }, '01:00', 4)).toBe('2026-03-03T01:00:00')
+    const h = habit({ type: 'DAILY' }, '01:00', '2026-03-02T05:00:00Z', null, history)
+    // The day of 2 March runs from 04:00 on the 2nd to 04:00 on the 3rd: its 01:00 is on the 3rd.
+    expect(h.remindAt).toEqual(at('2026-03-03T01:00:00Z'))
+    expect(checkReminder(h, none, at('2026-03-03T01:00:00Z'), history).due?.window.start).toBe('2026-03-02')
+  })
+
+  test('a rest day has no reminder', () => {
+    // 3 March 2026 is a Tuesday.
+    const h: Habit = { ...daily('09:00', '2026-03-03T08:00:00Z'), restDays: ['TUESDAY'] }
+    expect(checkReminder(h, none, at('2026-03-03T09:00:00Z')).due).toBeNull()
+    expect(checkReminder(h, none, at('2026-03-04T09:00:00Z')).due?.window.start).toBe('2026-03-04')
+  })
+})
+
+test('the event\'s window runs from its first day start to the one after its last day', () => {
+  expect(windowInstants({ start: '2026-03-02', end: '2026-03-09' }, { timeZone: 'Europe/Berlin', dayStartHour: 0 }))
     .toEqual({ start: at('2026-03-01T23:00:00Z'), end: at('2026-03-08T23:00:00Z') })
 })
 
-test('records of windows that ended before yesterday (UTC) may go: they are over in every zone', () => {
+test('records of windows that ended before yesterday (UTC) may go: they are over in every zone and for every day start', () => {
   expect(reminderRecordsEndedBefore(at('2026-03-05T01:00:00Z'))).toBe('2026-03-04')
 })

@@ -7,16 +7,20 @@
  * window is not completed, once per window; and only for reminder times that came after the
  * reminder was set (setting 09:00 at 10:00 reminds from tomorrow, or the next window, on).
  *
- * Every window is due: rest days and vacations (DESIGN §9.3) do not exist yet.
+ * A window that is not due (a vacation, a rest day: DESIGN §9.3) has no reminder. The days are the
+ * habit's (its zone, its avatar's day start): the last day of a window runs from the day start on
+ * its date to the next day's, so with a day start of 4 a reminder at 01:00 falls on the calendar
+ * day after.
  *
  * Pure: the job that sends them is `TrackingApp.sendReminders`.
  */
 import {
-  addDays, dateOf, instantIn, localDateTimeIn, nextWindow, startOfDayIn, windowContaining, type LocalDate, type LocalDateTime, type Window,
+  addDays, dayOf, instantIn, nextWindow, windowContaining, type DayFrame, type LocalDate, type LocalDateTime, type Window,
 } from '../../../platform/time/index.js'
 import { InvalidReminderTime } from './errors.js'
-import type { Habit } from './habit.js'
+import { doneWindows, isDue, type Habit } from './habit.js'
 import { REMINDER_TIME_PATTERN } from './rules.js'
+import { currentSettings, frameOf, type SettingsEntry } from './settings.js'
 
 const REMINDER_TIME = new RegExp(REMINDER_TIME_PATTERN)
 
@@ -30,25 +34,30 @@ export function reminderTimeOf(text: string | null | undefined, at = '/reminderT
   return text
 }
 
-/** When the reminder of window `w` falls on the local wall clock: `reminderTime` on the window's last day. */
-export function reminderOf(w: Window, reminderTime: ReminderTime): LocalDateTime {
-  return `${addDays(w.end, -1)}T${reminderTime}:00`
+/** When the reminder of window `w` falls on the wall clock: `reminderTime` during the window's last day. */
+export function reminderOf(w: Window, reminderTime: ReminderTime, dayStartHour = 0): LocalDateTime {
+  const lastDay = addDays(w.end, -1)
+  const date = Number(reminderTime.slice(0, 2)) < dayStartHour ? w.end : lastDay
+  return `${date}T${reminderTime}:00`
 }
 
-/** The habit's current window at `now`: the one holding its local date. */
-export function currentWindow(h: Pick<Habit, 'recurrence' | 'timeZone'>, now: Date): Window {
-  return windowContaining(h.recurrence, dateOf(localDateTimeIn(now, h.timeZone)))
+/** The habit's frame now: its zone (or its avatar's) and its avatar's day start. */
+export const habitFrame = (h: Pick<Habit, 'ownTimeZone'>, history: readonly SettingsEntry[]): DayFrame => frameOf(currentSettings(history), h.ownTimeZone)
+
+/** The habit's current window at `now`. */
+export function currentWindow(h: Pick<Habit, 'recurrence'>, frame: DayFrame, now: Date): Window {
+  return windowContaining(h.recurrence, dayOf(now, frame))
 }
 
 /** The instant of window `w`'s reminder (a time the clock skips is moved forward by the gap, see `instantIn`). */
-const reminderInstant = (h: Pick<Habit, 'timeZone'>, w: Window, reminderTime: ReminderTime): Date =>
-  instantIn(reminderOf(w, reminderTime), h.timeZone)
+const reminderInstant = (frame: DayFrame, w: Window, reminderTime: ReminderTime): Date =>
+  instantIn(reminderOf(w, reminderTime, frame.dayStartHour), frame.timeZone)
 
 /** The first reminder instant strictly after `now`: the current window's, or a later window's. */
-function reminderAfter(h: Pick<Habit, 'recurrence' | 'timeZone'>, reminderTime: ReminderTime, now: Date): Date {
+function reminderAfter(h: Pick<Habit, 'recurrence'>, frame: DayFrame, reminderTime: ReminderTime, now: Date): Date {
   // Each window's reminder lies on a later day than the one before, so this ends within a window or two.
-  for (let w = currentWindow(h, now); ; w = nextWindow(h.recurrence, w)) {
-    const at = reminderInstant(h, w, reminderTime)
+  for (let w = currentWindow(h, frame, now); ; w = nextWindow(h.recurrence, w)) {
+    const at = reminderInstant(frame, w, reminderTime)
     if (at > now) return at
   }
 }
@@ -56,10 +65,10 @@ function reminderAfter(h: Pick<Habit, 'recurrence' | 'timeZone'>, reminderTime: 
 /**
  * Sets (or clears, with null) the habit's reminder time at `now`. `remindAt`, where the reminder
  * job next has work for the habit, becomes the first reminder instant after `now`. Also called
- * after a change of recurrence, whose windows fall elsewhere.
+ * after a change of recurrence or of the avatar's settings, which move the windows.
  */
-export function setReminder(h: Habit, reminderTime: ReminderTime | null, now: Date): Habit {
-  return { ...h, reminderTime, remindAt: reminderTime === null ? null : reminderAfter(h, reminderTime, now) }
+export function setReminder(h: Habit, frame: DayFrame, reminderTime: ReminderTime | null, now: Date): Habit {
+  return { ...h, reminderTime, remindAt: reminderTime === null ? null : reminderAfter(h, frame, reminderTime, now) }
 }
 
 export interface ReminderCheck {
@@ -72,31 +81,27 @@ export interface ReminderCheck {
 /**
  * The reminder job's decision for a habit whose `remindAt` has come: remind of the current window
  * when its reminder instant has come (and is not before `remindAt`, so a reminder set after that
- * time waits for the next window) and `completed` (the starts of completed windows; the current
- * one's is enough) does not hold it. Either way the job next looks at the habit at its next
+ * time waits for the next window), it is due, and `slots` (the completions' slots; the current
+ * window's are enough) do not make it done. Either way the job next looks at the habit at its next
  * reminder instant after `now`. Whether this window was reminded of already is the job's record
  * to tell (once per window, whatever the reminder time was changed to meanwhile).
  */
-export function checkReminder(h: Habit, completed: ReadonlySet<LocalDate>, now: Date): ReminderCheck {
-  const next = setReminder(h, h.reminderTime, now)
+export function checkReminder(h: Habit, history: readonly SettingsEntry[], slots: ReadonlySet<LocalDate>, now: Date): ReminderCheck {
+  const frame = habitFrame(h, history)
+  const next = setReminder(h, frame, h.reminderTime, now)
   if (h.reminderTime === null || h.remindAt === null) return { due: null, habit: next }
-  const w = currentWindow(h, now)
-  const at = reminderInstant(h, w, h.reminderTime)
-  const due = at <= now && at >= h.remindAt && !completed.has(w.start)
+  const w = currentWindow(h, frame, now)
+  const at = reminderInstant(frame, w, h.reminderTime)
+  const due = at <= now && at >= h.remindAt && !doneWindows(h.recurrence, slots).has(w.start) && isDue(h, history, w)
   return { due: due ? { window: w, reminderTime: h.reminderTime } : null, habit: next }
-}
-
-/** The window as instants, as the reminder event carries it: from the start of its first day to the start of the day after its last. */
-export function windowInstants(h: Pick<Habit, 'timeZone'>, w: Window): { start: Date; end: Date } {
-  return { start: startOfDayIn(w.start, h.timeZone), end: startOfDayIn(w.end, h.timeZone) }
 }
 
 /**
  * A record of a reminder sent stops a second one for its window while that window may still be
- * the current one somewhere: until its end has come in every zone. No zone's date is more than a
- * day behind UTC's, so a window that ended before yesterday (UTC) is over everywhere: its record
- * may go.
+ * the current one somewhere: until its end has come in every zone and for every day start. A
+ * window ending on day E ends at the latest at E 23:00 in UTC−12, 35 hours after E began in UTC:
+ * one that ended before yesterday (UTC) is over everywhere, and its record may go.
  */
 export function reminderRecordsEndedBefore(now: Date): LocalDate {
-  return addDays(dateOf(localDateTimeIn(now, 'UTC')), -1)
+  return addDays(now.toISOString().slice(0, 10), -1)
 }

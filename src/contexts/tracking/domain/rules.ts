@@ -5,6 +5,22 @@ export const TAGS_MAX = 20
 export const TAG_MAX = 40
 export const DAY_OF_MONTH_MIN = 1
 export const DAY_OF_MONTH_MAX = 31
+/** TIMES_PER_WEEK: completions a week needs (at most one a day). */
+export const TIMES_PER_WEEK_MIN = 1
+export const TIMES_PER_WEEK_MAX = 7
+/** EVERY_N_DAYS: the window's length in days. */
+export const EVERY_N_DAYS_MIN = 2
+export const EVERY_N_DAYS_MAX = 365
+
+/** Avatar day settings (DESIGN §9.3): a day starts at a whole local hour; a vacation lasts at most 90 days, both ends counted. */
+export const DAY_START_HOUR_MAX = 23
+export const VACATION_MAX_DAYS = 90
+/** Settings changes remembered (each governs the windows that start after it); older windows were judged long before. */
+export const SETTINGS_HISTORY_MAX = 20
+/** Frozen windows a habit remembers for its streak (the latest). */
+export const FROZEN_WINDOWS_KEPT = 100
+/** A streak walk (over completed, frozen and not-due windows) looks back at most this many windows. */
+export const STREAK_WALK_MAX = 2000
 
 /** An attend may name a time at most this far ahead of the habit's local now (time zones, clock skew). */
 export const ATTEND_FUTURE_TOLERANCE_HOURS = 24
@@ -34,6 +50,11 @@ export const REMINDER_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$'
 export const REMINDER_JOB_EVERY_MS = 60_000
 /** Habits one transaction of the reminder job takes. */
 export const REMINDER_JOB_BATCH = 200
+
+/** Windows one windows view shows at most (a year of daily windows and then some). */
+export const WINDOWS_VIEW_MAX = 400
+/** The span a windows view covers unless asked: the last five weeks. */
+export const WINDOWS_VIEW_DEFAULT_DAYS = 35
 
 export const LIST_DEFAULT_LIMIT = 50
 export const LIST_MAX_LIMIT = 200

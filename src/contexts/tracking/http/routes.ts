@@ -6,7 +6,7 @@ import type { TrackingApp } from '../app/tracking-app.js'
 import { toRecurrence } from '../domain/habit.js'
 import {
   AttendBody, CreatedHabitView, CreateHabitBody, DescriptionBody, HabitIdParams, HabitListView, HabitView, ListQuery,
-  RecurrenceBody, RecurrenceView, ReminderTime, ReminderTimeBody, TagsBody, TitleBody,
+  RecurrenceBody, RecurrenceView, ReminderTime, ReminderTimeBody, RestDaysBody, TagsBody, TitleBody, WindowsQuery, WindowsView,
 } from './schemas.js'
 import { habitLinks, habitView, recurrenceView } from './views.js'
 
@@ -20,8 +20,8 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
     schema: { tags, summary: 'Create a habit for an avatar the caller owns', body: CreateHabitBody,
       response: { 200: CreatedHabitView, ...problemResponses(400, 401, 403) } },
   }, async (req) => {
-    const { recurrenceType, dayOfWeek, dayOfMonth, ...rest } = req.body
-    const { habit } = await app.create(req.principal, { ...rest, recurrence: toRecurrence(recurrenceType, dayOfWeek, dayOfMonth) })
+    const { recurrenceType, dayOfWeek, dayOfMonth, timesPerWeek, everyNDays, ...rest } = req.body
+    const { habit } = await app.create(req.principal, { ...rest, recurrence: toRecurrence(recurrenceType, { dayOfWeek, dayOfMonth, timesPerWeek, everyNDays }) })
     return { id: habit.id, _links: habitLinks(habit.id, habit.avatarId) }
   })
 
@@ -68,9 +68,23 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
   f.patch('/habits/:id/recurrence', {
     schema: { tags, summary: 'Change the recurrence; windows start afresh from today', params, body: RecurrenceBody, response: changes },
   }, async (req, reply) => {
-    await app.reschedule(req.principal, req.params.id, toRecurrence(req.body.type, req.body.dayOfWeek, req.body.dayOfMonth))
+    await app.reschedule(req.principal, req.params.id, toRecurrence(req.body.type, req.body))
     return noContent(reply)
   })
+
+  f.get('/habits/:id/rest-days', { schema: { tags, params, response: { 200: Type.Object({ restDays: Type.Array(Type.String()) }), ...reads } } },
+    async (req) => ({ restDays: (await app.get(req.principal, req.params.id)).habit.restDays }))
+  f.patch('/habits/:id/rest-days', {
+    schema: { tags, summary: "Set a DAILY habit's rest days (null or [] for none); they govern the windows from tomorrow on", params, body: RestDaysBody, response: changes },
+  }, async (req, reply) => {
+    await app.setRestDays(req.principal, req.params.id, req.body.restDays)
+    return noContent(reply)
+  })
+
+  f.get('/habits/:id/windows', {
+    schema: { tags, summary: "The habit's windows over a span of days, with what became of each (completed, missed, frozen, not due, open)",
+      params, querystring: WindowsQuery, response: { 200: WindowsView, ...problemResponses(400, 401, 403, 404) } },
+  }, async (req) => ({ items: await app.windows(req.principal, req.params.id, req.query) }))
 
   f.get('/habits/:id/reminder-time', { schema: { tags, params, response: { 200: Type.Object({ reminderTime: ReminderTime }), ...reads } } },
     async (req) => ({ reminderTime: (await app.get(req.principal, req.params.id)).habit.reminderTime }))
@@ -86,9 +100,9 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
   }, async (req) => ({ date: (await app.get(req.principal, req.params.id)).habit.lastAttendedAt }))
 
   f.get('/habits/:id/history', {
-    schema: { tags, summary: 'Every completion, oldest first', params,
+    schema: { tags, summary: 'Every completion, oldest first (what became of each window: …/windows)', params,
       response: { 200: Type.Object({ history: Type.Array(Type.Object({ date: Type.String() })), _links: Type.Optional(LinksSchema) }), ...reads } },
-  }, async (req) => ({ history: (await app.history(req.principal, req.params.id)).map((date) => ({ date })) }))
+  }, async (req) => ({ history: (await app.completionHistory(req.principal, req.params.id)).map((date) => ({ date })) }))
 
   f.post('/habits/:id/attend', {
     schema: { tags, summary: 'Complete the window holding `date`; the reward reaches the avatar by event', params, body: AttendBody, response: changes },

@@ -3,7 +3,8 @@ import { LinksSchema } from '../../../platform/http/links.js'
 import { AvatarIdString, Nullable, StringEnum } from '../../../platform/http/schemas.js'
 import { RECURRENCE_TYPES, WEEKDAYS } from '../../../platform/time/index.js'
 import {
-  DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DESCRIPTION_MAX, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, REMINDER_TIME_PATTERN, TAGS_MAX, TAG_MAX, TITLE_MAX,
+  DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DAY_START_HOUR_MAX, DESCRIPTION_MAX, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT,
+  REMINDER_TIME_PATTERN, TAGS_MAX, TAG_MAX, TIMES_PER_WEEK_MAX, TIMES_PER_WEEK_MIN, TITLE_MAX,
 } from '../domain/rules.js'
 
 export const HabitIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
@@ -18,6 +19,19 @@ export const ReminderTime = Nullable(Type.String({
   description: 'HH:mm (00:00–23:59) in the habit\'s time zone: a reminder at that time on the last day of each window not yet completed; null: none',
 }))
 const DayOfMonth = Nullable(Type.Integer({ minimum: DAY_OF_MONTH_MIN, maximum: DAY_OF_MONTH_MAX, description: '31 means the last day of shorter months' }))
+const TimesPerWeek = Nullable(Type.Integer({ minimum: TIMES_PER_WEEK_MIN, maximum: TIMES_PER_WEEK_MAX, description: 'TIMES_PER_WEEK: completions the ISO week needs, at most one a day' }))
+const EveryNDays = Nullable(Type.Integer({ minimum: EVERY_N_DAYS_MIN, maximum: EVERY_N_DAYS_MAX, description: "EVERY_N_DAYS: the window's length in days, from the habit's first day" }))
+/** The fields of each recurrence type; those of other types must be null or absent. */
+const scheduleFields = {
+  dayOfWeek: Type.Optional(DayOfWeek),
+  dayOfMonth: Type.Optional(DayOfMonth),
+  timesPerWeek: Type.Optional(TimesPerWeek),
+  everyNDays: Type.Optional(EveryNDays),
+}
+export const RestDays = Nullable(Type.Array(StringEnum(WEEKDAYS), {
+  maxItems: WEEKDAYS.length * 2, description: 'DAILY only: weekdays whose windows are not due (not all seven); changes govern windows from tomorrow on',
+}))
+const localDate = (description = 'Local date YYYY-MM-DD') => Type.String({ format: 'date', description })
 
 export const CreateHabitBody = Type.Object({
   avatarId: AvatarIdString(),
@@ -25,9 +39,9 @@ export const CreateHabitBody = Type.Object({
   description: Type.Optional(Description),
   tags: Type.Optional(Tags),
   recurrenceType: RecurrenceType,
-  dayOfWeek: Type.Optional(DayOfWeek),
-  dayOfMonth: Type.Optional(DayOfMonth),
-  timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA zone the windows are counted in (default UTC)' })),
+  ...scheduleFields,
+  restDays: Type.Optional(RestDays),
+  timeZone: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: "The habit's own IANA zone; absent or null: it follows its avatar's (settings)" }))),
   reminderTime: Type.Optional(ReminderTime),
 })
 
@@ -35,7 +49,8 @@ export const TitleBody = Type.Object({ title: Title })
 export const DescriptionBody = Type.Object({ description: Description })
 export const TagsBody = Type.Object({ tags: Tags })
 export const ReminderTimeBody = Type.Object({ reminderTime: ReminderTime })
-export const RecurrenceBody = Type.Object({ type: RecurrenceType, dayOfWeek: Type.Optional(DayOfWeek), dayOfMonth: Type.Optional(DayOfMonth) })
+export const RecurrenceBody = Type.Object({ type: RecurrenceType, ...scheduleFields })
+export const RestDaysBody = Type.Object({ restDays: RestDays })
 export const AttendBody = Type.Object({
   date: Type.String({ minLength: 1, maxLength: 40, description: 'Local date-time YYYY-MM-DDTHH:mm:ss[.SSS], no offset' }),
 })
@@ -46,7 +61,9 @@ export const ListQuery = Type.Object({
   cursor: Type.Optional(Type.String({ format: 'uuid' })),
 })
 
-export const RecurrenceView = Type.Object({ type: RecurrenceType, dayOfMonth: Nullable(Type.Integer()), dayOfWeek: DayOfWeek })
+export const RecurrenceView = Type.Object({
+  type: RecurrenceType, dayOfMonth: Nullable(Type.Integer()), dayOfWeek: DayOfWeek, timesPerWeek: Nullable(Type.Integer()), everyNDays: Nullable(Type.Integer()),
+})
 
 export const HabitView = Type.Object({
   id: Type.String(),
@@ -60,9 +77,39 @@ export const HabitView = Type.Object({
   associatedQuestId: Nullable(Type.String()),
   streak: Type.Integer({ description: 'Consecutive completed windows up to now (0 once broken)' }),
   bestStreak: Type.Integer(),
-  timeZone: Type.String(),
+  timeZone: Type.String({ description: 'The zone its windows are counted in: its own, or its avatar\'s' }),
+  followsAvatarTimeZone: Type.Boolean(),
+  restDays: Type.Array(StringEnum(WEEKDAYS)),
   reminderTime: ReminderTime,
   _links: LinksSchema,
+})
+
+export const WindowsQuery = Type.Object({
+  from: Type.Optional(localDate('First day (default: 35 days ago)')),
+  to: Type.Optional(localDate('Day after the last (default: tomorrow); at most 400 windows are shown')),
+})
+export const WindowsView = Type.Object({
+  items: Type.Array(Type.Object({
+    start: Type.String(),
+    end: Type.String({ description: 'The day after its last' }),
+    status: StringEnum(['COMPLETED', 'PARTIAL', 'OPEN', 'UPCOMING', 'PENDING', 'MISSED', 'FROZEN', 'NOT_DUE'] as const, {
+      description: 'COMPLETED done; PARTIAL a TIMES_PER_WEEK week under way with completions; OPEN under way; UPCOMING not begun; PENDING ended, not judged yet; MISSED penalised; FROZEN a streak freeze took the penalty; NOT_DUE a vacation, a rest day or the first window (no penalty, the streak carries over)',
+    }),
+    completions: Type.Integer(),
+  })),
+})
+
+export const AvatarParams = Type.Object({ id: AvatarIdString() })
+const Vacation = Nullable(Type.Object({ from: localDate(), to: localDate() }, { description: 'Local dates, both included; at most 90 days' }))
+export const SettingsView = Type.Object({
+  timeZone: Type.String({ description: 'IANA zone of the habits without their own' }),
+  dayStartHour: Type.Integer({ minimum: 0, maximum: DAY_START_HOUR_MAX, description: 'A day runs from this local hour to the same hour next day' }),
+  vacation: Vacation,
+})
+export const SettingsBody = Type.Object({
+  timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  dayStartHour: Type.Optional(Type.Integer({ minimum: 0, maximum: DAY_START_HOUR_MAX })),
+  vacation: Type.Optional(Vacation),
 })
 
 export const CreatedHabitView = Type.Object({ id: Type.String(), _links: LinksSchema })

@@ -7,6 +7,7 @@ import { Type } from 'typebox'
 import { requireTrusted } from '../../../platform/auth/principal.js'
 import { AvatarIdString, NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
 import type { TrackingApp } from '../app/tracking-app.js'
+import { copyRecurrence } from '../client.js'
 import { toRecurrence } from '../domain/habit.js'
 import { UNLINK_MAX_HABITS } from '../domain/rules.js'
 import { Description, HabitIdParams, RecurrenceBody, Tags, Title } from './schemas.js'
@@ -23,6 +24,9 @@ const QuestCopyBody = Type.Object({
   tags: Tags,
   recurrence: RecurrenceBody,
   timeZone: Type.String({ minLength: 1, maxLength: 64 }),
+  startsOn: Type.Optional(Type.String({
+    format: 'date', description: "Local date the caller counts the copy's windows from (an EVERY_N_DAYS copy's N-day steps start on it); absent: the day it is made",
+  })),
 })
 const UnlinkBody = Type.Object({
   questId: QuestId,
@@ -35,8 +39,10 @@ export const trackingServiceRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp
       params: HabitIdParams, body: QuestCopyBody, response: { 204: NoContent, ...problemResponses(400, 401, 403, 409) } },
   }, async (req, reply) => {
     requireTrusted(req.principal, 'Only services copy quest habits.')
-    const { questId, recurrence, ...copy } = req.body
-    await app.copyForQuest(req.params.id, { ...copy, associatedQuestId: questId, recurrence: toRecurrence(recurrence.type, recurrence.dayOfWeek, recurrence.dayOfMonth, '/recurrence') })
+    const { questId, recurrence, startsOn, ...copy } = req.body
+    await app.copyForQuest(req.params.id, {
+      ...copy, associatedQuestId: questId, recurrence: copyRecurrence(toRecurrence(recurrence.type, recurrence, '/recurrence'), startsOn),
+    })
     return noContent(reply)
   })
 

@@ -2,6 +2,7 @@ import { links } from '../../../platform/http/links.js'
 import { recurrenceFields } from '../../../platform/time/index.js'
 import type { HabitSnapshot } from '../app/tracking-app.js'
 import { nextRecurrenceDate } from '../domain/habit.js'
+import { currentSettings } from '../domain/settings.js'
 
 export const habitPath = (id: string) => `/api/v1/habits/${id}`
 
@@ -17,6 +18,8 @@ export function habitLinks(id: string, avatarId: string) {
     description: `${self}/description`,
     tags: `${self}/tags`,
     recurrence: `${self}/recurrence`,
+    restDays: `${self}/rest-days`,
+    windows: `${self}/windows`,
     reminderTime: `${self}/reminder-time`,
     lastAttendedDate: `${self}/last-attended-date`,
     history: `${self}/history`,
@@ -25,7 +28,7 @@ export function habitLinks(id: string, avatarId: string) {
   })
 }
 
-export function habitView({ habit: h, streak }: HabitSnapshot) {
+export function habitView({ habit: h, history, streak }: HabitSnapshot) {
   return {
     id: h.id,
     avatarId: h.avatarId,
@@ -34,11 +37,13 @@ export function habitView({ habit: h, streak }: HabitSnapshot) {
     tags: h.tags,
     recurrence: recurrenceView(h.recurrence),
     lastAttendedDate: h.lastAttendedAt,
-    nextRecurrenceDate: nextRecurrenceDate(h),
+    nextRecurrenceDate: nextRecurrenceDate(h, history),
     associatedQuestId: h.associatedQuestId,
     streak,
     bestStreak: h.bestStreak,
-    timeZone: h.timeZone,
+    timeZone: h.ownTimeZone ?? currentSettings(history).timeZone,
+    followsAvatarTimeZone: h.ownTimeZone === null,
+    restDays: h.restDays,
     reminderTime: h.reminderTime,
     _links: habitLinks(h.id, h.avatarId),
   }

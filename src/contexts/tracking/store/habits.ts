@@ -1,31 +1,47 @@
-import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm'
 import type { Database, Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import { recurrenceFields, type LocalDate, type Recurrence, type RecurrenceType, type Weekday } from '../../../platform/time/index.js'
 import type { Habit } from '../domain/habit.js'
-import { completions, habits, missedWindows, remindersSent } from './tables.js'
+import { defaultHistory, type SettingsEntry } from '../domain/settings.js'
+import { avatarSettings, completions, habits, missedWindows, remindersSent } from './tables.js'
 
 type Row = typeof habits.$inferSelect
 
-function recurrenceOf(type: string, dayOfWeek: string | null, dayOfMonth: number | null): Recurrence {
-  if ((type as RecurrenceType) === 'WEEKLY') return { type: 'WEEKLY', dayOfWeek: dayOfWeek as Weekday }
-  if ((type as RecurrenceType) === 'MONTHLY') return { type: 'MONTHLY', dayOfMonth: dayOfMonth! }
-  return { type: 'DAILY' }
+type RecurrenceColumns = Pick<Row, 'recurrenceType' | 'dayOfWeek' | 'dayOfMonth' | 'timesPerWeek' | 'everyNDays' | 'recurrenceAnchor'>
+
+function recurrenceOf(r: RecurrenceColumns): Recurrence {
+  switch (r.recurrenceType as RecurrenceType) {
+    case 'WEEKLY': return { type: 'WEEKLY', dayOfWeek: r.dayOfWeek as Weekday }
+    case 'MONTHLY': return { type: 'MONTHLY', dayOfMonth: r.dayOfMonth! }
+    case 'TIMES_PER_WEEK': return { type: 'TIMES_PER_WEEK', timesPerWeek: r.timesPerWeek! }
+    case 'EVERY_N_DAYS': return { type: 'EVERY_N_DAYS', everyNDays: r.everyNDays!, anchor: r.recurrenceAnchor! }
+    default: return { type: 'DAILY' }
+  }
 }
 
 function toHabit(row: Row): Habit {
-  const { recurrenceType, dayOfWeek, dayOfMonth, createdAt: _createdAt, seq: _seq, ...rest } = row
-  return { ...rest, recurrence: recurrenceOf(recurrenceType, dayOfWeek, dayOfMonth) }
+  const {
+    recurrenceType, dayOfWeek, dayOfMonth, timesPerWeek, everyNDays, recurrenceAnchor, timeZone, restDays, previousRestDays,
+    createdAt: _createdAt, seq: _seq, ...rest
+  } = row
+  return {
+    ...rest,
+    recurrence: recurrenceOf({ recurrenceType, dayOfWeek, dayOfMonth, timesPerWeek, everyNDays, recurrenceAnchor }),
+    ownTimeZone: timeZone,
+    restDays: restDays as Weekday[],
+    previousRestDays: previousRestDays as Weekday[],
+  }
 }
 
-function fromHabit({ recurrence, ...h }: Habit) {
-  return { ...h, ...recurrenceColumns(recurrence) }
+function fromHabit({ recurrence, ownTimeZone, ...h }: Habit) {
+  return { ...h, timeZone: ownTimeZone, ...recurrenceColumns(recurrence) }
 }
 
-/** The table names the type column apart: `recurrence_type`. */
-function recurrenceColumns(r: Recurrence) {
-  const { type, ...days } = recurrenceFields(r)
-  return { recurrenceType: type, ...days }
+/** The table names the type column apart (`recurrence_type`) and keeps an EVERY_N_DAYS anchor. */
+function recurrenceColumns(r: Recurrence): RecurrenceColumns {
+  const { type, ...fields } = recurrenceFields(r)
+  return { recurrenceType: type, ...fields, recurrenceAnchor: r.type === 'EVERY_N_DAYS' ? r.anchor : null }
 }
 
 export const habitRepo = {
@@ -39,6 +55,18 @@ export const habitRepo = {
     const [row] = await tx.select().from(habits).where(eq(habits.id, id)).for('update')
     if (!row) throw new NotFound('Habit', id)
     return toHabit(row)
+  },
+
+  /** The habit locked for a change, or undefined when it is gone (an event about it arrives late). */
+  async findForUpdate(tx: Tx, id: string): Promise<Habit | undefined> {
+    const [row] = await tx.select().from(habits).where(eq(habits.id, id)).for('update')
+    return row ? toHabit(row) : undefined
+  },
+
+  /** The avatar's habits that have a reminder time, locked: their reminder instants move with the avatar's days. */
+  async withReminderOfAvatar(tx: Tx, avatarId: string): Promise<Habit[]> {
+    const rows = await tx.select().from(habits).where(and(eq(habits.avatarId, avatarId), isNotNull(habits.reminderTime))).for('update')
+    return rows.map(toHabit)
   },
 
   /** false when a habit with this id exists already (a copy made before, asked for again). */
@@ -122,18 +150,15 @@ export const completionRepo = {
     return new Set(rows.map((r) => r.s))
   },
 
-  /** The completed window starts of each of these habits among `starts` (a start of one habit may show up for another: still a completion of it). */
-  async startsOfHabits(q: Queryable, habitIds: string[], starts: LocalDate[]): Promise<Map<string, Set<LocalDate>>> {
-    const out = new Map(habitIds.map((id) => [id, new Set<LocalDate>()]))
-    if (habitIds.length === 0) return out
-    const rows = await q.select({ habitId: completions.habitId, s: completions.windowStart }).from(completions)
-      .where(and(inArray(completions.habitId, habitIds), inArray(completions.windowStart, [...new Set(starts)])))
-    for (const r of rows) out.get(r.habitId)?.add(r.s)
+  /** The filled slots of each habit within its window (the column holds slots: see `slotOf`), by habit. */
+  async slotsWithin(q: Queryable, windows: { habitId: string; start: LocalDate; end: LocalDate }[]): Promise<Map<string, Set<LocalDate>>> {
+    const out = new Map(windows.map((w) => [w.habitId, new Set<LocalDate>()]))
+    if (windows.length === 0) return out
+    const rows = await q.execute(sql`select c.habit_id::text as habit_id, c.window_start::text as slot
+      from jsonb_to_recordset(${JSON.stringify(windows)}::jsonb) as w("habitId" uuid, start date, "end" date)
+      join tracking.completions c on c.habit_id = w."habitId" and c.window_start >= w.start and c.window_start < w."end"`)
+    for (const r of (rows as unknown as { rows: { habit_id: string; slot: string }[] }).rows) out.get(r.habit_id)?.add(r.slot)
     return out
-  },
-
-  async insert(tx: Tx, c: { habitId: string; windowStart: LocalDate; attendedAt: string; recordedAt: Date }): Promise<void> {
-    await tx.insert(completions).values(c)
   },
 
   async history(q: Queryable, habitId: string): Promise<string[]> {
@@ -145,10 +170,69 @@ export const completionRepo = {
 
 export const missedRepo = {
   /** false when this (habit, window) was already recorded: its penalty went out before. */
-  async record(tx: Tx, habitId: string, windowStart: LocalDate, recordedAt: Date): Promise<boolean> {
-    const rows = await tx.insert(missedWindows).values({ habitId, windowStart, recordedAt }).onConflictDoNothing()
+  async record(tx: Tx, habitId: string, windowStart: LocalDate, outcome: 'MISSED' | 'NOT_DUE', recordedAt: Date): Promise<boolean> {
+    const rows = await tx.insert(missedWindows).values({ habitId, windowStart, outcome, recordedAt }).onConflictDoNothing()
       .returning({ s: missedWindows.windowStart })
     return rows.length === 1
+  },
+
+  /** A freeze took a missed window's penalty: false when it was not recorded missed (or is frozen already). */
+  async freeze(tx: Tx, habitId: string, windowStart: LocalDate): Promise<boolean> {
+    const rows = await tx.update(missedWindows).set({ outcome: 'FROZEN' })
+      .where(and(eq(missedWindows.habitId, habitId), eq(missedWindows.windowStart, windowStart), eq(missedWindows.outcome, 'MISSED')))
+      .returning({ s: missedWindows.windowStart })
+    return rows.length === 1
+  },
+
+  /** The judged windows of a habit starting in [from, to), by start. */
+  async between(q: Queryable, habitId: string, from: LocalDate, to: LocalDate): Promise<Map<LocalDate, string>> {
+    const rows = await q.select({ s: missedWindows.windowStart, outcome: missedWindows.outcome }).from(missedWindows)
+      .where(and(eq(missedWindows.habitId, habitId), gte(missedWindows.windowStart, from), lt(missedWindows.windowStart, to)))
+    return new Map(rows.map((r) => [r.s, r.outcome]))
+  },
+}
+
+/** Completions with their slots, of a habit, in [from, to). */
+export async function completionsBetween(q: Queryable, habitId: string, from: LocalDate, to: LocalDate): Promise<{ slot: LocalDate; attendedAt: string }[]> {
+  return q.select({ slot: completions.windowStart, attendedAt: completions.attendedAt }).from(completions)
+    .where(and(eq(completions.habitId, habitId), gte(completions.windowStart, from), lt(completions.windowStart, to)))
+    .orderBy(asc(completions.windowStart))
+}
+
+export const settingsRepo = {
+  /** The avatar's settings history; the defaults when it never changed them. */
+  async history(q: Queryable, avatarId: string): Promise<SettingsEntry[]> {
+    const [row] = await q.select({ history: avatarSettings.history }).from(avatarSettings).where(eq(avatarSettings.avatarId, avatarId))
+    return (row?.history as SettingsEntry[] | undefined) ?? defaultHistory()
+  },
+
+  /** The same, locked for a change (no row yet: none to lock; the upsert settles two first changes). */
+  async historyForUpdate(tx: Tx, avatarId: string): Promise<{ history: SettingsEntry[]; version: number }> {
+    const [row] = await tx.select().from(avatarSettings).where(eq(avatarSettings.avatarId, avatarId)).for('update')
+    return row ? { history: row.history as SettingsEntry[], version: row.version } : { history: defaultHistory(), version: 0 }
+  },
+
+  /** false when another change was written since `version` was read (first changes race on the insert). */
+  async save(tx: Tx, avatarId: string, history: SettingsEntry[], version: number, at: Date): Promise<boolean> {
+    if (version === 0) {
+      const rows = await tx.insert(avatarSettings).values({ avatarId, history, version: 1, updatedAt: at }).onConflictDoNothing().returning({ v: avatarSettings.version })
+      return rows.length === 1
+    }
+    const rows = await tx.update(avatarSettings).set({ history, version: version + 1, updatedAt: at })
+      .where(and(eq(avatarSettings.avatarId, avatarId), eq(avatarSettings.version, version))).returning({ v: avatarSettings.version })
+    return rows.length === 1
+  },
+
+  /** Each avatar's history, for a job run over many habits. */
+  async historiesOf(q: Queryable, avatarIds: string[]): Promise<Map<string, SettingsEntry[]>> {
+    const ids = [...new Set(avatarIds)]
+    const rows = ids.length === 0 ? [] : await q.select().from(avatarSettings).where(inArray(avatarSettings.avatarId, ids))
+    const found = new Map(rows.map((r) => [r.avatarId, r.history as SettingsEntry[]]))
+    return new Map(ids.map((id) => [id, found.get(id) ?? defaultHistory()]))
+  },
+
+  async delete(tx: Tx, avatarId: string): Promise<void> {
+    await tx.delete(avatarSettings).where(eq(avatarSettings.avatarId, avatarId))
   },
 }
 
@@ -181,7 +265,9 @@ const loadForAttends = new WeakMap<Queryable, ReturnType<typeof prepareLoadForAt
 const prepareLoadForAttends = (q: Queryable) =>
   q.select({
     habit: habits,
-    completed: sql<LocalDate[]>`(select coalesce(jsonb_agg(c.window_start), '[]'::jsonb) from tracking.completions c where c.habit_id = ${habits.id})`,
+    slots: sql<LocalDate[]>`(select coalesce(jsonb_agg(c.window_start), '[]'::jsonb) from tracking.completions c where c.habit_id = ${habits.id})`,
+    // Qualified by hand: drizzle names the outer column bare, which inside the subquery is the settings row's own.
+    settings: sql<SettingsEntry[] | null>`(select s.history from tracking.avatar_settings s where s.avatar_id = tracking.habits.avatar_id)`,
   }).from(habits).where(sql`${habits.id} = any(${sql.placeholder('ids')}::uuid[])`).prepare('habit_load_for_attends')
 
 const WRITE_ATTENDANCES = `
@@ -209,7 +295,10 @@ select id::text from h`
 
 export interface LoadedHabit {
   habit: Habit
-  completed: LocalDate[]
+  /** The slots its completions filled (see `slotOf`). */
+  slots: LocalDate[]
+  /** Its avatar's settings history. */
+  history: SettingsEntry[]
 }
 
 /** One habit's attends of a batch: its state after them, their completions and their events. */
@@ -225,7 +314,7 @@ export const attendanceStore = {
     let statement = loadForAttends.get(q)
     if (!statement) loadForAttends.set(q, (statement = prepareLoadForAttends(q)))
     const rows = await statement.execute({ ids })
-    return new Map(rows.map((r) => [r.habit.id, { habit: toHabit(r.habit), completed: r.completed }]))
+    return new Map(rows.map((r) => [r.habit.id, { habit: toHabit(r.habit), slots: r.slots, history: r.settings ?? defaultHistory() }]))
   },
 
   /** The ids of the habits written; a habit missing moved on (or is gone) since it was read. */

@@ -21,7 +21,17 @@ export const habits = trackingSchema.table(
     recurrenceType: text('recurrence_type').notNull(),
     dayOfWeek: text('day_of_week'),
     dayOfMonth: integer('day_of_month'),
-    timeZone: text('time_zone').notNull(),
+    timesPerWeek: integer('times_per_week'),
+    everyNDays: integer('every_n_days'),
+    /** EVERY_N_DAYS: the first window's start. */
+    recurrenceAnchor: localDate('recurrence_anchor'),
+    /** The habit's own zone; null: its avatar's (avatar_settings). */
+    timeZone: text('time_zone'),
+    restDays: jsonb('rest_days').$type<string[]>().notNull().default([]),
+    previousRestDays: jsonb('previous_rest_days').$type<string[]>().notNull().default([]),
+    restDaysFrom: localDate('rest_days_from'),
+    /** Starts of windows a streak freeze covered (the latest). */
+    frozenWindows: jsonb('frozen_windows').$type<string[]>().notNull().default([]),
     associatedQuestId: text('associated_quest_id'),
     /** Start of the first window that may be attended (creation, or the last recurrence change). */
     firstWindowStart: localDate('first_window_start').notNull(),
@@ -60,12 +70,14 @@ export const completions = trackingSchema.table(
   (t) => [primaryKey({ columns: [t.habitId, t.windowStart] })],
 )
 
+/** Windows judged without a completion: MISSED (penalised), FROZEN (a freeze took the penalty) or NOT_DUE. */
 export const missedWindows = trackingSchema.table(
   'missed_windows',
   {
     habitId: uuid('habit_id').notNull(),
     windowStart: localDate('window_start').notNull(),
     recordedAt: instant('recorded_at').notNull(),
+    outcome: text('outcome').notNull().default('MISSED'),
   },
   (t) => [primaryKey({ columns: [t.habitId, t.windowStart] })],
 )
@@ -82,6 +94,17 @@ export const remindersSent = trackingSchema.table(
   },
   (t) => [primaryKey({ columns: [t.habitId, t.windowStart] }), index('reminders_sent_window_end_idx').on(t.windowEnd)],
 )
+
+/**
+ * An avatar's day settings with the changes still governing windows (domain/settings.ts): the
+ * last entry is the settings now. No row: the defaults.
+ */
+export const avatarSettings = trackingSchema.table('avatar_settings', {
+  avatarId: text('avatar_id').primaryKey(),
+  history: jsonb('history').notNull(),
+  version: integer('version').notNull(),
+  updatedAt: instant('updated_at').notNull(),
+})
 
 export const outbox = outboxTable(trackingSchema)
 export const inbox = inboxTable(trackingSchema)

@@ -1,0 +1,2 @@
+ALTER TABLE "avatar"."avatars" ADD COLUMN "streak_freezes" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "avatar"."avatars" ADD COLUMN "missed_damage" jsonb DEFAULT '{}'::jsonb NOT NULL;
