@@ -12,6 +12,7 @@ import { GuildScreen } from './screens/Guild'
 import { HabitsScreen } from './screens/Habits'
 import { MarketScreen } from './screens/Market'
 import { QuestsScreen } from './screens/Quests'
+import { SettingsScreen } from './screens/Settings'
 import { TodayScreen } from './screens/Today'
 import { Icon } from './ui/icons'
 import { InboxBell } from './ui/Inbox'
@@ -24,6 +25,7 @@ const SCREENS = [
   { path: '/guild', label: 'Guild', icon: 'guild', Screen: GuildScreen },
   { path: '/battle', label: 'Battle', icon: 'battle', Screen: BattleScreen },
   { path: '/quests', label: 'Quests', icon: 'quests', Screen: QuestsScreen },
+  { path: '/settings', label: 'Settings', icon: 'settings', Screen: SettingsScreen },
 ] as const
 
 export function App() {

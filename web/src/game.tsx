@@ -121,6 +121,7 @@ export function withChange(a: Avatar, p: LivePayloads['AvatarChanged']): { avata
     mana: { amount: p.mana, max: p.maxMana },
     money: { amount: p.money },
     stats: { strength: p.strength, defense: p.defense, intelligence: p.intelligence },
+    streakFreezes: p.streakFreezes ?? a.streakFreezes,
   }
   const complete = p.level === a.level.levelNumber && sameItems(a.inventory.items, p.inventory) && sameItems(a.equippedItems.items, p.equipped)
   return { avatar, complete }

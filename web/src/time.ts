@@ -4,7 +4,7 @@
  * module (src/platform/time), the one the server counts windows with; here only what is shown.
  */
 import { Temporal } from 'temporal-polyfill'
-import { dateOf, localDateTimeIn, readDuration } from '../../src/platform/time/index.js'
+import { dateOf, dayOf, dayOfLocal, localDateTimeIn, readDuration, type LocalDate } from '../../src/platform/time/index.js'
 import type { Habit } from './api/types'
 import { now } from './clock'
 
@@ -16,6 +16,17 @@ export function browserTimeZone(): string {
 export function localDateTime(timeZone: string, at = now()): string {
   return localDateTimeIn(new Date(at), timeZone)
 }
+
+/**
+ * The player's day now in `timeZone`: it starts at `dayStartHour` (the avatar's settings), so with
+ * 4 it is still yesterday at 01:30.
+ */
+export function playerToday(timeZone: string, dayStartHour: number, at = now()): LocalDate {
+  return dayOf(new Date(at), { timeZone, dayStartHour })
+}
+
+/** The player's day a local date-time (in `timeZone`) falls on. */
+export const playerDayOf = (t: string, timeZone: string, dayStartHour: number): LocalDate => dayOfLocal(t, { timeZone, dayStartHour })
 
 /**
  * Whether the habit's current window is still open: its next recurrence (the start of the

@@ -13,6 +13,8 @@ export class ApiError extends Error {
   readonly status: number
   readonly type: string
   readonly title: string
+  /** The problem's own sentence (`A vacation lasts at most 90 days.`), when it has one. */
+  readonly detail: string | undefined
   /** Field messages keyed by field (`title`, `recurrence.dayOfWeek`); see fieldOf. */
   readonly fields: Record<string, string>
 
@@ -21,6 +23,7 @@ export class ApiError extends Error {
     this.status = status
     this.type = p.type ?? 'about:blank'
     this.title = p.title ?? `HTTP ${status}`
+    this.detail = p.detail || undefined
     this.fields = {}
     for (const e of p.errors ?? []) {
       const key = fieldOf(e.path)

@@ -2,7 +2,8 @@
 import { del, get, patch, post, request } from './client'
 import type { SessionAnswer } from './session'
 import type {
-  Attack, Avatar, Battle, Boss, BossType, Guild, Habit, Invite, Item, Member, Page, Participation, Quest, QuestHabit, Recurrence, Role, Stats,
+  Attack, Avatar, Battle, Boss, BossType, DayOfWeek, Guild, Habit, HabitWindow, Invite, Item, Member, Page, Participation, Quest, QuestHabit, Recurrence, Role,
+  Settings, SettingsChange, Stats, StreakFreezes,
 } from './types'
 
 const e = encodeURIComponent
@@ -24,9 +25,15 @@ export const raiseStat = (id: string, stat: 'strength' | 'defense' | 'intelligen
 export const equip = (id: string, item: Item) => post(`${avatarPath(id)}/inventory/items/equip`, { type: item.type, name: item.name })
 export const unequip = (id: string, item: Item) => post(`${avatarPath(id)}/inventory/items/unequip`, { type: item.type, name: item.name })
 export const consumeItem = (id: string, name: string) =>
-  post<{ health: Avatar['health']; mana: Avatar['mana'] }>(`${avatarPath(id)}/inventory/items/use`, { name })
+  post<{ health: Avatar['health']; mana: Avatar['mana']; streakFreezes: StreakFreezes }>(`${avatarPath(id)}/inventory/items/use`, { name })
 export const searchAvatars = (name: string) =>
   get<{ _embedded: { avatars: Avatar[] } }>(`/api/v1/avatars/search?name=${e(name)}&limit=20`).then((r) => r._embedded.avatars)
+
+/** The avatar's day settings (DESIGN §9.3). */
+export const getSettings = (id: string) => get<Settings>(`${avatarPath(id)}/settings`)
+/** Changes the fields named; the answer is the settings after. They govern the windows that start after today. */
+export const changeSettings = (id: string, change: SettingsChange) =>
+  request<Settings>('PATCH', `${avatarPath(id)}/settings`, { body: change }).then((a) => a.data)
 
 // ---- habits ----
 
@@ -35,9 +42,21 @@ export interface HabitInput {
   description: string
   tags: string[]
   recurrence: Recurrence
+  /** DAILY only: weekdays that are not due. */
+  restDays: DayOfWeek[]
   /** `HH:mm` in the habit's time zone, or null: no reminder. */
   reminderTime: Habit['reminderTime']
 }
+
+/** The recurrence as the API takes it: the fields of its type, the others null. */
+const scheduleOf = (r: Recurrence) => ({
+  dayOfWeek: r.type === 'WEEKLY' ? r.dayOfWeek : null,
+  dayOfMonth: r.type === 'MONTHLY' ? r.dayOfMonth : null,
+  timesPerWeek: r.type === 'TIMES_PER_WEEK' ? r.timesPerWeek : null,
+  everyNDays: r.type === 'EVERY_N_DAYS' ? r.everyNDays : null,
+})
+const sameSchedule = (a: Recurrence, b: Recurrence) => a.type === b.type && JSON.stringify(scheduleOf(a)) === JSON.stringify(scheduleOf(b))
+const sameDays = (a: readonly string[], b: readonly string[]) => [...a].sort().join() === [...b].sort().join()
 
 export const listHabits = async (avatarId: string): Promise<Habit[]> => {
   const all: Habit[] = []
@@ -50,12 +69,13 @@ export const listHabits = async (avatarId: string): Promise<Habit[]> => {
   return all
 }
 export const getHabit = (id: string) => get<Habit>(`/api/v1/habits/${e(id)}`)
-export const createHabit = (avatarId: string, h: HabitInput, timeZone: string) =>
+/** Made without a zone, the habit follows its avatar's settings (the Settings screen). */
+export const createHabit = (avatarId: string, h: HabitInput) =>
   post<{ id: string }>('/api/v1/habits', {
-    avatarId, title: h.title, description: h.description, tags: h.tags, timeZone,
+    avatarId, title: h.title, description: h.description, tags: h.tags,
     recurrenceType: h.recurrence.type,
-    ...(h.recurrence.type === 'WEEKLY' ? { dayOfWeek: h.recurrence.dayOfWeek } : {}),
-    ...(h.recurrence.type === 'MONTHLY' ? { dayOfMonth: h.recurrence.dayOfMonth } : {}),
+    ...Object.fromEntries(Object.entries(scheduleOf(h.recurrence)).filter(([, v]) => v !== null)),
+    ...(h.recurrence.type === 'DAILY' && h.restDays.length > 0 ? { restDays: h.restDays } : {}),
     ...(h.reminderTime ? { reminderTime: h.reminderTime } : {}),
   })
 /** The contract edits a habit one part at a time; only the parts that changed are sent. */
@@ -65,16 +85,19 @@ export async function updateHabit(before: Habit, h: HabitInput): Promise<void> {
   if (h.description !== before.description) await patch(`${path}/description`, { description: h.description })
   if (h.tags.join('\n') !== before.tags.join('\n')) await patch(`${path}/tags`, { tags: h.tags })
   if (h.reminderTime !== before.reminderTime) await patch(`${path}/reminder-time`, { reminderTime: h.reminderTime })
-  const r = h.recurrence, b = before.recurrence
-  if (r.type !== b.type || r.dayOfWeek !== b.dayOfWeek || r.dayOfMonth !== b.dayOfMonth) {
-    await patch(`${path}/recurrence`, {
-      type: r.type, dayOfWeek: r.type === 'WEEKLY' ? r.dayOfWeek : null, dayOfMonth: r.type === 'MONTHLY' ? r.dayOfMonth : null,
-    })
-  }
+  const rescheduled = !sameSchedule(h.recurrence, before.recurrence)
+  if (rescheduled) await patch(`${path}/recurrence`, { type: h.recurrence.type, ...scheduleOf(h.recurrence) })
+  // A new schedule keeps the rest days only when it is DAILY.
+  const restDays = h.recurrence.type === 'DAILY' ? h.restDays : []
+  const restDaysAfter = rescheduled && h.recurrence.type !== 'DAILY' ? [] : before.restDays
+  if (!sameDays(restDays, restDaysAfter)) await patch(`${path}/rest-days`, { restDays })
 }
 export const deleteHabit = (id: string) => del(`/api/v1/habits/${e(id)}`)
 export const attendHabit = (id: string, date: string) => post(`/api/v1/habits/${e(id)}/attend`, { date })
 export const habitHistory = (id: string) => get<{ history: { date: string }[] }>(`/api/v1/habits/${e(id)}/history`).then((r) => r.history)
+/** What became of each window that overlaps the local days [from, to) (at most 400 windows). */
+export const habitWindows = (id: string, from: string, to: string) =>
+  get<{ items: HabitWindow[] }>(`/api/v1/habits/${e(id)}/windows?from=${e(from)}&to=${e(to)}`).then((r) => r.items)
 
 // ---- guilds ----
 

@@ -32,6 +32,8 @@ export interface LivePayloads {
     avatarId: string; level: number; experience: number; experienceRequired: number; health: number; maxHealth: number
     mana: number; maxMana: number; money: number; strength: number; defense: number; intelligence: number; unspentPoints: number
     inventory: Items['items']; equipped: Items['items']
+    /** Absent in events from before streak freezes. */
+    streakFreezes?: { held: number; max: number }
   }
   AvatarLeveledUp: { avatarId: string; level: number; levelsGained: number; spellsLearned: string[] }
   AvatarDied: { avatarId: string; moneyLost: number }

@@ -517,7 +517,7 @@ export interface paths {
                                             description: string;
                                             power: number;
                                             /** @enum {string} */
-                                            effect?: "HEALTH" | "MANA";
+                                            effect?: "HEALTH" | "MANA" | "FREEZE";
                                         }[];
                                     };
                                     equippedItems: {
@@ -529,7 +529,7 @@ export interface paths {
                                             description: string;
                                             power: number;
                                             /** @enum {string} */
-                                            effect?: "HEALTH" | "MANA";
+                                            effect?: "HEALTH" | "MANA" | "FREEZE";
                                         }[];
                                     };
                                     spells: {
@@ -539,6 +539,13 @@ export interface paths {
                                         power: number;
                                         requiredLevel: number;
                                     }[];
+                                    /** @description Earned each time a habit's streak reaches a multiple of 7 (while below max), or from an Ice Crystal */
+                                    streakFreezes: {
+                                        /** @description Streak freezes held: each takes the penalty of one missed window, and keeps the streak */
+                                        held: number;
+                                        /** @description The most an avatar may hold */
+                                        max: number;
+                                    };
                                     /** @description Hypermedia links: relation name → {href} */
                                     _links: {
                                         [key: string]: {
@@ -643,7 +650,7 @@ export interface paths {
                                     description: string;
                                     power: number;
                                     /** @enum {string} */
-                                    effect?: "HEALTH" | "MANA";
+                                    effect?: "HEALTH" | "MANA" | "FREEZE";
                                 }[];
                             };
                             equippedItems: {
@@ -655,7 +662,7 @@ export interface paths {
                                     description: string;
                                     power: number;
                                     /** @enum {string} */
-                                    effect?: "HEALTH" | "MANA";
+                                    effect?: "HEALTH" | "MANA" | "FREEZE";
                                 }[];
                             };
                             spells: {
@@ -665,6 +672,13 @@ export interface paths {
                                 power: number;
                                 requiredLevel: number;
                             }[];
+                            /** @description Earned each time a habit's streak reaches a multiple of 7 (while below max), or from an Ice Crystal */
+                            streakFreezes: {
+                                /** @description Streak freezes held: each takes the penalty of one missed window, and keeps the streak */
+                                held: number;
+                                /** @description The most an avatar may hold */
+                                max: number;
+                            };
                             /** @description Hypermedia links: relation name → {href} */
                             _links: {
                                 [key: string]: {
@@ -2314,7 +2328,7 @@ export interface paths {
                                 description: string;
                                 power: number;
                                 /** @enum {string} */
-                                effect?: "HEALTH" | "MANA";
+                                effect?: "HEALTH" | "MANA" | "FREEZE";
                             }[];
                             /** @description Hypermedia links: relation name → {href} */
                             _links?: {
@@ -2385,10 +2399,10 @@ export interface paths {
                         description?: string;
                         power: number;
                         /**
-                         * @description For consumables: what it restores (default HEALTH)
+                         * @description For consumables: what it does: restores HEALTH (the default) or MANA, or adds a streak FREEZE
                          * @enum {string}
                          */
-                        effect?: "HEALTH" | "MANA";
+                        effect?: "HEALTH" | "MANA" | "FREEZE";
                     };
                 };
             };
@@ -2579,7 +2593,7 @@ export interface paths {
                             description: string;
                             power: number;
                             /** @enum {string} */
-                            effect?: "HEALTH" | "MANA";
+                            effect?: "HEALTH" | "MANA" | "FREEZE";
                         };
                     };
                 };
@@ -2811,7 +2825,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Use up a consumable: it restores health (or mana) by its power */
+        /**
+         * Use up a consumable: it restores health (or mana) by its power, or adds a streak freeze
+         * @description A consumable whose `effect` is `FREEZE` (the Ice Crystal) adds one streak freeze, whatever its power; with the most an avatar may hold it is refused (`freezes-full`) and kept.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2843,6 +2860,13 @@ export interface paths {
                             };
                             mana: {
                                 amount: number;
+                                max: number;
+                            };
+                            /** @description Earned each time a habit's streak reaches a multiple of 7 (while below max), or from an Ice Crystal */
+                            streakFreezes: {
+                                /** @description Streak freezes held: each takes the penalty of one missed window, and keeps the streak */
+                                held: number;
+                                /** @description The most an avatar may hold */
                                 max: number;
                             };
                         };
@@ -2926,7 +2950,7 @@ export interface paths {
                                 description: string;
                                 power: number;
                                 /** @enum {string} */
-                                effect?: "HEALTH" | "MANA";
+                                effect?: "HEALTH" | "MANA" | "FREEZE";
                             }[];
                             /** @description Hypermedia links: relation name → {href} */
                             _links?: {
@@ -3002,10 +3026,12 @@ export interface paths {
                                 tags: string[];
                                 recurrence: {
                                     /** @enum {string} */
-                                    type: "DAILY" | "WEEKLY" | "MONTHLY";
+                                    type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
                                     dayOfMonth: number | null;
                                     /** @enum {string|null} */
                                     dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
+                                    timesPerWeek: number | null;
+                                    everyNDays: number | null;
                                 };
                                 lastAttendedDate: string | null;
                                 nextRecurrenceDate: string;
@@ -3013,7 +3039,10 @@ export interface paths {
                                 /** @description Consecutive completed windows up to now (0 once broken) */
                                 streak: number;
                                 bestStreak: number;
+                                /** @description The zone its windows are counted in: its own, or its avatar's */
                                 timeZone: string;
+                                followsAvatarTimeZone: boolean;
+                                restDays: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
                                 /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
                                 reminderTime: string | null;
                                 /** @description Hypermedia links: relation name → {href} */
@@ -3075,13 +3104,19 @@ export interface paths {
                         /** @description Trimmed and de-duplicated; 1–40 characters each */
                         tags?: string[];
                         /** @enum {string} */
-                        recurrenceType: "DAILY" | "WEEKLY" | "MONTHLY";
+                        recurrenceType: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
                         /** @enum {string|null} */
                         dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
                         /** @description 31 means the last day of shorter months */
                         dayOfMonth?: number | null;
-                        /** @description IANA zone the windows are counted in (default UTC) */
-                        timeZone?: string;
+                        /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
+                        timesPerWeek?: number | null;
+                        /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
+                        everyNDays?: number | null;
+                        /** @description DAILY only: weekdays whose windows are not due (not all seven); changes govern windows from tomorrow on */
+                        restDays?: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[] | null;
+                        /** @description The habit's own IANA zone; absent or null: it follows its avatar's (settings) */
+                        timeZone?: string | null;
                         /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
                         reminderTime?: string | null;
                     };
@@ -3172,10 +3207,12 @@ export interface paths {
                             tags: string[];
                             recurrence: {
                                 /** @enum {string} */
-                                type: "DAILY" | "WEEKLY" | "MONTHLY";
+                                type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
                                 dayOfMonth: number | null;
                                 /** @enum {string|null} */
                                 dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
+                                timesPerWeek: number | null;
+                                everyNDays: number | null;
                             };
                             lastAttendedDate: string | null;
                             nextRecurrenceDate: string;
@@ -3183,7 +3220,10 @@ export interface paths {
                             /** @description Consecutive completed windows up to now (0 once broken) */
                             streak: number;
                             bestStreak: number;
+                            /** @description The zone its windows are counted in: its own, or its avatar's */
                             timeZone: string;
+                            followsAvatarTimeZone: boolean;
+                            restDays: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
                             /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
                             reminderTime: string | null;
                             /** @description Hypermedia links: relation name → {href} */
@@ -3247,13 +3287,22 @@ export interface paths {
                         tags: string[];
                         recurrence: {
                             /** @enum {string} */
-                            type: "DAILY" | "WEEKLY" | "MONTHLY";
+                            type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
                             /** @enum {string|null} */
                             dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
                             /** @description 31 means the last day of shorter months */
                             dayOfMonth?: number | null;
+                            /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
+                            timesPerWeek?: number | null;
+                            /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
+                            everyNDays?: number | null;
                         };
                         timeZone: string;
+                        /**
+                         * Format: date
+                         * @description Local date the caller counts the copy's windows from (an EVERY_N_DAYS copy's N-day steps start on it); absent: the day it is made
+                         */
+                        startsOn?: string;
                     };
                 };
             };
@@ -3774,10 +3823,12 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            type: "DAILY" | "WEEKLY" | "MONTHLY";
+                            type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
                             dayOfMonth: number | null;
                             /** @enum {string|null} */
                             dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
+                            timesPerWeek: number | null;
+                            everyNDays: number | null;
                         };
                     };
                 };
@@ -3829,11 +3880,15 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        type: "DAILY" | "WEEKLY" | "MONTHLY";
+                        type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
                         /** @enum {string|null} */
                         dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
                         /** @description 31 means the last day of shorter months */
                         dayOfMonth?: number | null;
+                        /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
+                        timesPerWeek?: number | null;
+                        /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
+                        everyNDays?: number | null;
                     };
                 };
             };
@@ -3883,6 +3938,226 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/habits/{id}/rest-days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            restDays: string[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set a DAILY habit's rest days (null or [] for none); they govern the windows from tomorrow on */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description DAILY only: weekdays whose windows are not due (not all seven); changes govern windows from tomorrow on */
+                        restDays: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[] | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/habits/{id}/windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The habit's windows over a span of days, with what became of each (completed, missed, frozen, not due, open) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First day (default: 35 days ago) */
+                    from?: string;
+                    /** @description Day after the last (default: tomorrow); at most 400 windows are shown */
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                start: string;
+                                /** @description The day after its last */
+                                end: string;
+                                /**
+                                 * @description COMPLETED done; PARTIAL a TIMES_PER_WEEK week under way with completions; OPEN under way; UPCOMING not begun; PENDING ended, not judged yet; MISSED penalised; FROZEN a streak freeze took the penalty; NOT_DUE a vacation, a rest day or the first window (no penalty, the streak carries over)
+                                 * @enum {string}
+                                 */
+                                status: "COMPLETED" | "PARTIAL" | "OPEN" | "UPCOMING" | "PENDING" | "MISSED" | "FROZEN" | "NOT_DUE";
+                                completions: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/habits/{id}/reminder-time": {
@@ -4088,7 +4363,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every completion, oldest first */
+        /** Every completion, oldest first (what became of each window: …/windows) */
         get: {
             parameters: {
                 query?: never;
@@ -4233,6 +4508,196 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/avatars/{id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An avatar's day settings: time zone, day start hour, vacation (its owner only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description IANA zone of the habits without their own */
+                            timeZone: string;
+                            /** @description A day runs from this local hour to the same hour next day */
+                            dayStartHour: number;
+                            /** @description Local dates, both included; at most 90 days */
+                            vacation: {
+                                /**
+                                 * Format: date
+                                 * @description Local date YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description Local date YYYY-MM-DD
+                                 */
+                                to: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change day settings; a change governs the windows that start after today (a window under way keeps the settings it began with) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        timeZone?: string;
+                        dayStartHour?: number;
+                        /** @description Local dates, both included; at most 90 days */
+                        vacation?: {
+                            /**
+                             * Format: date
+                             * @description Local date YYYY-MM-DD
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description Local date YYYY-MM-DD
+                             */
+                            to: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description IANA zone of the habits without their own */
+                            timeZone: string;
+                            /** @description A day runs from this local hour to the same hour next day */
+                            dayStartHour: number;
+                            /** @description Local dates, both included; at most 90 days */
+                            vacation: {
+                                /**
+                                 * Format: date
+                                 * @description Local date YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description Local date YYYY-MM-DD
+                                 */
+                                to: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/habits/quest-unlinks": {
@@ -6844,11 +7309,15 @@ export interface paths {
                             tags?: string[];
                             recurrence: {
                                 /** @enum {string} */
-                                type: "DAILY" | "WEEKLY" | "MONTHLY";
+                                type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
                                 /** @enum {string|null} */
                                 dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
-                                /** @description 1–31; 31 means the last day of shorter months */
+                                /** @description MONTHLY; 31 means the last day of shorter months */
                                 dayOfMonth?: number | null;
+                                /** @description TIMES_PER_WEEK: completions each ISO week needs, at most one a day; a participant needs each week of their window done */
+                                timesPerWeek?: number | null;
+                                /** @description EVERY_N_DAYS: the window's length in days; a participant's copy counts them from the join day */
+                                everyNDays?: number | null;
                             };
                         }[];
                         /** @description An avatar the caller owns; default their registration avatar */
@@ -7441,10 +7910,12 @@ export interface paths {
                                 tags: string[];
                                 recurrence: {
                                     /** @enum {string} */
-                                    type: "DAILY" | "WEEKLY" | "MONTHLY";
+                                    type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
                                     dayOfMonth: number | null;
                                     /** @enum {string|null} */
                                     dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
+                                    timesPerWeek: number | null;
+                                    everyNDays: number | null;
                                 };
                             }[];
                             /** @description Hypermedia links: relation name → {href} */
@@ -7500,11 +7971,15 @@ export interface paths {
                         tags?: string[];
                         recurrence: {
                             /** @enum {string} */
-                            type: "DAILY" | "WEEKLY" | "MONTHLY";
+                            type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
                             /** @enum {string|null} */
                             dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
-                            /** @description 1–31; 31 means the last day of shorter months */
+                            /** @description MONTHLY; 31 means the last day of shorter months */
                             dayOfMonth?: number | null;
+                            /** @description TIMES_PER_WEEK: completions each ISO week needs, at most one a day; a participant needs each week of their window done */
+                            timesPerWeek?: number | null;
+                            /** @description EVERY_N_DAYS: the window's length in days; a participant's copy counts them from the join day */
+                            everyNDays?: number | null;
                         };
                     };
                 };
@@ -8027,10 +8502,10 @@ export interface paths {
                                 power: number;
                                 price: number;
                                 /**
-                                 * @description Consumables: what drinking it restores
+                                 * @description Consumables: what using it does: restores HEALTH or MANA by its power, or adds one streak FREEZE
                                  * @enum {string}
                                  */
-                                effect?: "HEALTH" | "MANA";
+                                effect?: "HEALTH" | "MANA" | "FREEZE";
                                 /** @description The level an avatar needs to buy it */
                                 requiredLevel: number;
                                 /** @description Hypermedia links: relation name → {href} */
@@ -8126,10 +8601,10 @@ export interface paths {
                                 power: number;
                                 price: number;
                                 /**
-                                 * @description Consumables: what drinking it restores
+                                 * @description Consumables: what using it does: restores HEALTH or MANA by its power, or adds one streak FREEZE
                                  * @enum {string}
                                  */
-                                effect?: "HEALTH" | "MANA";
+                                effect?: "HEALTH" | "MANA" | "FREEZE";
                                 /** @description The level an avatar needs to buy it */
                                 requiredLevel: number;
                                 /** @description Hypermedia links: relation name → {href} */
@@ -8220,10 +8695,10 @@ export interface paths {
                                 power: number;
                                 price: number;
                                 /**
-                                 * @description Consumables: what drinking it restores
+                                 * @description Consumables: what using it does: restores HEALTH or MANA by its power, or adds one streak FREEZE
                                  * @enum {string}
                                  */
-                                effect?: "HEALTH" | "MANA";
+                                effect?: "HEALTH" | "MANA" | "FREEZE";
                                 /** @description The level an avatar needs to buy it */
                                 requiredLevel: number;
                                 /** @description Hypermedia links: relation name → {href} */
@@ -8324,10 +8799,10 @@ export interface paths {
                             power: number;
                             price: number;
                             /**
-                             * @description Consumables: what drinking it restores
+                             * @description Consumables: what using it does: restores HEALTH or MANA by its power, or adds one streak FREEZE
                              * @enum {string}
                              */
-                            effect?: "HEALTH" | "MANA";
+                            effect?: "HEALTH" | "MANA" | "FREEZE";
                             /** @description The level an avatar needs to buy it */
                             requiredLevel: number;
                             /** @description Hypermedia links: relation name → {href} */
@@ -8420,10 +8895,10 @@ export interface paths {
                             power: number;
                             price: number;
                             /**
-                             * @description Consumables: what drinking it restores
+                             * @description Consumables: what using it does: restores HEALTH or MANA by its power, or adds one streak FREEZE
                              * @enum {string}
                              */
-                            effect?: "HEALTH" | "MANA";
+                            effect?: "HEALTH" | "MANA" | "FREEZE";
                             /** @description The level an avatar needs to buy it */
                             requiredLevel: number;
                             /** @description Hypermedia links: relation name → {href} */
@@ -8610,10 +9085,10 @@ export interface paths {
                             power: number;
                             price: number;
                             /**
-                             * @description Consumables: what drinking it restores
+                             * @description Consumables: what using it does: restores HEALTH or MANA by its power, or adds one streak FREEZE
                              * @enum {string}
                              */
-                            effect?: "HEALTH" | "MANA";
+                            effect?: "HEALTH" | "MANA" | "FREEZE";
                             /** @description When it was sold (ISO 8601, UTC) */
                             soldAt: string;
                             /** @description Hypermedia links: relation name → {href} */
@@ -8706,10 +9181,10 @@ export interface paths {
                             power: number;
                             price: number;
                             /**
-                             * @description Consumables: what drinking it restores
+                             * @description Consumables: what using it does: restores HEALTH or MANA by its power, or adds one streak FREEZE
                              * @enum {string}
                              */
-                            effect?: "HEALTH" | "MANA";
+                            effect?: "HEALTH" | "MANA" | "FREEZE";
                             /** @description When it was sold (ISO 8601, UTC) */
                             soldAt: string;
                             /** @description Hypermedia links: relation name → {href} */
@@ -9184,7 +9659,8 @@ export interface paths {
          * The avatar's live events (server-sent events; owner only)
          * @description Server-sent events of everything that concerns the avatar, as it commits (DESIGN §9.2). Each event:
          *     `id: <n>` (its place in the avatar's stream), `event: <type>`, `data: {"type","occurredAt","payload"}`. Types: AvatarChanged,
-         *     AvatarLeveledUp, AvatarDied, HabitCreated, HabitDeleted, HabitAttended, HabitMissed, QuestCompleted, QuestExpired, ItemBought, ItemSold,
+         *     AvatarLeveledUp, AvatarDied, MissedWindowSettled (how a missed window was paid: damage or a streak freeze), HabitCreated, HabitDeleted,
+         *     HabitAttended, HabitMissed, QuestCompleted, QuestExpired, ItemBought, ItemSold,
          *     NotificationCreated, InviteSent, InviteWithdrawn, GuildCreated, MemberJoined, MemberLeft, MemberRolesChanged, GuildDisbanded,
          *     BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleCancelled, BattleWon, BattleLost; payloads as the producing
          *     context's events. Control events: `resync` (what followed Last-Event-ID is no longer kept, or the id is unknown: read the

@@ -20,6 +20,12 @@ export type Item = Avatar['inventory']['items'][number]
 export type ItemType = Item['type']
 export type Spell = Avatar['spells'][number]
 export type Stats = Answer<'/api/v1/avatars/{id}/stats', 'get'>
+export type StreakFreezes = Avatar['streakFreezes']
+
+/** An avatar's day settings (DESIGN §9.3): the zone its habits follow, the hour its days start, a vacation. */
+export type Settings = Answer<'/api/v1/avatars/{id}/settings', 'get'>
+export type SettingsChange = Body<'/api/v1/avatars/{id}/settings', 'patch'>
+export type Vacation = NonNullable<Settings['vacation']>
 
 export type Habit = Answer<'/api/v1/habits/{id}', 'get'>
 export type Recurrence = Habit['recurrence']
@@ -27,6 +33,9 @@ export type RecurrenceType = Recurrence['type']
 export type DayOfWeek = NonNullable<Recurrence['dayOfWeek']>
 /** The days in week order, Monday first, for pickers. */
 export const DAYS: DayOfWeek[] = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY']
+/** A window of a habit and what became of it (`…/windows`). */
+export type HabitWindow = Answer<'/api/v1/habits/{id}/windows', 'get'>['items'][number]
+export type WindowStatus = HabitWindow['status']
 
 export type Guild = Answer<'/api/v1/guilds/{id}', 'get'>
 export type Member = Guild['members'][number]

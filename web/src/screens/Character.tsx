@@ -80,7 +80,9 @@ export function CharacterScreen() {
               {i.type === 'CONSUMABLE'
                 ? <Action className="small" onAction={() => act(async () => {
                     const r = await consumeItem(game.avatarId, i.name)
-                    game.announce('reward', `Used ${i.name}: health ${r.health.current}/${r.health.max}, mana ${r.mana.amount}/${r.mana.max}.`)
+                    game.announce('reward', i.effect === 'FREEZE'
+                      ? `Used ${i.name}: streak freezes ${r.streakFreezes.held}/${r.streakFreezes.max}.`
+                      : `Used ${i.name}: health ${r.health.current}/${r.health.max}, mana ${r.mana.amount}/${r.mana.max}.`)
                   })}>Use<span className="visually-hidden"> {i.name}</span></Action>
                 : <Action className="small primary" onAction={() => act(() => equip(game.avatarId, i), `Equipped ${i.name}.`)}>Equip<span className="visually-hidden"> {i.name}</span></Action>}
             </li>

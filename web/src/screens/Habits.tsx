@@ -1,16 +1,19 @@
 import { useState } from 'react'
-import { createHabit, deleteHabit, getHabit, habitHistory, listHabits, updateHabit } from '../api/game'
+import { createHabit, deleteHabit, getHabit, getSettings, habitWindows, listHabits, updateHabit } from '../api/game'
 import type { Habit } from '../api/types'
 import { useGame } from '../game'
-import { browserTimeZone, formatDate } from '../time'
+import { Link } from '../router'
+import { formatDate, playerToday } from '../time'
 import { useLoad } from '../ui/hooks'
 import { Action, Empty, ErrorNotice, Loading, Section, messageOf } from '../ui/parts'
-import { emptyHabit, HabitForm, Heatmap, recurrenceLabel } from './habit-parts'
+import { emptyHabit, HabitForm, Heatmap, heatmapSpan, recurrenceLabel, restDaysLabel } from './habit-parts'
 import { Streak } from './Today'
 
 export function HabitsScreen() {
   const game = useGame()
   const habits = useLoad(() => listHabits(game.avatarId), [game.avatarId])
+  // The hour the player's days start at: the heat map's today.
+  const settings = useLoad(() => getSettings(game.avatarId), [game.avatarId])
   const [creating, setCreating] = useState(false)
   const showForm = creating || habits.data?.length === 0
 
@@ -24,13 +27,14 @@ export function HabitsScreen() {
             submitLabel="Create habit"
             onCancel={habits.data?.length ? () => setCreating(false) : undefined}
             onSubmit={async (h) => {
-              await createHabit(game.avatarId, h, browserTimeZone())
+              await createHabit(game.avatarId, h)
               game.announce('info', `Habit created: ${h.title}`)
               setCreating(false)
               await habits.reload()
             }}
           />
-        ) : <p className="muted">Track something you want to do daily, weekly or monthly. Every completion grows your hero.</p>}
+        ) : <p className="muted">Track something you want to do daily, a few times a week, every few days, weekly or monthly. Every completion grows your hero.</p>}
+        {showForm && <p className="field-hint">Habits count their days in your <Link to="/settings">settings</Link>' time zone, from your day start.</p>}
       </Section>
       <Section title="Your habits">
         {habits.error && <ErrorNotice error={habits.error} />}
@@ -38,7 +42,7 @@ export function HabitsScreen() {
         {habits.data?.length === 0 && <Empty>No habits yet.</Empty>}
         <ul className="stack" aria-label="Your habits">
           {habits.data?.map((h) => (
-            <HabitItem key={h.id} habit={h}
+            <HabitItem key={h.id} habit={h} dayStartHour={settings.data?.dayStartHour ?? 0}
               onChanged={async () => {
                 const fresh = await getHabit(h.id)
                 habits.set((l) => l?.map((x) => (x.id === h.id ? fresh : x)))
@@ -51,10 +55,15 @@ export function HabitsScreen() {
   )
 }
 
-function HabitItem({ habit: h, onChanged, onDeleted }: { habit: Habit; onChanged: () => Promise<void>; onDeleted: () => void }) {
+function HabitItem({ habit: h, dayStartHour, onChanged, onDeleted }: { habit: Habit; dayStartHour: number; onChanged: () => Promise<void>; onDeleted: () => void }) {
   const game = useGame()
   const [mode, setMode] = useState<'view' | 'edit' | 'history'>('view')
-  const history = useLoad(() => (mode === 'history' ? habitHistory(h.id) : Promise.resolve(undefined)), [h.id, mode, h.lastAttendedDate])
+  const today = playerToday(h.timeZone, dayStartHour)
+  const windows = useLoad(() => {
+    if (mode !== 'history') return Promise.resolve(undefined)
+    const { from, to } = heatmapSpan(today)
+    return habitWindows(h.id, from, to)
+  }, [h.id, mode, h.lastAttendedDate, today])
 
   const remove = async () => {
     if (!window.confirm(`Delete "${h.title}" and its history? This cannot be undone.`)) return
@@ -74,6 +83,8 @@ function HabitItem({ habit: h, onChanged, onDeleted }: { habit: Habit; onChanged
           <span className="habit-title ellipsis" title={h.title}>{h.title}</span>
           <span className="habit-meta">
             <span>{recurrenceLabel(h.recurrence)}</span>
+            {h.restDays.length > 0 && <span>{restDaysLabel(h.restDays)}</span>}
+            {!h.followsAvatarTimeZone && <span title="This habit keeps its own time zone">{h.timeZone}</span>}
             {h.associatedQuestId && <span className="pill">Quest</span>}
             {h.lastAttendedDate && <span>Last: {formatDate(h.lastAttendedDate)}</span>}
             {h.reminderTime && <span>Reminder {h.reminderTime}</span>}
@@ -92,10 +103,10 @@ function HabitItem({ habit: h, onChanged, onDeleted }: { habit: Habit; onChanged
         </button>
         <Action className="small danger" onAction={remove}>Delete<span className="visually-hidden"> {h.title}</span></Action>
       </div>
-      {mode === 'history' && (history.data ? <Heatmap history={history.data} timeZone={h.timeZone} /> : history.error ? <ErrorNotice error={history.error} /> : <Loading what="history" />)}
+      {mode === 'history' && (windows.data ? <Heatmap windows={windows.data} today={today} /> : windows.error ? <ErrorNotice error={windows.error} /> : <Loading what="history" />)}
       {mode === 'edit' && (
         <HabitForm
-          initial={{ title: h.title, description: h.description, tags: h.tags, recurrence: h.recurrence, reminderTime: h.reminderTime }}
+          initial={{ title: h.title, description: h.description, tags: h.tags, recurrence: h.recurrence, restDays: h.restDays, reminderTime: h.reminderTime }}
           submitLabel="Save"
           editing
           onCancel={() => setMode('view')}

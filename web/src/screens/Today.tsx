@@ -1,20 +1,24 @@
 import { useEffect, useRef, useState } from 'react'
 import { ApiError } from '../api/client'
-import { attendHabit, getHabit, listHabits } from '../api/game'
-import type { Habit } from '../api/types'
+import { attendHabit, getHabit, getSettings, habitWindows, listHabits } from '../api/game'
+import type { Habit, Settings } from '../api/types'
 import { changeBetween, DEATH_EXPLAINED, lastSeen, useGame } from '../game'
 import { useLiveEvent, useReloadOn } from '../live'
 import { Link } from '../router'
-import { isDue, localDateTime } from '../time'
+import { addDays, weekdayOf } from '../../../src/platform/time/index.js'
+import { formatDate, isDue, localDateTime, playerDayOf, playerToday } from '../time'
 import { AvatarCard } from '../ui/AvatarCard'
 import { useLoad } from '../ui/hooks'
 import { Action, Empty, ErrorNotice, Loading, Notice, Section, messageOf } from '../ui/parts'
-import { recurrenceLabel } from './habit-parts'
+import { recurrenceLabel, restDaysLabel } from './habit-parts'
 import { Icon } from '../ui/icons'
 
 export function TodayScreen() {
   const game = useGame()
   const habits = useLoad(() => listHabits(game.avatarId), [game.avatarId])
+  // The day start and a vacation: which day it is for the player, and whether anything is due.
+  const settings = useLoad(() => getSettings(game.avatarId), [game.avatarId])
+  const dayStartHour = settings.data?.dayStartHour ?? 0
   const sinceLastVisit = useSinceLastVisit()
   /** Habits completed here: their rewards are announced by `complete`, not again when the stream tells of them. */
   const completedHere = useRef(new Set<string>())
@@ -35,7 +39,8 @@ export function TodayScreen() {
       await attendHabit(h.id, localDateTime(h.timeZone))
     } catch (e) {
       completedHere.current.delete(h.id)
-      game.announce('error', e instanceof ApiError && e.slug === 'window-already-completed' ? `${h.title} is already done for this window.` : messageOf(e))
+      const already = e instanceof ApiError && (e.slug === 'window-already-completed' ? 'for this window' : e.slug === 'day-already-completed' ? 'today' : null)
+      game.announce('error', already ? `${h.title} is already done ${already}.` : messageOf(e))
       await habits.reload()
       return
     }
@@ -44,14 +49,16 @@ export function TodayScreen() {
     await game.awaitRewards(before, `${h.title} done`)
   }
 
-  const due = habits.data?.filter(isDue) ?? []
-  const done = habits.data?.filter((h) => !isDue(h)) ?? []
+  const dueNow = (h: Habit) => isDue(h) && !doneToday(h, dayStartHour)
+  const due = habits.data?.filter(dueNow) ?? []
+  const done = habits.data?.filter((h) => !dueNow(h)) ?? []
 
   return (
     <div className="screen today">
       <h1 className="visually-hidden">Today</h1>
       {game.avatar ? <AvatarCard avatar={game.avatar} /> : game.avatarError ? <ErrorNotice error={game.avatarError} /> : <Loading what="your hero" />}
       {sinceLastVisit}
+      {settings.data && <VacationNotice settings={settings.data} />}
       <Section title="Due now" actions={<Link to="/habits" className="button small">New habit</Link>}>
         {habits.error && <ErrorNotice error={habits.error} />}
         {!habits.data && !habits.error && <Loading what="habits" />}
@@ -63,7 +70,7 @@ export function TodayScreen() {
               <Action className="check" onAction={() => complete(h)} aria-label={`Complete ${h.title}`}>
                 <Icon name="check" size={24} />
               </Action>
-              <HabitSummary h={h} />
+              <HabitSummary h={h} dayStartHour={dayStartHour} />
             </li>
           ))}
         </ul>
@@ -74,7 +81,7 @@ export function TodayScreen() {
             {done.map((h) => (
               <li key={h.id} className="habit-row done">
                 <span className="check checked"><Icon name="check" size={24} /></span>
-                <HabitSummary h={h} />
+                <HabitSummary h={h} dayStartHour={dayStartHour} />
               </li>
             ))}
           </ul>
@@ -84,18 +91,49 @@ export function TodayScreen() {
   )
 }
 
-function HabitSummary({ h }: { h: Habit }) {
+/** A TIMES_PER_WEEK habit counts at most once a day: completed today, it waits for tomorrow. */
+function doneToday(h: Habit, dayStartHour: number): boolean {
+  return h.recurrence.type === 'TIMES_PER_WEEK' && h.lastAttendedDate !== null &&
+    playerDayOf(h.lastAttendedDate, h.timeZone, dayStartHour) === playerToday(h.timeZone, dayStartHour)
+}
+
+/** While a vacation holds today or is ahead: nothing wholly inside it is due. */
+function VacationNotice({ settings: { vacation, timeZone, dayStartHour } }: { settings: Settings }) {
+  if (!vacation) return null
+  const today = playerToday(timeZone, dayStartHour)
+  if (vacation.to < today) return null
+  return (
+    <Notice kind="info">
+      {vacation.from <= today ? 'On vacation' : `Vacation from ${formatDate(vacation.from)}`} until {formatDate(vacation.to)}: habits inside it are not due, and streaks carry over. <Link to="/settings">Settings</Link>
+    </Notice>
+  )
+}
+
+function HabitSummary({ h, dayStartHour }: { h: Habit; dayStartHour: number }) {
+  const today = playerToday(h.timeZone, dayStartHour)
+  const resting = h.recurrence.type === 'DAILY' && h.restDays.includes(weekdayOf(today))
   return (
     <div className="habit-main">
       <span className="habit-title ellipsis" title={h.title}>{h.title}</span>
       <span className="habit-meta">
         <span>{recurrenceLabel(h.recurrence)}</span>
+        {h.recurrence.type === 'TIMES_PER_WEEK' && <WeekProgress h={h} today={today} />}
+        {resting && <span className="pill" title={restDaysLabel(h.restDays)}>Rest day</span>}
         {h.associatedQuestId && <span className="pill">Quest</span>}
         {h.tags.slice(0, 3).map((t) => <span key={t} className="tag ellipsis">#{t}</span>)}
       </span>
       <Streak streak={h.streak} best={h.bestStreak} />
     </div>
   )
+}
+
+/** This week's completions of a TIMES_PER_WEEK habit out of the count it needs (`1/3 this week`). */
+function WeekProgress({ h, today }: { h: Habit; today: string }) {
+  const week = useLoad(() => habitWindows(h.id, today, addDays(today, 1)).then((ws) => ws[0]), [h.id, h.lastAttendedDate, today])
+  const need = h.recurrence.timesPerWeek ?? 1
+  if (!week.data) return null
+  const n = week.data.completions
+  return <span className="pill num" data-testid="week-progress" aria-label={`${n} of ${need} this week`}>{n}/{need} this week</span>
 }
 
 export function Streak({ streak, best }: { streak: number; best: number }) {
