@@ -228,4 +228,17 @@ describe('changing settings mid-window', () => {
     expect((await avatarOf(app, p)).health.current).toBe(100 - 5 * missed)
     expect(now.getTime()).toBeGreaterThan(0)
   })
+
+  test('a change of schedule first judges the old schedule\'s windows that have ended, even before the job came by', async () => {
+    await moveTo('2026-03-02T08:00:00Z')
+    const p = await player()
+    const id = await newHabit(app, p)
+    // Half a minute into 4 March: 3 March's window has ended, the job has not run since.
+    await moveTo('2026-03-04T00:00:30Z')
+    const res = await app.inject({ method: 'PATCH', url: habitUrl(id, '/recurrence'), headers: p.auth, payload: { type: 'WEEKLY', dayOfWeek: 'MONDAY' } })
+    expect(res.statusCode, res.body).toBe(204)
+    await judgeAt('2026-03-04T00:01:30Z')
+    expect((await avatarOf(app, p)).health.current).toBe(95)
+    expect((await habit(p, id)).recurrence).toMatchObject({ type: 'WEEKLY', dayOfWeek: 'MONDAY' })
+  })
 })

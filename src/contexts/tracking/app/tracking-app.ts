@@ -1,7 +1,7 @@
 import { SYSTEM, type Principal } from '../../../platform/auth/principal.js'
 import { failed, KeyedBatcher, type Outcome } from '../../../platform/batcher.js'
 import type { Clock } from '../../../platform/clock.js'
-import type { Database } from '../../../platform/db/database.js'
+import type { Database, Tx } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
 import { BadRequest, Conflict } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
@@ -199,12 +199,20 @@ export class TrackingApp {
     return this.change(p, id, (h) => ({ ...h, tags: rules.normalizeTags(tags) }))
   }
 
-  /** The windows change, and so do the instants of their reminders. Rest days stay only on a DAILY habit. */
-  reschedule(p: Principal, id: string, recurrence: Recurrence) {
-    return this.change(p, id, (h, history) => {
+  /**
+   * The windows change, and so do the instants of their reminders. Rest days stay only on a DAILY
+   * habit. The old schedule's windows that have ended are judged first (the job may not have come
+   * by yet), so a change of schedule never skips one.
+   */
+  async reschedule(p: Principal, id: string, recurrence: Recurrence): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const before = await habitRepo.getForUpdate(tx, id)
+      authorizeHabit(p, before)
+      const history = await settingsRepo.history(tx, before.avatarId)
       const now = this.d.clock.now()
-      const changed = rules.changeRecurrence(h, recurrence, todayOf(history, h.ownTimeZone, now))
-      return reminders.setReminder(changed, reminders.habitFrame(changed, history), h.reminderTime, now)
+      const { habit: judged } = await this.judgeHabit(tx, before, history, now)
+      const changed = rules.changeRecurrence(judged, recurrence, todayOf(history, judged.ownTimeZone, now))
+      await habitRepo.save(tx, { ...reminders.setReminder(changed, reminders.habitFrame(changed, history), judged.reminderTime, now), version: judged.version + 1 })
     })
   }
 
@@ -307,18 +315,8 @@ export class TrackingApp {
           const history = histories.get(before.avatarId)!
           if (!hasEnded(history, before.ownTimeZone, windowContaining(before.recurrence, before.missCheckFrom), now)) continue
           judgedHabits++
-          const slots = await completionRepo.windowStarts(tx, before.id)
-          const judgement = rules.judgeMissedWindows(before, history, slots, now, MISSED_CATCH_UP_LIMIT)
-          // A judgement changes the habit: an attend decided on the version before it is decided again.
-          const habit = { ...judgement.habit, version: before.version + 1 }
-          for (const { window: w, outcome } of judgement.judged) {
-            if (!(await missedRepo.record(tx, habit.id, w.start, outcome, now)) || outcome !== 'MISSED') continue
-            missedHere++
-            await this.d.outbox.add(tx, [{
-              type: 'HabitMissed', aggregateId: habit.id, version: habit.version,
-              payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId, windowStart: w.start, windowEnd: w.end, damage: MISSED_WINDOW_DAMAGE },
-            }])
-          }
+          const { habit, missed } = await this.judgeHabit(tx, before, history, now)
+          missedHere += missed
           await habitRepo.save(tx, habit)
         }
         return { claimed: judgedHabits, missed: missedHere }
@@ -327,6 +325,27 @@ export class TrackingApp {
       return claimed
     })
     return penalties
+  }
+
+  /**
+   * Judges a locked habit's ended windows (at most MISSED_CATCH_UP_LIMIT): records each, and a
+   * HabitMissed for each missed one that was not recorded before. Answers the habit judged, its
+   * version raised (an attend decided on the version before is decided again), not yet saved.
+   */
+  private async judgeHabit(tx: Tx, before: Habit, history: SettingsEntry[], now: Date): Promise<{ habit: Habit; missed: number }> {
+    const slots = await completionRepo.windowStarts(tx, before.id)
+    const judgement = rules.judgeMissedWindows(before, history, slots, now, MISSED_CATCH_UP_LIMIT)
+    const habit = { ...judgement.habit, version: before.version + 1 }
+    let missed = 0
+    for (const { window: w, outcome } of judgement.judged) {
+      if (!(await missedRepo.record(tx, habit.id, w.start, outcome, now)) || outcome !== 'MISSED') continue
+      missed++
+      await this.d.outbox.add(tx, [{
+        type: 'HabitMissed', aggregateId: habit.id, version: habit.version,
+        payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId, windowStart: w.start, windowEnd: w.end, damage: MISSED_WINDOW_DAMAGE },
+      }])
+    }
+    return { habit, missed }
   }
 
   /**
