@@ -44,3 +44,18 @@ test('a quest is created, joined, and progresses when its habit is completed', a
   if (required === 1) await mine.getByText('Quest complete!').waitFor()
   await screenshots(page, 'quests')
 })
+
+test('a quest habit done twice a week is created through the form and shows its schedule', async () => {
+  const page = await world.player()
+  await registerInUi(page, 'Planner')
+  await open(page, 'Quests')
+  await page.getByRole('button', { name: 'New quest' }).click()
+  await page.getByLabel('Quest name').fill('Gym fortnight')
+  await page.getByLabel('Habit 1').fill('Lift weights')
+  await page.getByLabel('Repeats').selectOption('TIMES_PER_WEEK')
+  await page.getByLabel('Times a week').selectOption('2')
+  await page.getByRole('button', { name: 'Create quest' }).click()
+
+  const quest = page.getByRole('list', { name: 'Open quests' }).getByRole('listitem', { name: 'Gym fortnight' })
+  await quest.getByRole('list', { name: 'Quest habits' }).getByRole('listitem').filter({ hasText: 'Lift weights' }).getByText('2 times a week').waitFor()
+})

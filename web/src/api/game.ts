@@ -2,7 +2,7 @@
 import { del, get, patch, post, request } from './client'
 import type { SessionAnswer } from './session'
 import type {
-  Attack, Avatar, Battle, Boss, BossType, DayOfWeek, Guild, Habit, HabitWindow, Invite, Item, Member, Page, Participation, Quest, QuestHabit, Recurrence, Role,
+  Attack, Avatar, Battle, Boss, BossType, DayOfWeek, Guild, Habit, HabitWindow, Invite, Item, Member, Page, Participation, Quest, QuestHabit, QuestHabitEntry, Recurrence, Role,
   Settings, SettingsChange, Stats, StreakFreezes,
 } from './types'
 
@@ -154,7 +154,7 @@ export interface QuestInput {
 export const listQuests = (avatarId: string) => get<Page<Quest>>(`/api/v1/quests?avatarId=${e(avatarId)}&limit=50`).then((p) => p.items)
 export const createQuest = (q: QuestInput, ownerAvatarId: string) => post<{ id: string }>('/api/v1/quests', { ...q, ownerAvatarId })
 export const deleteQuest = (id: string) => del(`/api/v1/quests/${e(id)}`)
-export const questHabits = (id: string) => get<{ habits: QuestHabit[] }>(`/api/v1/quests/${e(id)}/habits`).then((r) => r.habits)
+export const questHabits = (id: string) => get<{ habits: QuestHabitEntry[] }>(`/api/v1/quests/${e(id)}/habits`).then((r) => r.habits)
 export const joinQuest = (id: string, avatarId: string) => post<Participation>(`/api/v1/quests/${e(id)}/participants`, { avatarId })
 export const leaveQuest = (id: string, avatarId: string) => del(`/api/v1/quests/${e(id)}/participants/${e(avatarId)}`)
 /** The avatar's progress in the quest, or null when it has not joined. */

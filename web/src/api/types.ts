@@ -50,6 +50,8 @@ export type Attack = Answer<'/api/v1/battles/{id}/attacks/{turn}', 'get'>
 export type Quest = Answer<'/api/v1/quests/{id}', 'get'>
 /** A habit of a quest, as its owner sends it. */
 export type QuestHabit = NonNullable<Body<'/api/v1/quests', 'post'>['habits']>[number]
+/** A habit of a quest, as the quest lists it (`…/habits`). */
+export type QuestHabitEntry = Answer<'/api/v1/quests/{id}/habits', 'get'>['habits'][number]
 export type Participation = Answer<'/api/v1/quests/{id}/participants/{avatarId}', 'get'>
 
 export type MarketItem = Answer<'/api/v1/marketplaces/{marketplaceId}/items', 'get'>[number]

@@ -1,23 +1,36 @@
 import { useState, type FormEvent } from 'react'
 import { ApiError } from '../api/client'
-import { createQuest, deleteQuest, joinQuest, leaveQuest, listQuests, myGuild, participation, type QuestInput } from '../api/game'
-import { DAYS, type DayOfWeek, type Participation, type Quest, type QuestHabit, type RecurrenceType } from '../api/types'
+import { createQuest, deleteQuest, joinQuest, leaveQuest, listQuests, myGuild, participation, questHabits, type QuestInput } from '../api/game'
+import { DAYS, type DayOfWeek, type Participation, type Quest, type QuestHabit, type QuestHabitEntry, type RecurrenceType } from '../api/types'
 import { useGame } from '../game'
 import { Link } from '../router'
 import { describeDuration, formatDate } from '../time'
 import { useLoad, useSubmit } from '../ui/hooks'
 import { Action, Bar, Empty, ErrorNotice, Field, Loading, Notice, Section, messageOf } from '../ui/parts'
+import { EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, RECURRENCE_TYPES, TIMES_PER_WEEK_MAX, recurrenceLabel } from './habit-parts'
 
 const DURATIONS = [['P1D', '1 day'], ['P3D', '3 days'], ['P7D', '1 week'], ['P14D', '2 weeks'], ['P30D', '30 days']] as const
 
 interface QuestWithProgress {
   quest: Quest
+  habits: QuestHabitEntry[]
   progress: Participation | null
 }
 
+/** A quest deleted after the list was read has no habits to show: it drops out rather than failing the screen. */
+const habitsOf = (questId: string): Promise<QuestHabitEntry[] | null> =>
+  questHabits(questId).catch((e: unknown) => {
+    if (e instanceof ApiError && e.status === 404) return null
+    throw e
+  })
+
 async function questsWithProgress(avatarId: string): Promise<QuestWithProgress[]> {
   const quests = await listQuests(avatarId)
-  return Promise.all(quests.map(async (quest) => ({ quest, progress: await participation(quest.id, avatarId) })))
+  const loaded = await Promise.all(quests.map(async (quest) => {
+    const [habits, progress] = await Promise.all([habitsOf(quest.id), participation(quest.id, avatarId)])
+    return habits === null ? null : { quest, habits, progress }
+  }))
+  return loaded.filter((q): q is QuestWithProgress => q !== null)
 }
 
 export function QuestsScreen() {
@@ -53,7 +66,7 @@ export function QuestsScreen() {
   )
 }
 
-function QuestCard({ q: { quest, progress }, reload }: { q: QuestWithProgress; reload: () => Promise<void> }) {
+function QuestCard({ q: { quest, habits, progress }, reload }: { q: QuestWithProgress; reload: () => Promise<void> }) {
   const game = useGame()
   const [error, setError] = useState<string>()
   const mine = quest.ownerAvatarId === game.avatarId
@@ -78,7 +91,16 @@ function QuestCard({ q: { quest, progress }, reload }: { q: QuestWithProgress; r
       </div>
       {quest.description && <p className="muted wrap">{quest.description}</p>}
       <p className="muted">{describeDuration(quest.duration)} · reward {quest.reward.experience} XP, {quest.reward.money} gold · {quest.habitIds.length} habit{quest.habitIds.length === 1 ? '' : 's'}</p>
-      {progress ? <Progress p={progress} /> : null}
+      {progress ? <Progress p={progress} habits={habits} /> : (
+        <ul className="rows" aria-label="Quest habits">
+          {habits.map((h) => (
+            <li key={h.id} className="row-item">
+              <span className="ellipsis grow" title={h.title}>{h.title}</span>
+              <span className="muted">{recurrenceLabel(h.recurrence)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       {error && <Notice kind="error">{error}</Notice>}
       <div className="row">
         {!progress && <Action className="primary small" onAction={() => run(() => joinQuest(quest.id, game.avatarId), `You joined ${quest.name}: its habits are on your Today list.`)}>Join<span className="visually-hidden"> {quest.name}</span></Action>}
@@ -89,7 +111,12 @@ function QuestCard({ q: { quest, progress }, reload }: { q: QuestWithProgress; r
   )
 }
 
-function Progress({ p }: { p: Participation }) {
+/** The avatar's progress; each habit's schedule is the quest's entry's. */
+function Progress({ p, habits }: { p: Participation; habits: QuestHabitEntry[] }) {
+  const schedule = (habitId: string) => {
+    const entry = habits.find((h) => h.id === habitId)
+    return entry && recurrenceLabel(entry.recurrence)
+  }
   return (
     <div className="progress" data-testid="quest-progress">
       {p.status === 'COMPLETED' && <Notice kind="success"><strong>Quest complete!</strong> Paid out: {p.payout.experience} XP and {p.payout.money} gold.</Notice>}
@@ -100,6 +127,7 @@ function Progress({ p }: { p: Participation }) {
         {p.habits.map((h) => (
           <li key={h.habitId} className="row-item">
             <span className="ellipsis grow" title={h.title}>{h.title}</span>
+            <span className="muted">{schedule(h.habitId)}</span>
             <span className="num">{h.done} / {h.required}</span>
           </li>
         ))}
@@ -108,8 +136,17 @@ function Progress({ p }: { p: Participation }) {
   )
 }
 
-interface HabitDraft { title: string; type: RecurrenceType; dayOfWeek: DayOfWeek; dayOfMonth: number }
-const newDraft = (): HabitDraft => ({ title: '', type: 'DAILY', dayOfWeek: 'MONDAY', dayOfMonth: 1 })
+interface HabitDraft { title: string; type: RecurrenceType; dayOfWeek: DayOfWeek; dayOfMonth: number; timesPerWeek: number; everyNDays: number | null }
+const newDraft = (): HabitDraft => ({ title: '', type: 'DAILY', dayOfWeek: 'MONDAY', dayOfMonth: 1, timesPerWeek: 3, everyNDays: 2 })
+
+/** The draft's schedule: its type and that type's field, as the API takes it. */
+function recurrenceOf(h: HabitDraft): QuestHabit['recurrence'] {
+  if (h.type === 'WEEKLY') return { type: h.type, dayOfWeek: h.dayOfWeek }
+  if (h.type === 'MONTHLY') return { type: h.type, dayOfMonth: h.dayOfMonth }
+  if (h.type === 'TIMES_PER_WEEK') return { type: h.type, timesPerWeek: h.timesPerWeek }
+  if (h.type === 'EVERY_N_DAYS') return { type: h.type, everyNDays: h.everyNDays }
+  return { type: h.type }
+}
 
 function QuestForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: () => Promise<void> }) {
   const game = useGame()
@@ -127,7 +164,7 @@ function QuestForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (
     const entries: QuestHabit[] = habits.filter((h) => h.title.trim()).map((h, i) => ({
       habitId: `h${i + 1}`,
       title: h.title.trim(),
-      recurrence: { type: h.type, ...(h.type === 'WEEKLY' ? { dayOfWeek: h.dayOfWeek } : {}), ...(h.type === 'MONTHLY' ? { dayOfMonth: h.dayOfMonth } : {}) },
+      recurrence: recurrenceOf(h),
     }))
     const q: QuestInput = { name, description, duration, reward: { experience, money }, habits: entries, ...(forGuild && guild.data ? { guildId: guild.data.id } : {}) }
     await createQuest(q, game.avatarId)
@@ -176,7 +213,7 @@ function QuestForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (
             <Field label="Repeats">
               {(id) => (
                 <select id={id} value={h.type} onChange={(e) => setHabit(i, { type: e.target.value as RecurrenceType })}>
-                  <option value="DAILY">Daily</option><option value="WEEKLY">Weekly</option><option value="MONTHLY">Monthly</option>
+                  {RECURRENCE_TYPES.map(({ type, label }) => <option key={type} value={type}>{label}</option>)}
                 </select>
               )}
             </Field>
@@ -188,6 +225,19 @@ function QuestForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (
             {h.type === 'MONTHLY' && (
               <Field label="Day">
                 {(id) => <select id={id} value={h.dayOfMonth} onChange={(e) => setHabit(i, { dayOfMonth: Number(e.target.value) })}>{Array.from({ length: 31 }, (_, n) => <option key={n} value={n + 1}>{n + 1}</option>)}</select>}
+              </Field>
+            )}
+            {h.type === 'TIMES_PER_WEEK' && (
+              <Field label="Times a week" error={fields[`habits.${i}.recurrence.timesPerWeek`]}>
+                {(id, d) => <select id={id} aria-describedby={d} value={h.timesPerWeek} onChange={(e) => setHabit(i, { timesPerWeek: Number(e.target.value) })}>{Array.from({ length: TIMES_PER_WEEK_MAX }, (_, n) => <option key={n} value={n + 1}>{n + 1}</option>)}</select>}
+              </Field>
+            )}
+            {h.type === 'EVERY_N_DAYS' && (
+              <Field label="Every how many days" error={fields[`habits.${i}.recurrence.everyNDays`]} hint={`${EVERY_N_DAYS_MIN} to ${EVERY_N_DAYS_MAX}`}>
+                {(id, d) => (
+                  <input id={id} type="number" inputMode="numeric" min={EVERY_N_DAYS_MIN} max={EVERY_N_DAYS_MAX} aria-describedby={d} aria-invalid={!!fields[`habits.${i}.recurrence.everyNDays`]}
+                    value={h.everyNDays ?? ''} onChange={(e) => setHabit(i, { everyNDays: e.target.value === '' ? null : Math.trunc(Number(e.target.value)) })} />
+                )}
               </Field>
             )}
             {habits.length > 1 && <button type="button" className="small ghost" onClick={() => setHabits((l) => l.filter((_, j) => j !== i))}>Remove<span className="visually-hidden"> habit {i + 1}</span></button>}

@@ -9,7 +9,8 @@ const cap = (s: string) => s.charAt(0) + s.slice(1).toLowerCase()
 /** `SATURDAY` → `Sat`. */
 export const shortDay = (d: DayOfWeek) => cap(d).slice(0, 3)
 
-const TYPES: { type: RecurrenceType; label: string }[] = [
+/** The schedule types, in the order the forms offer them. */
+export const RECURRENCE_TYPES: { type: RecurrenceType; label: string }[] = [
   { type: 'DAILY', label: 'Daily' },
   { type: 'WEEKLY', label: 'Weekly' },
   { type: 'MONTHLY', label: 'Monthly' },
@@ -18,9 +19,9 @@ const TYPES: { type: RecurrenceType; label: string }[] = [
 ]
 
 /** The API's bounds of the flexible schedules (DESIGN §9.3); the server checks them too. */
-const TIMES_PER_WEEK_MAX = 7
-const EVERY_N_DAYS_MIN = 2
-const EVERY_N_DAYS_MAX = 365
+export const TIMES_PER_WEEK_MAX = 7
+export const EVERY_N_DAYS_MIN = 2
+export const EVERY_N_DAYS_MAX = 365
 
 export function recurrenceLabel(r: Recurrence): string {
   if (r.type === 'WEEKLY') return `Weekly on ${cap(r.dayOfWeek ?? 'MONDAY')}`
@@ -49,7 +50,7 @@ export function RecurrencePicker({ value, onChange, errors }: { value: Recurrenc
     <fieldset className="recurrence">
       <legend>Repeats</legend>
       <div className="segmented" role="radiogroup" aria-label="Repeats">
-        {TYPES.map(({ type: t, label }) => (
+        {RECURRENCE_TYPES.map(({ type: t, label }) => (
           <label key={t} className={value.type === t ? 'on' : ''}>
             <input type="radio" name="recurrence" value={t} checked={value.type === t} onChange={() => set(t)} />
             {label}
