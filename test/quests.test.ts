@@ -445,6 +445,57 @@ describe('a quest run from join to outcome', () => {
   })
 })
 
+describe("a quest in the avatar's day", () => {
+  test('an avatar in Tokyo with days from 04:00 joins at 02:00: its window and required days are its own, and each can be done in time', async ({ onTestFinished }) => {
+    // Monday 2 March 2026, 12:00 in Tokyo (UTC+9).
+    const c = new ManualClock(new Date('2026-03-02T03:00:00Z'))
+    const local = await buildTestApp({ clock: c, env: { ACCESS_TOKEN_TTL_SECONDS: '86400' } })
+    onTestFinished(() => local.close())
+    const p = await newPlayer(local)
+    const settings = await local.inject({
+      method: 'PATCH', url: `/api/v1/avatars/${p.avatarId}/settings`, headers: p.auth, payload: { timeZone: 'Asia/Tokyo', dayStartHour: 4 },
+    })
+    expect(settings.statusCode, settings.body).toBe(200)
+    const on = async (utc: string) => {
+      c.set(new Date(utc))
+      await signIn(local, p)
+    }
+    // Wednesday 4 March, 02:00 in Tokyo: the avatar's day is still 3 March.
+    await on('2026-03-03T17:00:00Z')
+    const id = await createQuest(local, p, { duration: 'P2D', habits: [READ] })
+    const joined = (await join(local, p, id)).json()
+    // [4 March 02:00, 6 March 02:00) in Tokyo: the days 3, 4 and 5 March (the last until 6 March 04:00);
+    // 6 March begins at 04:00, after the end, so it is not required. 3 completions: 60 experience, 30 money.
+    expect(joined).toMatchObject({
+      status: 'IN_PROGRESS', timeZone: 'Asia/Tokyo', window: { from: '2026-03-04T02:00:00', to: '2026-03-06T02:00:00' },
+      habits: [{ habitId: 'read', required: 3, done: 0 }], required: 3, payout: { experience: 60, money: 30 },
+    })
+    const read = copyOf(joined, 'read')
+    const ok = async (at: string) => expect((await attend(local, p, read, at)).statusCode, at).toBe(204)
+    const done = async () => {
+      await local.settle()
+      return (await progress(local, p, id)).done
+    }
+
+    // 02:30 on 4 March counts for 3 March, the first required day.
+    await on('2026-03-03T17:30:00Z')
+    await ok('2026-03-04T02:30:00')
+    expect(await done()).toBe(1)
+    // Noon on 4 March.
+    await on('2026-03-04T03:00:00Z')
+    await ok('2026-03-04T12:00:00')
+    expect(await done()).toBe(2)
+    // 01:30 on 6 March, half an hour before the end, is still 5 March: the last one.
+    await on('2026-03-05T16:30:00Z')
+    await ok('2026-03-06T01:30:00')
+    expect(await done()).toBe(3)
+    await local.settle()
+    expect(await progress(local, p, id)).toMatchObject({ status: 'COMPLETED', required: 3, done: 3, percent: 100 })
+    // Three habit completions at 2 money each, and the quest's 30.
+    expect((await avatarOf(local, p)).money.amount).toBe(100 + 3 * 2 + 30)
+  })
+})
+
 describe('flexible schedules in a quest', () => {
   const windowStarts = async (a: TestApp, p: Player, habitId: string, from: string, to: string) => {
     const res = await a.inject({ url: `/api/v1/habits/${habitId}/windows?from=${from}&to=${to}`, headers: p.auth })
@@ -516,26 +567,33 @@ describe('flexible schedules in a quest', () => {
     expect((await avatarOf(local, p)).money.amount).toBe(164)
   })
 
-  test('an EVERY_N_DAYS copy counts its windows from the join day, though the avatar\'s day start puts tracking a day behind', async ({ onTestFinished }) => {
+  test('an EVERY_N_DAYS copy counts its windows from the avatar\'s day of the join, as the quest does', async ({ onTestFinished }) => {
     const c = new ManualClock(new Date('2026-03-02T12:00:00Z'))
     const local = await buildTestApp({ clock: c, env: { ACCESS_TOKEN_TTL_SECONDS: '86400' } })
     onTestFinished(() => local.close())
     const p = await newPlayer(local)
     const settings = await local.inject({ method: 'PATCH', url: `/api/v1/avatars/${p.avatarId}/settings`, headers: p.auth, payload: { dayStartHour: 4 } })
     expect(settings.statusCode, settings.body).toBe(200)
-    // Wednesday 4 March, 02:00 UTC: the quest's day is 4 March; the avatar's, starting at 04:00, is still 3 March.
+    // Wednesday 4 March, 02:00 UTC: the avatar's day, starting at 04:00, is still 3 March.
     c.set(new Date('2026-03-04T02:00:00Z'))
     await signIn(local, p)
     const id = await createQuest(local, p, { duration: 'P3D', habits: [CALL] })
     const joined = (await join(local, p, id)).json()
-    // [4 March 02:00, 7 March 02:00): the 3-day windows from 4 and 7 March.
-    expect(joined).toMatchObject({ habits: [{ habitId: 'call', required: 2 }], required: 2 })
+    // [4 March 02:00, 7 March 02:00): the 3-day windows from 3 March (04:00) and 6 March (04:00).
+    expect(joined).toMatchObject({ window: { from: '2026-03-04T02:00:00', to: '2026-03-07T02:00:00' }, habits: [{ habitId: 'call', required: 2 }], required: 2 })
     const call = copyOf(joined, 'call')
-    // Anchored at the avatar's day (3 March) they would start on 3, 6 and 9 March, and no completion would count.
-    expect(await windowStarts(local, p, call, '2026-03-01', '2026-03-10')).toEqual(['2026-03-01', '2026-03-04', '2026-03-07'])
-    expect((await attend(local, p, call, '2026-03-04T05:00:00')).statusCode).toBe(204)
+    // The copy's windows are those: its first is the window of the day of the join, 3 March.
+    expect(await windowStarts(local, p, call, '2026-03-01', '2026-03-10')).toEqual(['2026-03-03', '2026-03-06', '2026-03-09'])
+    // 03:00 on 4 March is still 3 March: the first window.
+    expect((await attend(local, p, call, '2026-03-04T03:00:00')).statusCode).toBe(204)
     await local.settle()
     expect(await progress(local, p, id)).toMatchObject({ required: 2, done: 1 })
+    // 01:00 on 7 March is 6 March, an hour before the end: the second.
+    c.set(new Date('2026-03-07T01:00:00Z'))
+    await signIn(local, p)
+    expect((await attend(local, p, call, '2026-03-07T01:00:00')).statusCode).toBe(204)
+    await local.settle()
+    expect(await progress(local, p, id)).toMatchObject({ status: 'COMPLETED', required: 2, done: 2 })
   })
 })
 

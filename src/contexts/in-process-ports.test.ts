@@ -39,8 +39,8 @@ test('every method of every in-process port throws inside an open transaction, n
       }
     }
   })
-  // 10 avatar methods, 2 tracking, 2 guild.
-  expect(refused).toBe(14)
+  // 10 avatar methods, 3 tracking, 2 guild.
+  expect(refused).toBe(15)
 })
 
 test('outside a transaction, and once it has committed, the call goes through', async () => {

@@ -4,10 +4,11 @@
  * habit template a copy is made from, checked by tracking's rules). Calendar arithmetic is not
  * here: it is platform/time's.
  */
+import { SYSTEM } from '../../platform/auth/principal.js'
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
-import { anchoredAt, recurrenceFields, type LocalDate, type Recurrence } from '../../platform/time/index.js'
+import { anchoredAt, recurrenceFields, type DayFrame, type LocalDate, type Recurrence } from '../../platform/time/index.js'
 import type { TrackingApp } from './app/tracking-app.js'
 import * as habits from './domain/habit.js'
 import {
@@ -29,9 +30,9 @@ export interface QuestHabitCopy extends habits.HabitTemplate {
   /** IANA zone the copy's windows are counted in. */
   timeZone: string
   /**
-   * The day the caller counts the copy's windows from (a quest: the join day). An EVERY_N_DAYS
-   * copy's windows run in steps of N days from it, whatever day tracking makes the copy on (a
-   * retried or recovered join, or the avatar's day start, can make that another day).
+   * The day the caller counts the copy's windows from (a quest: the avatar's day of the join, by
+   * its `dayFrameOf`). An EVERY_N_DAYS copy's windows run in steps of N days from it, whatever day
+   * tracking makes the copy on (a retried or recovered join can make it on a later one).
    */
   startsOn: LocalDate
 }
@@ -41,6 +42,12 @@ export const copyRecurrence = (recurrence: Recurrence, startsOn: LocalDate | und
   (startsOn === undefined ? recurrence : anchoredAt(recurrence, startsOn))
 
 export interface TrackingClient {
+  /**
+   * How an avatar's days run now (DESIGN §9.3): its zone and the local hour its days start at
+   * (its settings, the defaults until changed). A habit made for it now counts its windows in
+   * those days.
+   */
+  dayFrameOf(avatarId: string): Promise<DayFrame>
   /**
    * Copies a quest habit into an avatar's habits under the id the caller chose. The id is the
    * idempotency key: the same id again makes nothing new.
@@ -54,6 +61,10 @@ export interface TrackingClient {
 export function httpTrackingClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): TrackingClient {
   const http = new ServiceClient(baseUrl, token, opts)
   return {
+    dayFrameOf: async (avatarId) => {
+      const { timeZone, dayStartHour } = await http.call<DayFrame>({ method: 'GET', path: `/api/v1/avatars/${encodeURIComponent(avatarId)}/settings` })
+      return { timeZone, dayStartHour }
+    },
     copyQuestHabit: (habitId, { recurrence, ...copy }) => http.call({
       method: 'PUT', path: `/api/v1/habits/${habitId}`,
       body: { ...copy, recurrence: recurrenceFields(recurrence) },
@@ -69,6 +80,10 @@ export function httpTrackingClient(baseUrl: string | (() => string), token: Toke
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
 export function inProcessTrackingClient(app: TrackingApp, database: Database): TrackingClient {
   return database.outsideTransactions<TrackingClient>('TrackingClient', {
+    dayFrameOf: async (avatarId) => {
+      const { timeZone, dayStartHour } = await app.settings(SYSTEM, avatarId)
+      return { timeZone, dayStartHour }
+    },
     copyQuestHabit: (habitId, { questId, startsOn, recurrence, ...copy }) =>
       app.copyForQuest(habitId, { ...copy, associatedQuestId: questId, recurrence: copyRecurrence(recurrence, startsOn) }),
     unlinkFromQuest: (questId, habitIds) => app.unlinkFromQuest(questId, habitIds),

@@ -16,8 +16,7 @@ import type { Participation } from '../domain/participation.js'
 import * as quests from '../domain/quest.js'
 import type { Quest, QuestHabit, Reward } from '../domain/quest.js'
 import {
-  DEFAULT_DURATION, DEFAULT_REWARD, EXPIRE_JOB_BATCH, EXPIRY_GRACE_MS, JOIN_RECOVERY_AFTER_MS, JOIN_RECOVERY_BATCH,
-  MAX_ZONE_AHEAD_MS, PARTICIPANT_TIME_ZONE, UNLINK_BATCH,
+  DEFAULT_DURATION, DEFAULT_REWARD, EXPIRE_JOB_BATCH, EXPIRY_GRACE_MS, JOIN_RECOVERY_AFTER_MS, JOIN_RECOVERY_BATCH, UNLINK_BATCH,
 } from '../domain/rules.js'
 import type { QuestDraft } from '../events.js'
 import { participationRepo, questRepo, unlinkRepo } from '../store/repositories.js'
@@ -207,17 +206,17 @@ export class QuestApp {
   /**
    * The expiry job: participations whose window closed (a grace period ago) without every
    * completion become EXPIRED; their copies are unlinked but kept. Rows are claimed with SKIP
-   * LOCKED, so replicas share the work.
+   * LOCKED, so replicas share the work. Each window is judged on the wall clock of its own zone
+   * (participants' zones differ); they are claimed in the order their ends passed.
    */
   async expireParticipations(): Promise<number> {
     const now = this.d.clock.now()
     const judgedAt = new Date(now.getTime() - EXPIRY_GRACE_MS)
-    const horizon = localDateTimeIn(new Date(judgedAt.getTime() + MAX_ZONE_AHEAD_MS), 'UTC')
     let expired = 0
     await inBatches(EXPIRE_JOB_BATCH, async () => {
       const ended = await this.d.database.transaction(async (tx) => {
         let n = 0
-        for (const p of await participationRepo.claimEndingBy(tx, horizon, EXPIRE_JOB_BATCH)) {
+        for (const p of await participationRepo.claimEndedBy(tx, judgedAt, EXPIRE_JOB_BATCH)) {
           if (!participations.hasEndedBy(p, localDateTimeIn(judgedAt, p.timeZone))) continue
           n++
           const version = p.version + 1
@@ -251,11 +250,16 @@ export class QuestApp {
 
   // ---- internals ----
 
+  /**
+   * The participation, counted in the avatar's days as they run now (its zone and day start
+   * hour), the days its copies' windows are made of. They are read from tracking before the
+   * transaction and kept with the participation, so a later change of the avatar's settings does
+   * not change what it needs.
+   */
   private async start(quest: Quest, avatarId: string): Promise<Participation> {
+    const frame = await this.d.tracking.dayFrameOf(avatarId)
     const now = this.d.clock.now()
-    const planned = participations.join(
-      quest, { avatarId, timeZone: PARTICIPANT_TIME_ZONE, joinedAt: localDateTimeIn(now, PARTICIPANT_TIME_ZONE) }, newId,
-    )
+    const planned = participations.join(quest, { avatarId, frame, joinedAt: localDateTimeIn(now, frame.timeZone) }, newId)
     return this.d.database.transaction(async (tx) =>
       (await participationRepo.insert(tx, planned, now)) ? planned : participationRepo.get(tx, quest.id, avatarId))
   }
@@ -263,8 +267,9 @@ export class QuestApp {
   /**
    * Asks tracking for every copy (each idempotent by its id), then records that they exist. A
    * participation that has ended gets no more copies (its expiry has unlinked what there was).
-   * The copies' windows start where the participation counts them (the join day), even when a
-   * retry or the recovery job makes them on a later day.
+   * The copies' windows are counted in the participation's zone from where it counts them (the
+   * avatar's day of the join, by the day start hour kept with it), even when a retry or the
+   * recovery job makes them on a later day.
    */
   private async makeCopies(p: Participation): Promise<Participation> {
     if (p.copiesMade || p.status !== 'IN_PROGRESS') return p

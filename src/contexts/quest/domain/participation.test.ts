@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { QuestHasNoHabits } from './errors.js'
-import { join, payoutFor, progressOf, recordCompletion, type Completion, type Participation } from './participation.js'
+import { firstDayOf, join, payoutFor, progressOf, recordCompletion, type Completion, type Participation } from './participation.js'
 import type { QuestHabit } from './quest.js'
 
 const entry = (habitId: string, recurrence: QuestHabit['recurrence']): QuestHabit => ({ habitId, title: habitId, description: '', tags: [], recurrence })
@@ -11,10 +11,13 @@ const twiceAWeek = entry('twice', { type: 'TIMES_PER_WEEK', timesPerWeek: 2 })
 // As a quest stores its entry: not anchored yet (tracking's placeholder, the first day of year 1).
 const everyThirdDay = entry('third', { type: 'EVERY_N_DAYS', everyNDays: 3, anchor: '0001-01-01' })
 
-function joined(habits: QuestHabit[], joinedAt: string, duration: string, reward = { experience: 100, money: 50 }): Participation {
+function joined(habits: QuestHabit[], joinedAt: string, duration: string, reward = { experience: 100, money: 50 }, frame = { timeZone: 'UTC', dayStartHour: 0 }): Participation {
   let n = 0
-  return join({ id: 'q', duration, reward, habits }, { avatarId: 'a', timeZone: 'UTC', joinedAt }, () => `id-${++n}`)
+  return join({ id: 'q', duration, reward, habits }, { avatarId: 'a', frame, joinedAt }, () => `id-${++n}`)
 }
+/** Joined by an avatar whose days start at 04:00. */
+const joinedEarlyBird = (habits: QuestHabit[], joinedAt: string, duration: string) =>
+  joined(habits, joinedAt, duration, undefined, { timeZone: 'Asia/Tokyo', dayStartHour: 4 })
 
 const required = (p: Participation) => p.habits.map((h) => h.windows)
 /** A completion that made its window done, unless said otherwise. */
@@ -76,6 +79,48 @@ describe('required completions: one per window of the copy overlapping [joinedAt
 
   test('a quest without habits cannot be joined', () => {
     expect(() => joined([], '2026-03-02T10:00:00', 'P1D')).toThrow(QuestHasNoHabits)
+  })
+})
+
+describe("the participant's days: from its day start hour, as its copies count them", () => {
+  test('joined at 02:00 with days from 04:00: the first window is the day before, and none opens after the end', () => {
+    // [4 March 02:00, 6 March 02:00). The days are 3 March (until 4 March 04:00), 4 March and 5 March
+    // (until 6 March 04:00); 6 March begins at 04:00, after the end, so it is not required (from
+    // midnight it would be, and could only be done once the quest was over).
+    const p = joinedEarlyBird([daily], '2026-03-04T02:00:00', 'P2D')
+    expect(p).toMatchObject({ from: '2026-03-04T02:00:00', to: '2026-03-06T02:00:00', timeZone: 'Asia/Tokyo', dayStartHour: 4 })
+    expect(required(p)).toEqual([['2026-03-03', '2026-03-04', '2026-03-05']])
+    expect(firstDayOf(p)).toBe('2026-03-03')
+    // Each can be done in time: the last at 01:59:59 on 6 March, still its day 5 March.
+    let q = recordCompletion(p, completion('id-1', '2026-03-03', '2026-03-04T03:00:00')).participation
+    q = recordCompletion(q, completion('id-1', '2026-03-04', '2026-03-05T01:00:00')).participation
+    expect(recordCompletion(q, completion('id-1', '2026-03-05', '2026-03-06T02:00:00')).participation).toBe(q)
+    expect(recordCompletion(q, completion('id-1', '2026-03-05', '2026-03-06T01:59:59')).completed).toBe(true)
+  })
+
+  test('joined after the day start: the day of the join is the calendar day', () => {
+    // [4 March 05:00, 5 March 05:00): 4 March, and 5 March from 04:00.
+    const p = joinedEarlyBird([daily], '2026-03-04T05:00:00', 'P1D')
+    expect(required(p)).toEqual([['2026-03-04', '2026-03-05']])
+    expect(firstDayOf(p)).toBe('2026-03-04')
+    // Ending at 04:00 exactly: the day starting then is not needed.
+    expect(required(joinedEarlyBird([daily], '2026-03-04T04:00:00', 'P1D'))).toEqual([['2026-03-04']])
+  })
+
+  test('an EVERY_N_DAYS habit is anchored at the day of the join, the day before when joined before the day start', () => {
+    // Joined 4 March 02:00 for P2D, still 3 March: one 3-day window, 3 March 04:00 to 6 March 04:00, holds it all.
+    const p = joinedEarlyBird([everyThirdDay], '2026-03-04T02:00:00', 'P2D')
+    expect(p.habits[0]!.habit.recurrence).toEqual({ type: 'EVERY_N_DAYS', everyNDays: 3, anchor: '2026-03-03' })
+    expect(required(p)).toEqual([['2026-03-03']])
+    // For P3D, until 7 March 02:00: the window from 6 March (04:00) too.
+    expect(required(joinedEarlyBird([everyThirdDay], '2026-03-04T02:00:00', 'P3D'))).toEqual([['2026-03-03', '2026-03-06']])
+  })
+
+  test('a TIMES_PER_WEEK week begins on Monday at the day start', () => {
+    // Monday 9 March 02:00 is still Sunday: the week from 2 March. Until 03:00, the next week has not begun.
+    expect(required(joinedEarlyBird([twiceAWeek], '2026-03-09T02:00:00', 'PT1H'))).toEqual([['2026-03-02']])
+    // Until 05:00 it has.
+    expect(required(joinedEarlyBird([twiceAWeek], '2026-03-09T02:00:00', 'PT3H'))).toEqual([['2026-03-02', '2026-03-09']])
   })
 })
 

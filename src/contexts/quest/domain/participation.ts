@@ -1,9 +1,13 @@
 /**
- * A participant's run at a quest: the window [joinedAt, joinedAt + duration) in local time, the
- * completions each habit needs in it, and the payout. Pure; the calendar (a recurrence's
+ * A participant's run at a quest: the window [joinedAt, joinedAt + duration) on the wall clock of
+ * the participant's zone, the completions each habit needs in it, and the payout. The copies'
+ * windows are made of the participant's days (DESIGN §9.3: from its day start hour to the same
+ * hour the next day), so those are the days counted here. Pure; the calendar (a recurrence's
  * windows, durations on the wall clock) is platform/time's, the one the copies' windows follow.
  */
-import { addDuration, anchoredAt, dateOf, windowsOverlapping, type LocalDate, type LocalDateTime } from '../../../platform/time/index.js'
+import {
+  addDuration, addHours, anchoredAt, dateOf, windowsOverlapping, type DayFrame, type LocalDate, type LocalDateTime,
+} from '../../../platform/time/index.js'
 import { parseDuration } from './duration.js'
 import { QuestHasNoHabits } from './errors.js'
 import type { Quest, QuestHabit, Reward } from './quest.js'
@@ -14,8 +18,9 @@ export type ParticipationStatus = (typeof PARTICIPATION_STATUSES)[number]
 
 export interface ParticipantHabit {
   /**
-   * The quest's entry as it was at the join, its windows counted from the join day (an
-   * EVERY_N_DAYS recurrence is anchored there): the copy is made from it, with the same windows.
+   * The quest's entry as it was at the join, its windows counted from the participant's day of
+   * the join (an EVERY_N_DAYS recurrence is anchored there): the copy is made from it, with the
+   * same windows.
    */
   habit: QuestHabit
   /** The copy in the participant's habits (the id is chosen here, so a retried copy is the same one). */
@@ -34,7 +39,10 @@ export interface Participation {
   questId: string
   avatarId: string
   status: ParticipationStatus
+  /** The participant's zone at the join, kept: the copies' windows are counted in it. */
   timeZone: string
+  /** The participant's day start hour at the join (0–23): its days, and the copies' windows, run from that hour. */
+  dayStartHour: number
   /** The participant's window, local date-times in timeZone. */
   from: LocalDateTime
   to: LocalDateTime
@@ -57,33 +65,52 @@ export function payoutFor(reward: Reward, requiredCompletions: number): Reward {
   }
 }
 
-/** The day the copies' windows are counted from: the join day (an EVERY_N_DAYS copy's N-day steps start on it). */
-export const firstDayOf = (p: Pick<Participation, 'from'>): LocalDate => dateOf(p.from)
+/**
+ * The day the copies' windows are counted from: the participant's day of the join, its days
+ * running from the day start hour (with 4, a join at 02:00 is on the day before), read on the wall
+ * clock as the required windows are (see `join`). An EVERY_N_DAYS copy's N-day steps start on
+ * it; tracking counts a copy made at the join from that same day, and a retried or recovered join
+ * passes it, so a copy made on a later day has the same windows.
+ */
+export const firstDayOf = (p: Pick<Participation, 'from' | 'dayStartHour'>): LocalDate => dateOf(addHours(p.from, -p.dayStartHour))
 
 /**
- * Joining at local time `joinedAt`: the terms (habits, duration, reward) are taken as they are
- * now; later edits of the quest do not change a running participation. Each habit needs one
- * done window per window of its copy that overlaps the participant's window; the copy's windows
- * are counted from the join day (firstDayOf), where the copy's EVERY_N_DAYS steps begin.
+ * Joining at local time `joinedAt` in the participant's frame (its zone and day start hour): the
+ * terms (habits, duration, reward) are taken as they are now; later edits of the quest do not
+ * change a running participation. Each habit needs one done window per window of its copy whose
+ * days overlap the participant's window; the copy's windows are counted from the participant's
+ * day of the join (firstDayOf), where the copy's EVERY_N_DAYS steps begin.
  */
 export function join(
   quest: Pick<Quest, 'id' | 'duration' | 'reward' | 'habits'>,
-  who: { avatarId: string; timeZone: string; joinedAt: LocalDateTime },
+  who: { avatarId: string; frame: DayFrame; joinedAt: LocalDateTime },
   newId: () => string,
 ): Participation {
   if (quest.habits.length === 0) throw new QuestHasNoHabits()
+  const { timeZone, dayStartHour } = who.frame
   const to = addDuration(who.joinedAt, parseDuration(quest.duration))
-  const firstDay = firstDayOf({ from: who.joinedAt })
+  const firstDay = firstDayOf({ from: who.joinedAt, dayStartHour })
+  // The copy's window [s, e) is its days s … e − 1: on the wall clock, from s at the day start
+  // hour h to e at h. It overlaps [joinedAt, to) when s + h < to and e + h > joinedAt, that is when
+  // s 00:00 < to − h and e 00:00 > joinedAt − h. So moving the participant's window back by h
+  // hours, as naive wall-clock arithmetic (a day starts at h:00 on the clock whatever the offset),
+  // turns the participant's days into the midnight-to-midnight ones windowsOverlapping counts in.
+  // The first window is then the one holding the day of the join (firstDay), and no window that
+  // starts at or after the end is required: a quest ending at 02:00 on day E, with days from
+  // 04:00, does not need window E, which opens only after it has ended.
+  const from = addHours(who.joinedAt, -dayStartHour)
+  const until = addHours(to, -dayStartHour)
   const habits = quest.habits.map((entry): ParticipantHabit => {
     const habit = { ...entry, recurrence: anchoredAt(entry.recurrence, firstDay) }
-    return { habit, copyHabitId: newId(), windows: windowsOverlapping(habit.recurrence, who.joinedAt, to).map((w) => w.start), done: [] }
+    return { habit, copyHabitId: newId(), windows: windowsOverlapping(habit.recurrence, from, until).map((w) => w.start), done: [] }
   })
   return {
     id: newId(),
     questId: quest.id,
     avatarId: who.avatarId,
     status: 'IN_PROGRESS',
-    timeZone: who.timeZone,
+    timeZone,
+    dayStartHour,
     from: who.joinedAt,
     to,
     payout: payoutFor(quest.reward, requiredOf(habits)),

@@ -1,6 +1,4 @@
 /** Every number of the quest rules (DESIGN §6, Quests). */
-import { DEFAULT_TIME_ZONE } from '../../../platform/time/index.js'
-
 export const NAME_MAX = 100
 export const DESCRIPTION_MAX = 2000
 
@@ -29,20 +27,12 @@ export const QUEST_HABITS_MAX = 20
 export const QUEST_HABIT_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$'
 
 /**
- * The zone a participant's window and habit copies are counted in. Avatars have no settable
- * zone yet (DESIGN §4: dates are read in the avatar's zone, UTC unless set).
- */
-export const PARTICIPANT_TIME_ZONE = DEFAULT_TIME_ZONE
-
-/**
  * A window that has ended is judged expired this long after its end, so completions recorded
  * just before the end, still on their way as events, are counted first.
  */
 export const EXPIRY_GRACE_MS = 5 * 60_000
 export const EXPIRE_JOB_EVERY_MS = 60_000
 export const EXPIRE_JOB_BATCH = 200
-/** No zone's wall clock is more than this far ahead of UTC (a cheap bound for the expiry query). */
-export const MAX_ZONE_AHEAD_MS = 14 * 3_600_000
 
 export const LIST_DEFAULT_LIMIT = 50
 export const LIST_MAX_LIMIT = 200

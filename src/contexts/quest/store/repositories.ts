@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
+import { instantIn } from '../../../platform/time/index.js'
 import type { Participation, ParticipationStatus } from '../domain/participation.js'
 import type { Quest } from '../domain/quest.js'
 import { participations, pendingUnlinks, quests } from './tables.js'
@@ -18,7 +19,7 @@ function fromQuest({ reward, ...q }: Quest) {
 
 function toParticipation(r: ParticipationRow): Participation {
   return {
-    id: r.id, questId: r.questId, avatarId: r.avatarId, status: r.status as ParticipationStatus, timeZone: r.timeZone,
+    id: r.id, questId: r.questId, avatarId: r.avatarId, status: r.status as ParticipationStatus, timeZone: r.timeZone, dayStartHour: r.dayStartHour,
     from: r.windowFrom, to: r.windowTo, payout: { experience: r.payoutExperience, money: r.payoutMoney }, habits: r.habits,
     copiesMade: r.copiesMade, version: r.version,
   }
@@ -26,7 +27,8 @@ function toParticipation(r: ParticipationRow): Participation {
 
 function fromParticipation(p: Participation) {
   return {
-    id: p.id, questId: p.questId, avatarId: p.avatarId, status: p.status, timeZone: p.timeZone, windowFrom: p.from, windowTo: p.to,
+    id: p.id, questId: p.questId, avatarId: p.avatarId, status: p.status, timeZone: p.timeZone, dayStartHour: p.dayStartHour,
+    windowFrom: p.from, windowTo: p.to,
     payoutExperience: p.payout.experience, payoutMoney: p.payout.money, habits: p.habits, copiesMade: p.copiesMade, version: p.version,
   }
 }
@@ -99,9 +101,10 @@ export const participationRepo = {
     return found(await this.findForUpdate(tx, questId, avatarId), questId, avatarId)
   },
 
-  /** false when the avatar already takes part (a join asked again). */
+  /** false when the avatar already takes part (a join asked again). The window's end never changes, so its instant is written once, here. */
   async insert(tx: Tx, p: Participation, joinedAt: Date): Promise<boolean> {
-    const rows = await tx.insert(participations).values({ ...fromParticipation(p), joinedAt }).onConflictDoNothing()
+    const endsAt = instantIn(p.to, p.timeZone)
+    const rows = await tx.insert(participations).values({ ...fromParticipation(p), joinedAt, endsAt }).onConflictDoNothing()
       .returning({ questId: participations.questId })
     return rows.length === 1
   },
@@ -145,12 +148,12 @@ export const participationRepo = {
     return rows.map(toParticipation)
   },
 
-  /** Running participations whose window may have closed by the local time `horizon`, locked for this job run. */
-  async claimEndingBy(tx: Tx, horizon: string, limit: number): Promise<Participation[]> {
+  /** Running participations whose window had closed by `by`, those that closed first first, locked for this job run. */
+  async claimEndedBy(tx: Tx, by: Date, limit: number): Promise<Participation[]> {
     const running: ParticipationStatus = 'IN_PROGRESS'
     const rows = await tx.select().from(participations)
-      .where(and(eq(participations.status, running), lte(participations.windowTo, horizon)))
-      .orderBy(asc(participations.windowTo)).limit(limit).for('update', { skipLocked: true })
+      .where(and(eq(participations.status, running), lte(participations.endsAt, by)))
+      .orderBy(asc(participations.endsAt)).limit(limit).for('update', { skipLocked: true })
     return rows.map(toParticipation)
   },
 }

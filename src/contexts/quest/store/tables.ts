@@ -40,9 +40,13 @@ export const participations = questSchema.table(
     seq: bigserial('seq', { mode: 'number' }).notNull(),
     status: text('status').notNull(),
     timeZone: text('time_zone').notNull(),
+    /** The participant's day start hour at the join (0 before avatars had one: days from midnight). */
+    dayStartHour: integer('day_start_hour').notNull().default(0),
     /** The participant's window, local date-times 'YYYY-MM-DDTHH:mm:ss' in time_zone. */
     windowFrom: text('window_from').notNull(),
     windowTo: text('window_to').notNull(),
+    /** The instant window_to names in time_zone: participants' zones differ, so the expiry job finds ended windows by it. */
+    endsAt: instant('ends_at').notNull(),
     payoutExperience: integer('payout_experience').notNull(),
     payoutMoney: integer('payout_money').notNull(),
     habits: jsonb('habits').$type<ParticipantHabit[]>().notNull(),
@@ -54,7 +58,7 @@ export const participations = questSchema.table(
     primaryKey({ columns: [t.questId, t.avatarId] }),
     index('participations_quest_idx').on(t.questId, t.seq),
     index('participations_avatar_idx').on(t.avatarId),
-    index('participations_running_idx').on(t.status, t.windowTo),
+    index('participations_running_idx').on(t.status, t.endsAt),
     index('participations_copying_idx').on(t.copiesMade, t.joinedAt),
   ],
 )
