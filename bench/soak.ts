@@ -204,6 +204,8 @@ interface ProcessSample {
   sagasOpen: number | undefined
   /** Seconds the vacuum job has spent so far (`db_maintenance_seconds_sum`), and its longest pass's bucket bound seen. */
   maintenanceS: number | undefined
+  /** The same by table. */
+  maintenanceByTable?: Map<string, number>
   tables: TableSize[]
   scrapeError?: string
 }
@@ -217,6 +219,8 @@ interface ProcessFigures {
   sagasOpenMax?: number | undefined
   /** Seconds of vacuum and analyze passes in the window (on the embedded engine, every statement waits meanwhile). */
   maintenanceS?: number | undefined
+  /** The table whose passes took longest in the window, and their seconds. */
+  maintenanceMost?: { table: string; s: number } | undefined
   /** CPU the server process used in the window (1 = one core busy throughout). */
   cores?: number | undefined
   /** The largest tables at the window's end. */
@@ -250,8 +254,27 @@ async function sampleProcess(base: string, pid: number): Promise<ProcessSample> 
     lagS: maxOf(metrics, 'outbox_lag_seconds'),
     sagasOpen: sumOf(metrics, 'marketplace_sagas_open'),
     maintenanceS: sumOf(metrics, 'db_maintenance_seconds_sum'),
+    maintenanceByTable: perTable(metrics.get('db_maintenance_seconds_sum') ?? []),
     tables,
   }
+}
+
+/** A metric's samples summed by their `table` label. */
+function perTable(samples: { labels: Record<string, string>; value: number }[]): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const x of samples) out.set(x.labels.table ?? '', (out.get(x.labels.table ?? '') ?? 0) + x.value)
+  return out
+}
+
+/** The table whose vacuum and analyze passes took longest between two readings. */
+function mostMaintained(before: Map<string, number> | undefined, after: Map<string, number> | undefined): { table: string; s: number } | undefined {
+  if (!after) return undefined
+  let most: { table: string; s: number } | undefined
+  for (const [table, total] of after) {
+    const s = total - (before?.get(table) ?? 0)
+    if (s > 0 && (!most || s > most.s)) most = { table, s }
+  }
+  return most
 }
 
 function processFigures(samples: ProcessSample[]): ProcessFigures {
@@ -347,7 +370,11 @@ async function soak(engine: Engine, mix: Mix, rate: number, server: Started, pos
       const cpuNow = { ticks: await processTicks(server.pid), at: performance.now() }
       const cores = coresBetween(cpuAt.ticks, cpuNow.ticks, (cpuNow.at - cpuAt.at) / 1000)
       cpuAt = cpuNow
-      const process = { ...processFigures(samples[w]!), cores, maintenanceS: before === undefined || after === undefined ? undefined : ms1(after - before) }
+      const byTableAt = (i: number) => (i < 0 ? new Map<string, number>() : samples[i]!.findLast((x) => x.maintenanceByTable !== undefined)?.maintenanceByTable)
+      const process = {
+        ...processFigures(samples[w]!), cores, maintenanceS: before === undefined || after === undefined ? undefined : ms1(after - before),
+        maintenanceMost: mostMaintained(byTableAt(w - 1), byTableAt(w)),
+      }
       const window: Window = {
         index: w, operations: tallies[w]!.figures(), process, lateMs: ms1(tallies[w]!.lateMs), errors: tallies[w]!.errors,
         postgres: await postgres?.window(),
@@ -551,7 +578,7 @@ function printWindow(engine: Engine, w: Window, rate: number): void {
     `${fmt(w.errors)} errors; load generator late by ≤ ${fmt(w.lateMs, 1)} ms`)
   console.log(table(OPERATION_HEADER, operationRows(w.operations), OPERATION_RIGHT))
   console.log(`server: ${fmt(p.cores, 2)} cores, RSS ≤ ${fmt(p.rssMaxMb)} MB, heap used ${fmt(p.heapMinMb)}–${fmt(p.heapMaxMb)} MB, event backlog ≤ ${fmt(p.backlogMax)} ` +
-    `(outbox lag ≤ ${fmt(p.lagMaxS, 2)} s), sagas open ≤ ${fmt(p.sagasOpenMax)}, vacuum and analyze ${fmt(p.maintenanceS, 1)} s; largest tables: ${tablesText(p.tables)}` +
+    `(outbox lag ≤ ${fmt(p.lagMaxS, 2)} s), sagas open ≤ ${fmt(p.sagasOpenMax)}, vacuum and analyze ${fmt(p.maintenanceS, 1)} s${p.maintenanceMost ? ` (most: ${p.maintenanceMost.table}, ${fmt(p.maintenanceMost.s, 2)} s)` : ''}; largest tables: ${tablesText(p.tables)}` +
     (p.scrapeErrors.length ? `; /metrics failed ${p.scrapeErrors.length}×: ${p.scrapeErrors[0]}` : ''))
   const pg = w.postgres
   if (pg) {
