@@ -253,7 +253,8 @@ async function sampleProcess(base: string, pid: number): Promise<ProcessSample> 
     backlog: unpublished === undefined ? undefined : unpublished + consumers,
     lagS: maxOf(metrics, 'outbox_lag_seconds'),
     sagasOpen: sumOf(metrics, 'marketplace_sagas_open'),
-    maintenanceS: sumOf(metrics, 'db_maintenance_seconds_sum'),
+    // No pass yet: the histogram has no samples, and the time spent is 0.
+    maintenanceS: sumOf(metrics, 'db_maintenance_seconds_sum') ?? 0,
     maintenanceByTable: perTable(metrics.get('db_maintenance_seconds_sum') ?? []),
     tables,
   }
