@@ -290,7 +290,7 @@ export function rewardCompletion(a: Avatar, c: Completion): CompletionPaid {
   const growth = receiveReward(a, c.reward)
   const earned = c.windowCompleted && c.streak % FREEZE_EVERY_STREAK === 0 && growth.avatar.streakFreezes < STREAK_FREEZES_MAX
   if (!earned) return { ...growth, freezeEarned: false }
-  return { ...growth, avatar: { ...growth.avatar, streakFreezes: growth.avatar.streakFreezes + 1 }, freezeEarned: true }
+  return { ...growth, avatar: addStreakFreeze(growth.avatar), freezeEarned: true }
 }
 
 /** The penalty of a habit's window that ended without its completion (a HabitMissed). */
