@@ -8,7 +8,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { expect, test } from 'vitest'
 import { ManualClock } from '../src/platform/clock.js'
 import { newId } from '../src/platform/ids.js'
-import { PRUNE_JOB } from '../src/platform/jobs/retention.js'
+import { PRUNE_JOB, PUBLISHED_EVENTS_KEPT_MS } from '../src/platform/jobs/retention.js'
 import { VACUUM_JOB, VACUUM_MIN_ROWS } from '../src/platform/jobs/vacuum.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { attend, newHabit } from './support/habits.js'
@@ -116,6 +116,29 @@ test('the job deletes finished rows older than RETENTION_DAYS, never unfinished 
   expect(sample(metrics, 'retention_pruned_rows_total', 'table="identity.registrations"')).toBe(1)
   expect(sample(metrics, 'db_table_bytes', 'table="marketplace.sagas"')).toBeGreaterThan(0)
   expect(sample(metrics, 'db_table_rows', 'table="avatar.avatars"')).toBeGreaterThanOrEqual(0)
+})
+
+test('a published event leaves its outbox minutes after it was published, not RETENTION_DAYS; an unpublished one stays', async ({ onTestFinished }) => {
+  const clock = new ManualClock(new Date())
+  const app = await buildTestApp({ clock, env: { RETENTION_DAYS: '7' } })
+  onTestFinished(() => app.close())
+  const early = await play(app, clock)
+  const events = (avatarId: string) => count(app, sql`select count(*) as n from avatar.outbox where aggregate_id = ${avatarId}`)
+  expect(await events(early.avatarId)).toBeGreaterThan(0)
+  const stuck = newId()
+  await app.database.db.execute(sql`insert into tracking.outbox (id, type, aggregate_id, version, occurred_at, payload, claimed_until)
+    values (${stuck}, 'HabitAttended', ${newId()}, 1, ${clock.now()}, '{}'::jsonb, now() + interval '1 day')`)
+
+  clock.advance(PUBLISHED_EVENTS_KEPT_MS - 60_000)
+  await app.runJob(PRUNE_JOB)
+  expect(await events(early.avatarId)).toBeGreaterThan(0)
+
+  clock.advance(2 * 60_000)
+  const late = await play(app, clock)
+  await app.runJob(PRUNE_JOB)
+  expect(await events(early.avatarId)).toBe(0)
+  expect(await events(late.avatarId)).toBeGreaterThan(0)
+  expect(await count(app, sql`select count(*) as n from tracking.outbox where id = ${stuck}`)).toBe(1)
 })
 
 /** A table's dead rows as the statistics count them (they reach the counts within about a second of a commit). */

@@ -18,12 +18,13 @@ import type { InboxTable } from './inbox.js'
 import type { Outbox } from './outbox.js'
 
 /**
- * Published events, once they occurred and were published before the retention horizon; never an
- * unpublished one (a null `published_at` compares as nothing). Uses the (published_at, seq) index.
+ * Published events, once they occurred and were published before the published horizon (minutes,
+ * not RETENTION_DAYS: nothing reads a published event again); never an unpublished one (a null
+ * `published_at` compares as nothing). Uses the (published_at, seq) index.
  */
 export function outboxPruning(database: Database, outbox: Outbox): PruneRule {
   const t = outbox.table
-  return pruning(t, (h, limit) => deleteSome(database.db, t, t.seq, and(lt(t.publishedAt, h.retention), lt(t.occurredAt, h.retention)), limit))
+  return pruning(t, (h, limit) => deleteSome(database.db, t, t.seq, and(lt(t.publishedAt, h.published), lt(t.occurredAt, h.published)), limit))
 }
 
 /** The records of events handled before the deliveries horizon. */

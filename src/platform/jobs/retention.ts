@@ -8,8 +8,19 @@ import type { Job } from './scheduler.js'
 
 /** The retention job (`POST /_test/jobs/platform.prune` runs it in tests). */
 export const PRUNE_JOB = 'platform.prune'
-/** How often it runs; one replica runs each period (JobSlots). */
-export const PRUNE_EVERY_MS = 15 * 60_000
+/**
+ * How often it runs; one replica runs each period (JobSlots). Every minute, so that an outbox
+ * holds a few minutes of published events, not a quarter of an hour's; a run that finds nothing
+ * is one short indexed statement per table.
+ */
+export const PRUNE_EVERY_MS = 60_000
+/**
+ * How long a published event stays in its outbox (for an operator to look at): nothing reads it
+ * again. Kept for RETENTION_DAYS, a busy outbox grew to tens of megabytes, and each vacuum pass
+ * over it (a publish updates the row twice, leaving two dead versions) walked every page of its
+ * indexes: on the embedded engine, 0.5 s in which no other statement ran (the 30-minute soak).
+ */
+export const PUBLISHED_EVENTS_KEPT_MS = 10 * 60_000
 /** Rows one statement deletes: each batch is its own short transaction. */
 export const PRUNE_BATCH_ROWS = 1000
 /**
@@ -36,13 +47,15 @@ export interface Horizons {
    * record of an earlier delivery of it was made after it occurred, so none of them is older.
    */
   deliveries: Date
+  /** Now less PUBLISHED_EVENTS_KEPT_MS: published events that occurred and were published before this go. */
+  published: Date
 }
 
 /** The horizons of a run at `now`. Pure. */
 export function horizonsAt(now: Date, retentionDays: number, oldestUnpublished: Date | undefined): Horizons {
   const retention = daysBefore(now, retentionDays)
   const deliveries = oldestUnpublished && oldestUnpublished < retention ? new Date(oldestUnpublished) : retention
-  return { now, retention, deliveries }
+  return { now, retention, deliveries, published: new Date(now.getTime() - PUBLISHED_EVENTS_KEPT_MS) }
 }
 
 /** Rows of one table that may go: the owner of the table says which, the retention job deletes them. */
