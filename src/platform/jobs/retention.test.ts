@@ -9,7 +9,7 @@ test('finished rows go after the retention period; delivery records too when not
     retention: new Date('2026-03-03T12:00:00Z'),
     deliveries: new Date('2026-03-03T12:00:00Z'),
     // Published events are kept for minutes, whatever the retention period.
-    published: new Date('2026-03-10T11:50:00Z'),
+    published: new Date('2026-03-10T11:59:00Z'),
   })
   // An event still unpublished, but younger than the retention period, changes nothing.
   expect(horizonsAt(now, 7, new Date('2026-03-09T00:00:00Z')).deliveries).toEqual(new Date('2026-03-03T12:00:00Z'))
