@@ -27,14 +27,15 @@ export const VACUUM_MIN_SHARE = 0.1
  */
 export const EMBEDDED_QUIET_MS = 2_000
 /**
- * …but not longer than this since the last complete run: under steady load it runs anyway, one
- * table per run (the one with most dead rows) until none is due, so that each pass holds the
- * statements up for one table's vacuum. (All of them at once after 30 minutes of steady load
- * stalled the server for 3 s in the soak.)
+ * …but not longer than this since the last complete run: under steady load it runs anyway, the
+ * table with most dead rows first, while its passes have taken less than EMBEDDED_LOAD_BUDGET_MS.
+ * A pass walks what changed since the last one, so frequent passes are short ones: deferring for
+ * 10 minutes let an outbox's churn pile up into one 0.5 s pass (the soak), and deferring for 30
+ * and then vacuuming every due table at once stalled the server for 3 s.
  */
-export const EMBEDDED_MAX_DEFER_MS = 10 * 60_000
-/** Tables one run under load (not quiet) may vacuum on the embedded engine. */
-export const EMBEDDED_TABLES_UNDER_LOAD = 1
+export const EMBEDDED_MAX_DEFER_MS = 60_000
+/** Under load on the embedded engine, a run starts no further pass once its passes took this long. */
+export const EMBEDDED_LOAD_BUDGET_MS = 150
 
 export interface TableActivity {
   /** `schema.table`, the label of its metrics. */
@@ -93,18 +94,21 @@ export class Vacuum {
 
   /**
    * One run: each due table in turn, the one with most dead rows first (a timed run under load on
-   * the embedded engine: only the first). A table that fails does not stop the others.
+   * the embedded engine: while within EMBEDDED_LOAD_BUDGET_MS). A table that fails does not stop the others.
    */
   async run(): Promise<void> {
-    const budget = this.underLoad ? EMBEDDED_TABLES_UNDER_LOAD : Infinity
+    const budgetMs = this.underLoad ? EMBEDDED_LOAD_BUDGET_MS : Infinity
     this.underLoad = false
     const due = (await this.activity()).flatMap((t) => {
       const pass = dueFor(t)
       return pass ? [{ ...t, pass }] : []
     })
-    if (due.length <= budget) this.lastCompleteAt = Date.now()
+    const started = Date.now()
     const failures: { table: string; error: unknown }[] = []
-    for (const t of due.slice(0, budget)) {
+    let done = 0
+    for (const t of due) {
+      if (done > 0 && Date.now() - started >= budgetMs) break
+      done++
       const { pass } = t
       const timer = this.passes.startTimer({ table: t.table, pass })
       try {
@@ -115,6 +119,7 @@ export class Vacuum {
         failures.push({ table: t.table, error })
       }
     }
+    if (done === due.length) this.lastCompleteAt = Date.now()
     if (failures.length > 0) {
       throw new AggregateError(failures.map((f) => f.error), `vacuum failed for ${failures.map((f) => f.table).join(', ')}`)
     }
