@@ -4,6 +4,7 @@
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { WEBHOOK_TIMEOUT_MS } from './contexts/live/domain/rules.js'
 
 export type EconomyMode = 'open' | 'authoritative'
 
@@ -78,6 +79,14 @@ export interface Config {
    * revoked (`STREAM_HEARTBEAT_MS`).
    */
   streamHeartbeatMs: number
+  /**
+   * Whether webhook endpoints may be on loopback, private, link-local or unique-local addresses
+   * (`WEBHOOK_ALLOW_PRIVATE`, default false: a player could otherwise make the server call into its
+   * own network). For tests and a platform on a home network.
+   */
+  webhookAllowPrivate: boolean
+  /** A webhook attempt not answered within this long has failed (`WEBHOOK_TIMEOUT_MS`). */
+  webhookTimeoutMs: number
 }
 
 function urlList(env: Env, name: string): string[] | undefined {
@@ -180,6 +189,8 @@ export function loadConfig(env: Env = process.env): Config {
     webDir: path.resolve(optional(env, 'WEB_DIR') ?? DEFAULT_WEB_DIR),
     retentionDays: integer(env, 'RETENTION_DAYS', 7, 1, 3650),
     streamHeartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
+    webhookAllowPrivate: oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', WEBHOOK_TIMEOUT_MS, 100, 60_000),
   }
 }
 

@@ -187,6 +187,12 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     })
     activity.track(http)
     for (const c of served) if (c.rootRoutes) await http.register(c.rootRoutes)
+    // Routes outside /api/v1 of contexts served elsewhere (tracking's calendar feed) are forwarded there too.
+    await forwardApis(http, http, MODULES.flatMap((m) => {
+      const pool = pools.get(m.name)
+      const routes = built.get(m.name)?.rootRoutes
+      return pool && routes ? [{ routes, pool }] : []
+    }))
     await http.register(async (api) => {
       api.addHook('onRequest', requireToken(tokens))
       for (const c of served) if (c.apiRoutes) await api.register(c.apiRoutes)

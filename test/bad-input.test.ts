@@ -53,6 +53,9 @@ function wrongValues(s: Schema): [string, unknown][] {
   return out
 }
 
+/** Operations that take files larger than the 64 KiB every other body is held to: an import (up to IMPORT_BODY_MAX_BYTES). */
+const LARGE_BODIES = new Set(['POST /api/v1/avatars/{id}/import'])
+
 function casesFor(op: Operation): Case[] {
   const cases: Case[] = []
   if (op.path.startsWith('/api/v1')) {
@@ -80,7 +83,7 @@ function casesFor(op: Operation): Case[] {
       { name: 'a JSON string', payload: '"x"', contentType: 'application/json' },
       { name: 'JSON null', payload: 'null', contentType: 'application/json' },
       { name: 'an empty body', payload: '', contentType: 'application/json' },
-      { name: 'a body over 64 KiB', payload: JSON.stringify({ pad: 'x'.repeat(70_000) }), contentType: 'application/json', expect: 413 },
+      { name: 'a body over 64 KiB', payload: JSON.stringify({ pad: 'x'.repeat(70_000) }), contentType: 'application/json', ...(LARGE_BODIES.has(`${op.method} ${op.path}`) ? {} : { expect: 413 }) },
       { name: 'an XML body', payload: '<amount>5</amount>', contentType: 'text/xml' },
     )
     if (op.body.required?.length) cases.push({ name: 'missing fields', payload: {} })

@@ -424,11 +424,11 @@ async function exercise(op: Operation, r: FuzzRequest): Promise<void> {
 
 /**
  * Reads and harmless writes first; then what deletes or hands over, deepest path first, the
- * player's own avatar last: a success there takes the fixture away from what follows.
+ * player's own avatar, then their account, last: a success there takes the fixture away from what follows.
  */
 const RESHAPING = /^(DELETE |POST .*\/(leave|leader)$|PATCH .*\/role$)/
 function ordered(ops: Operation[]): Operation[] {
-  const rank = (o: Operation) => (o.key === 'DELETE /api/v1/avatars/{id}' ? 2 : RESHAPING.test(o.key) ? 1 : 0)
+  const rank = (o: Operation) => (o.key === 'DELETE /api/v1/me' ? 3 : o.key === 'DELETE /api/v1/avatars/{id}' ? 2 : RESHAPING.test(o.key) ? 1 : 0)
   return [...ops].sort((x, y) => rank(x) - rank(y) || (rank(x) === 1 ? y.path.split('/').length - x.path.split('/').length : 0))
 }
 

@@ -4,6 +4,10 @@ import type { AvatarApp } from './avatar/app/avatar-app.js'
 import { inProcessAvatarClient } from './avatar/client.js'
 import type { GuildApp } from './guild/app/guild-app.js'
 import { inProcessGuildClient } from './guild/client.js'
+import { inProcessLiveClient } from './live/client.js'
+import { inProcessMarketplaceClient } from './marketplace/client.js'
+import { inProcessQuestClient } from './quest/client.js'
+import type { TrackingExport } from './tracking/app/export-app.js'
 import type { TrackingApp } from './tracking/app/tracking-app.js'
 import { inProcessTrackingClient } from './tracking/client.js'
 
@@ -24,23 +28,29 @@ const unreachable = <T>(): T => new Proxy({}, { get: (_t, name) => { throw new E
 type Port = Record<string, (...args: unknown[]) => Promise<unknown>>
 const ports = () => [
   { name: 'AvatarClient', port: inProcessAvatarClient(unreachable<AvatarApp>(), database) as unknown as Port },
-  { name: 'TrackingClient', port: inProcessTrackingClient(unreachable<TrackingApp>(), database) as unknown as Port },
+  { name: 'TrackingClient', port: inProcessTrackingClient(unreachable<TrackingApp>(), database, unreachable<TrackingExport>()) as unknown as Port },
   { name: 'GuildClient', port: inProcessGuildClient(unreachable<GuildApp>(), database) as unknown as Port },
+]
+/** Ports that only read (a player's export): they reach the database, not a context's use cases. */
+const readingPorts = () => [
+  { name: 'QuestClient', port: inProcessQuestClient(database) as unknown as Port },
+  { name: 'MarketplaceClient', port: inProcessMarketplaceClient(database) as unknown as Port },
+  { name: 'LiveClient', port: inProcessLiveClient(database) as unknown as Port },
 ]
 const callEach = (port: Port) => Object.entries(port).map(([method, call]) => ({ method, answer: call('a', 'b', 'c') }))
 
 test('every method of every in-process port throws inside an open transaction, naming the call', async () => {
   let refused = 0
   await database.transaction(async () => {
-    for (const { name, port } of ports()) {
+    for (const { name, port } of [...ports(), ...readingPorts()]) {
       for (const { method, answer } of callEach(port)) {
         await expect(answer).rejects.toThrow(`${name}.${method} was called inside an open database transaction`)
         refused++
       }
     }
   })
-  // 10 avatar methods, 3 tracking, 2 guild.
-  expect(refused).toBe(15)
+  // 12 avatar methods, 6 tracking, 3 guild, 1 each quest, marketplace and live.
+  expect(refused).toBe(24)
 })
 
 test('outside a transaction, and once it has committed, the call goes through', async () => {

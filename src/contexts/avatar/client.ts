@@ -13,6 +13,10 @@ import type { Database } from '../../platform/db/database.js'
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import type { AvatarApp } from './app/avatar-app.js'
+import { avatarExport, type AvatarExport } from './http/export-schemas.js'
+
+// The avatar's part of a player's export (DESIGN §9.4): the edge composes the document's schema from it.
+export { AvatarExport } from './http/export-schemas.js'
 
 export interface AvatarItem {
   type: 'WEAPON' | 'ARMOR' | 'CONSUMABLE'
@@ -51,6 +55,10 @@ export interface AvatarClient {
   /** Takes one item of that name out of the inventory and answers it (`item-equipped` if only equipped). */
   takeItem(avatarId: string, name: string, idempotencyKey: string): Promise<AvatarItem>
   damage(avatarId: string, amount: number, idempotencyKey: string): Promise<{ died: boolean; health: number }>
+  /** Every avatar the user owns, oldest first, as exported (DESIGN §9.4). */
+  exportOwnedBy(ownerId: string): Promise<AvatarExport[]>
+  /** What the avatar earned (experience, money) in [from, to), to the avatar's bucket of EARNINGS_BUCKET_MINUTES; nothing for an unknown avatar. */
+  earnings(avatarId: string, from: Date, to: Date): Promise<{ experience: number; money: number }>
 }
 
 /**
@@ -69,6 +77,8 @@ export function inProcessAvatarClient(app: AvatarApp, database: Database): Avata
     addItem: (avatarId, item, key) => app.addItem(SYSTEM, avatarId, item, key),
     takeItem: (avatarId, name, key) => app.takeItem(SYSTEM, avatarId, name, key),
     damage: (avatarId, amount, key) => app.damage(SYSTEM, avatarId, amount, key),
+    exportOwnedBy: async (ownerId) => (await app.ownedBy(ownerId)).map(avatarExport),
+    earnings: (avatarId, from, to) => app.earnings(SYSTEM, avatarId, from, to),
   })
 }
 
@@ -107,6 +117,11 @@ export function httpAvatarClient(baseUrl: string | (() => string), token: TokenS
       http.call<AvatarItem>({ method: 'POST', path: path(avatarId, '/inventory/items/take'), body: { name }, idempotencyKey: key }),
     damage: (avatarId, amount, key) =>
       http.call<{ died: boolean; health: number }>({ method: 'POST', path: path(avatarId, '/health/damage'), body: { amount }, idempotencyKey: key }),
+    exportOwnedBy: async (ownerId) => (await http.call<{ items: AvatarExport[] }>({ method: 'GET', path: `/api/v1/exports/avatars?ownerId=${ownerId}` })).items,
+    earnings: (avatarId, from, to) => {
+      const span = new URLSearchParams({ from: from.toISOString(), to: to.toISOString() })
+      return http.call<{ experience: number; money: number }>({ method: 'GET', path: path(avatarId, `/earnings?${span.toString()}`) })
+    },
   }
 }
 

@@ -5,21 +5,28 @@ import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import { NotFound } from '../../platform/errors.js'
 import { on } from '../../platform/events/contract.js'
+import { exactlyOnce } from '../../platform/events/inbox.js'
+import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox, type DomainEvent } from '../../platform/events/outbox.js'
 import { batchMetrics } from '../../platform/http/metrics.js'
-import { pruning } from '../../platform/jobs/retention.js'
+import { daysBefore, pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
+import { AccountDeleted } from '../edge/events.js'
 import { BattleLost, BattleWon, BossStruckBack } from '../guild/events.js'
 import { QuestCompleted } from '../quest/events.js'
 import { HabitAttended, HabitMissed } from '../tracking/events.js'
 import { AvatarApp } from './app/avatar-app.js'
 import { httpAvatarClient, inProcessAvatarClient, type AvatarClient } from './client.js'
 import type { Completion } from './domain/avatar.js'
+import { EARNINGS_KEPT_DAYS } from './domain/rules.js'
 import type { AvatarDraft } from './events.js'
 import { avatarRoutes } from './http/avatar-routes.js'
+import { earningsRoutes } from './http/earnings-routes.js'
+import { avatarExportRoutes } from './http/export-routes.js'
 import { itemRoutes } from './http/item-routes.js'
 import { avatarRepo } from './store/avatars.js'
-import { appliedCalls, outbox as outboxTable } from './store/tables.js'
+import { earningsRepo } from './store/earnings.js'
+import { appliedCalls, closedAccounts, earnings, inbox, outbox as outboxTable } from './store/tables.js'
 
 /** The avatar context: the RPG avatar, its stats, wallet, inventory and equipment. */
 export const avatarModule = contextModule({
@@ -31,6 +38,8 @@ export const avatarModule = contextModule({
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(avatarRoutes, { app })
       await f.register(itemRoutes, { app })
+      await f.register(avatarExportRoutes, { database: deps.database })
+      await f.register(earningsRoutes, { app })
     }
     // An event's effect on one avatar is a keyed change (the key names the event and the avatar), so
     // a redelivery answers as the first delivery did; and concurrent deliveries for one avatar batch.
@@ -49,9 +58,16 @@ export const avatarModule = contextModule({
         on(BattleLost, async (e) => void (await Promise.all(e.payload.participants.map((id) => damage(e, id, e.payload.penalty))))),
         on(BossStruckBack, (e) => damage(e, e.payload.avatarId, e.payload.damage)),
         on(QuestCompleted, (e) => reward(e, e.payload.avatarId, e.payload.reward)),
+        on(AccountDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => app.deleteAllOf(e.payload.userId))),
       ],
       // The keys of events' effects stand in for an inbox: kept as long as an inbox row would be.
-      prune: [pruning(appliedCalls, (h, limit) => avatarRepo.deleteAppliedCallsBefore(deps.database.db, h.deliveries, limit))],
+      prune: [
+        pruning(appliedCalls, (h, limit) => avatarRepo.deleteAppliedCallsBefore(deps.database.db, h.deliveries, limit)),
+        inboxPruning(deps.database, inbox),
+        pruning(closedAccounts, (h, limit) => avatarRepo.deleteClosedAccountsBefore(deps.database.db, h.retention, limit)),
+        // Earnings answer reports of the last EARNINGS_KEPT_DAYS (a year's, and then some).
+        pruning(earnings, (h, limit) => earningsRepo.pruneSome(deps.database.db, daysBefore(h.now, EARNINGS_KEPT_DAYS), limit)),
+      ],
       metrics: batchMetrics('avatar_command', 'avatar changes', () => app.batchStats),
     }
   },

@@ -11,8 +11,16 @@ const event = eventsOf('edge')
 /** An account was made and its avatar provisioned: the registration is complete. */
 export const UserRegistered = event('UserRegistered', Type.Object({ userId: Type.String(), name: Type.String() }))
 
-export type UserRegistered = EventOf<typeof UserRegistered>
+/**
+ * An account was deleted (`DELETE /api/v1/me`): its tokens are revoked; every context forgets what
+ * it holds of the account (the avatar context deletes its avatars, which cascades as an avatar
+ * deletion does).
+ */
+export const AccountDeleted = event('AccountDeleted', Type.Object({ userId: Type.String() }))
 
-export const EDGE_EVENTS = [UserRegistered] as const
+export type UserRegistered = EventOf<typeof UserRegistered>
+export type AccountDeleted = EventOf<typeof AccountDeleted>
+
+export const EDGE_EVENTS = [UserRegistered, AccountDeleted] as const
 export type EdgeEvent = EventsOf<typeof EDGE_EVENTS>
 export type EdgeDraft = DraftsOf<typeof EDGE_EVENTS>

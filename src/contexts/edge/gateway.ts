@@ -2,7 +2,9 @@
  * The gateway: the edge's front door for split services. The API of every context served by
  * another process is declared here too, so this process documents it in /openapi.json and answers
  * unknown paths itself; once the access token is checked, each request is forwarded, before it is
- * parsed, to a process of that context (which validates it).
+ * parsed, to a process of that context (which validates it). A context's routes outside /api/v1
+ * (its `rootRoutes`, which check their own credentials: tracking's calendar feed) are declared and
+ * forwarded alike, at the root and with no token check.
  */
 import type { ServerResponse } from 'node:http'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
@@ -18,15 +20,13 @@ export interface ForwardedApi {
   pool: UpstreamPool
 }
 
-/** Declares each API in `api` (the /api/v1 scope, token already checked) with forwarding to its pool. */
+/**
+ * Declares each API in `api` with forwarding to its pool: the /api/v1 scope (token already checked)
+ * for contexts' APIs, or the server itself for their root routes.
+ */
 export async function forwardApis(server: FastifyInstance, api: FastifyInstance, forwarded: ForwardedApi[]): Promise<void> {
   if (forwarded.length === 0) return
-  await enableForwarding(server)
-  // Streams do not end by themselves: closing the server ends them (their clients reconnect).
-  const streams = new Set<ServerResponse>()
-  server.addHook('preClose', async () => {
-    for (const raw of streams) raw.end()
-  })
+  const streams = await enableForwarding(server)
   for (const f of forwarded) {
     await api.register(async (scope) => {
       scope.addHook('onRequest', forwardTo(f.pool, streams))
@@ -35,10 +35,25 @@ export async function forwardApis(server: FastifyInstance, api: FastifyInstance,
   }
 }
 
-/** Registers the proxy machinery once on the server (undici under the hood, loaded only for this shape). */
-async function enableForwarding(app: FastifyInstance): Promise<void> {
+/** The streams each server forwards, once it forwards anything. */
+const forwardingServers = new WeakMap<FastifyInstance, Set<ServerResponse>>()
+
+/**
+ * Registers the proxy machinery once on the server (undici under the hood, loaded only for this
+ * shape); answers the set of the streams it forwards.
+ */
+async function enableForwarding(app: FastifyInstance): Promise<Set<ServerResponse>> {
+  const known = forwardingServers.get(app)
+  if (known) return known
+  const streams = new Set<ServerResponse>()
+  forwardingServers.set(app, streams)
   const { default: replyFrom } = await import('@fastify/reply-from')
   await app.register(replyFrom, { undici: { connections: 128, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 } })
+  // Streams do not end by themselves: closing the server ends them (their clients reconnect).
+  app.addHook('preClose', async () => {
+    for (const raw of streams) raw.end()
+  })
+  return streams
 }
 
 /**
@@ -61,11 +76,18 @@ function forwardTo(pool: UpstreamPool, streams: Set<ServerResponse>) {
     } else {
       // Not parsed yet: the body streams through untouched, held to the limit a context process
       // keeps (that process would answer 413 mid-upload and close, which reads here as a failure).
-      const body = limitedBody(req.raw)
+      const body = limitedBody(req.raw, req.routeOptions.bodyLimit)
       req.body = body.stream
       tooLarge = body.tooLarge
     }
     await reply.from(base + url, {
+      // The upstream is asked under its own host name: where the client reached the platform goes
+      // along (unless a proxy in front said so already), for the addresses it answers (a calendar feed's).
+      rewriteRequestHeaders: (_raw, headers) => ({
+        ...(req.headers.host === undefined ? {} : { 'x-forwarded-host': req.headers.host }),
+        'x-forwarded-proto': req.protocol,
+        ...headers,
+      }),
       onError: (r, { error }) => {
         if (tooLarge()) return void r.send(new PayloadTooLarge())
         pool.markDown(base)

@@ -7,9 +7,11 @@ import { Outbox } from '../../platform/events/outbox.js'
 import { pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
+import { ExportApp, type ExportPorts } from './app/export-app.js'
 import { IdentityApp, type IdentityDeps } from './app/identity-app.js'
 import { REGISTRATION_RECOVERY_EVERY_MS } from './domain/rules.js'
 import type { EdgeDraft } from './events.js'
+import { exportRoutes } from './http/export-routes.js'
 import { identityRoutes } from './http/routes.js'
 import { loginFailureRepo, refreshTokenRepo, registrationRepo } from './store/repositories.js'
 import { loginFailures, outbox as outboxTable, refreshTokens, registrations } from './store/tables.js'
@@ -28,14 +30,17 @@ export const edgeModule = contextModule({
     tokens: AccessTokens
     revocations: RevocationList
     config: IdentityDeps['config']
-    ports: { avatar: AvatarClient }
+    ports: { avatar: AvatarClient } & ExportPorts
   }) {
     const outbox = new Outbox<EdgeDraft>('edge', outboxTable, deps.clock, deps.database)
     const { database, clock, tokens, revocations, config } = deps
     const failureWindowMs = config.loginFailureWindowSeconds * 1000
     const app = new IdentityApp({ database, clock, tokens, revocations, config, avatars: deps.ports.avatar, outbox })
+    // The ports are read when an export runs (a process that does not serve the edge never asks them).
+    const exports = new ExportApp({ database, clock, ports: deps.ports })
     const rootRoutes: FastifyPluginAsync = async (f) => {
       await f.register(identityRoutes, { app, tokens })
+      await f.register(exportRoutes, { app: exports, tokens })
     }
     return {
       rootRoutes,

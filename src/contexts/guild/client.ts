@@ -8,12 +8,18 @@ import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import { isId } from '../../platform/ids.js'
 import type { GuildApp } from './app/guild-app.js'
+import type { GuildMembershipExport } from './http/export-schemas.js'
+
+// The guild's part of a player's export (DESIGN §9.4): the edge composes the document's schema from it.
+export { GuildMembershipExport } from './http/export-schemas.js'
 
 export interface GuildClient {
   /** The id of the guild the avatar belongs to, or null. */
   guildOf(avatarId: string): Promise<string | null>
   /** Whether a guild has this id; any string may be asked (one that is no guild id answers false). */
   exists(guildId: string): Promise<boolean>
+  /** The avatar's guild membership as exported (DESIGN §9.4), or null. */
+  exportMembership(avatarId: string): Promise<GuildMembershipExport>
 }
 
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
@@ -21,6 +27,7 @@ export function inProcessGuildClient(app: GuildApp, database: Database): GuildCl
   return database.outsideTransactions<GuildClient>('GuildClient', {
     guildOf: async (avatarId) => (await app.guildOf(avatarId)) ?? null,
     exists: (guildId) => app.exists(guildId),
+    exportMembership: (avatarId) => app.membershipExport(avatarId),
   })
 }
 
@@ -41,5 +48,7 @@ export function httpGuildClient(baseUrl: string | (() => string), token: TokenSo
       if (!isId(guildId)) return false
       return (await http.callOrUndefined({ method: 'GET', path: `/api/v1/guilds/${guildId}` })) !== undefined
     },
+    exportMembership: async (avatarId) =>
+      (await http.call<{ membership: GuildMembershipExport }>({ method: 'GET', path: `/api/v1/exports/guilds/avatars/${encodeURIComponent(avatarId)}` })).membership,
   }
 }

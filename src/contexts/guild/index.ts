@@ -15,6 +15,7 @@ import { httpGuildClient, inProcessGuildClient, type GuildClient } from './clien
 import { INVITE_EXPIRY_JOB_EVERY_MS } from './domain/rules.js'
 import type { GuildDraft } from './events.js'
 import { battleRoutes } from './http/battle-routes.js'
+import { guildExportRoutes } from './http/export-routes.js'
 import { guildRoutes } from './http/guild-routes.js'
 import { inbox, outbox as outboxTable } from './store/tables.js'
 
@@ -32,6 +33,7 @@ export const guildModule = contextModule({
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(guildRoutes, { app: guilds })
       await f.register(battleRoutes, { app: battles })
+      await f.register(guildExportRoutes, { database: deps.database })
     }
     const port: GuildClient = inProcessGuildClient(guilds, deps.database)
     return {

@@ -15,9 +15,11 @@ import { httpAvatarClient, type AvatarClient } from '../avatar/client.js'
 import { AvatarCreated, AvatarDeleted } from '../avatar/events.js'
 import { MarketplaceApp } from './app/marketplace-app.js'
 import { SagaRunner } from './app/saga-runner.js'
+import { httpMarketplaceClient, inProcessMarketplaceClient, type MarketplaceClient } from './client.js'
 import { RECOVERY_EVERY_MS } from './domain/rules.js'
 import { OPEN_STATES } from './domain/saga.js'
 import type { MarketplaceDraft } from './events.js'
+import { marketplaceExportRoutes } from './http/export-routes.js'
 import { marketplaceRoutes } from './http/routes.js'
 import { sagaRepo } from './store/repositories.js'
 import { inbox, outbox as outboxTable, sagas as sagaTable } from './store/tables.js'
@@ -37,6 +39,7 @@ interface MarketplaceDeps {
 /** The marketplace: one shop per avatar, the catalog, and the buy and sell sagas with the avatar. */
 export const marketplaceModule = contextModule({
   name: 'marketplace',
+  remotePort: httpMarketplaceClient,
   build(deps: MarketplaceDeps) {
     const { database, clock, config } = deps
     const avatars = config.avatarUrl ? httpAvatarClient(config.avatarUrl, deps.serviceTokens, deps.serviceCalls) : deps.ports.avatar
@@ -51,7 +54,9 @@ export const marketplaceModule = contextModule({
     const app = new MarketplaceApp({ database, clock, avatars, sagas })
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(marketplaceRoutes, { app })
+      await f.register(marketplaceExportRoutes, { database })
     }
+    const port: MarketplaceClient = inProcessMarketplaceClient(database)
     const metrics: MetricsSource = (registry) => {
       registry.registerMetric(settled)
       new Gauge({
@@ -68,6 +73,7 @@ export const marketplaceModule = contextModule({
     return {
       apiRoutes,
       outbox,
+      port,
       consumers: [
         on(AvatarCreated, exactlyOnce(database, inbox, clock, (e) => app.onAvatarCreated(e.payload.avatarId, e.payload.ownerId, new Date(e.occurredAt)))),
         on(AvatarDeleted, exactlyOnce(database, inbox, clock, (e) => app.onAvatarDeleted(e.payload.avatarId, new Date(e.occurredAt)))),

@@ -8,12 +8,15 @@ import { Outbox } from '../../platform/events/outbox.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
 import { AvatarDeleted } from '../avatar/events.js'
+import { AccountDeleted } from '../edge/events.js'
 import type { GuildClient } from '../guild/client.js'
 import type { TrackingClient } from '../tracking/client.js'
 import { HabitAttended } from '../tracking/events.js'
 import { QuestApp } from './app/quest-app.js'
+import { httpQuestClient, inProcessQuestClient, type QuestClient } from './client.js'
 import { EXPIRE_JOB_EVERY_MS, JOIN_RECOVERY_JOB_EVERY_MS } from './domain/rules.js'
 import type { QuestDraft } from './events.js'
+import { questExportRoutes } from './http/export-routes.js'
 import { questRoutes } from './http/routes.js'
 import { inbox, outbox as outboxTable } from './store/tables.js'
 
@@ -23,23 +26,35 @@ export const FINISH_JOINS_JOB = 'quest.finish-joins'
 /** The quest context: quests, their habit entries, participations, progress and payouts (as events). */
 export const questModule = contextModule({
   name: 'quest',
+  remotePort: httpQuestClient,
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient; tracking: TrackingClient; guild: GuildClient } }) {
     const outbox = new Outbox<QuestDraft>('quest', outboxTable, deps.clock, deps.database)
     const { avatar, tracking, guild } = deps.ports
     const app = new QuestApp({ database: deps.database, clock: deps.clock, avatars: avatar, tracking, guilds: guild, outbox })
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(questRoutes, { app })
+      await f.register(questExportRoutes, { database: deps.database })
     }
+    const port: QuestClient = inProcessQuestClient(deps.database)
     const recordCompletion = exactlyOnce(deps.database, inbox, deps.clock, (e: HabitAttended) => app.recordCompletion(e))
+    const forgetAccount = exactlyOnce(deps.database, inbox, deps.clock, (e: AccountDeleted) => app.forgetAccount(e.payload.userId))
     return {
       apiRoutes,
       outbox,
+      port,
       consumers: [
         // Most completions are of personal habits: those need no inbox row here.
         on(HabitAttended, async (e) => {
           if (e.payload.questId !== null) await recordCompletion(e)
         }),
         on(AvatarDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => app.forgetAvatar(e.payload.avatarId))),
+        // Quests are kept by their owner's account, not an avatar: they go with the account. The
+        // copies are unlinked after the commit; should tracking fail, the redelivery (or the expiry
+        // job) clears the queue.
+        on(AccountDeleted, async (e) => {
+          await forgetAccount(e)
+          await app.unlinkPending()
+        }),
       ],
       jobs: [
         { name: EXPIRE_JOB, everyMs: EXPIRE_JOB_EVERY_MS, run: async () => void (await app.expireParticipations()) },

@@ -9,13 +9,18 @@ import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import { anchoredAt, recurrenceFields, type DayFrame, type LocalDate, type Recurrence } from '../../platform/time/index.js'
+import type { TrackingExport } from './app/export-app.js'
 import type { TrackingApp } from './app/tracking-app.js'
 import * as habits from './domain/habit.js'
 import {
-  DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, TIMES_PER_WEEK_MAX, TIMES_PER_WEEK_MIN, UNLINK_MAX_HABITS,
+  DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, EXPORT_HABITS_PAGE, EXPORT_HISTORY_PAGE, TIMES_PER_WEEK_MAX, TIMES_PER_WEEK_MIN,
+  UNLINK_MAX_HABITS,
 } from './domain/rules.js'
+import type { CompletionExport, HabitExport, HistoryKind, JudgedWindowExport, SettingsExport } from './http/export-schemas.js'
 
 export type { HabitTemplate } from './domain/habit.js'
+// Tracking's part of a player's export (DESIGN §9.4): the edge composes the document's schema from it.
+export { HabitRecordExport, SettingsExport, type CompletionExport, type HabitExport, type HistoryKind, type JudgedWindowExport } from './http/export-schemas.js'
 
 /** The bounds of a habit's schedule fields (the same as a habit's own), for a caller's schemas. */
 export const SCHEDULE_FIELD_LIMITS = {
@@ -55,6 +60,12 @@ export interface TrackingClient {
   copyQuestHabit(habitId: string, copy: QuestHabitCopy): Promise<void>
   /** Sets `associatedQuestId` to null on those habits still linked to the quest; they are kept. Idempotent. */
   unlinkFromQuest(questId: string, habitIds: string[]): Promise<void>
+  /** An avatar's day settings, for its owner's export. */
+  exportSettings(avatarId: string): Promise<SettingsExport>
+  /** A page of an avatar's habits (oldest first) for an export; `cursor` is the `next` of the page before. */
+  exportHabits(avatarId: string, cursor?: string): Promise<{ items: HabitExport[]; next: string | null }>
+  /** A page of one kind of a habit's history (oldest first); `after` is the `next` of the page before. */
+  exportHistory(habitId: string, kind: HistoryKind, after?: string): Promise<{ items: (CompletionExport | JudgedWindowExport)[]; next: string | null }>
 }
 
 /** The same port over the tracking service's API (split services), with a service token. */
@@ -74,11 +85,18 @@ export function httpTrackingClient(baseUrl: string | (() => string), token: Toke
         await http.call({ method: 'POST', path: '/api/v1/habits/quest-unlinks', body: { questId, habitIds: habitIds.slice(i, i + UNLINK_MAX_HABITS) } })
       }
     },
+    exportSettings: (avatarId) => http.call({ method: 'GET', path: `/api/v1/exports/tracking/avatars/${encodeURIComponent(avatarId)}/settings` }),
+    exportHabits: (avatarId, cursor) => http.call({
+      method: 'GET', path: `/api/v1/exports/tracking/avatars/${encodeURIComponent(avatarId)}/habits${cursor ? `?cursor=${cursor}` : ''}`,
+    }),
+    exportHistory: (habitId, kind, after) => http.call({
+      method: 'GET', path: `/api/v1/exports/tracking/habits/${habitId}/history?kind=${kind}${after ? `&after=${after}` : ''}`,
+    }),
   }
 }
 
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
-export function inProcessTrackingClient(app: TrackingApp, database: Database): TrackingClient {
+export function inProcessTrackingClient(app: TrackingApp, database: Database, exports: TrackingExport): TrackingClient {
   return database.outsideTransactions<TrackingClient>('TrackingClient', {
     dayFrameOf: async (avatarId) => {
       const { timeZone, dayStartHour } = await app.settings(SYSTEM, avatarId)
@@ -87,6 +105,9 @@ export function inProcessTrackingClient(app: TrackingApp, database: Database): T
     copyQuestHabit: (habitId, { questId, startsOn, recurrence, ...copy }) =>
       app.copyForQuest(habitId, { ...copy, associatedQuestId: questId, recurrence: copyRecurrence(recurrence, startsOn) }),
     unlinkFromQuest: (questId, habitIds) => app.unlinkFromQuest(questId, habitIds),
+    exportSettings: (avatarId) => exports.settings(avatarId),
+    exportHabits: (avatarId, cursor) => exports.habits(avatarId, cursor, EXPORT_HABITS_PAGE),
+    exportHistory: (habitId, kind, after) => exports.history(habitId, kind, after, EXPORT_HISTORY_PAGE),
   })
 }
 

@@ -67,6 +67,17 @@ export class RevocationList implements RevocationCheck {
   }
 
   /**
+   * Refuses every access token of a user whose account was deleted, those of this very second and
+   * any a request under way still issues (a login that checked the password just before): tokens
+   * issued up to `ttlSeconds` from now are refused, until the last of them would expire. The
+   * account can sign in no more, so no later token of the user is ever issued.
+   */
+  revokeDeletedAccount(userId: string, ttlSeconds: number): Promise<void> {
+    const before = Math.floor(this.clock.now().getTime() / 1000) + ttlSeconds
+    return this.revoke(`user:${userId}@${before}`, before + ttlSeconds)
+  }
+
+  /**
    * Refuses the token until `expiresAt` (seconds since the epoch) everywhere. Written in the
    * transaction open here, if any, so it commits or rolls back with the caller's work.
    */

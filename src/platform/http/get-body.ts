@@ -56,22 +56,23 @@ class MalformedJson extends AppError {
 }
 
 /**
- * A body to stream on to another process, held to the same limit as a parsed one: a declared
- * length over it is refused at once, a chunked body once it passes it (`tooLarge()` then says so).
+ * A body to stream on to another process, held to the same limit as a parsed one (its route's,
+ * `limit`): a declared length over it is refused at once, a chunked body once it passes it
+ * (`tooLarge()` then says so).
  */
-export function limitedBody(raw: IncomingMessage): { stream: Transform; tooLarge(): boolean } {
-  if (Number(raw.headers['content-length'] ?? 0) > BODY_LIMIT) throw new PayloadTooLarge()
+export function limitedBody(raw: IncomingMessage, limit = BODY_LIMIT): { stream: Transform; tooLarge(): boolean } {
+  if (Number(raw.headers['content-length'] ?? 0) > limit) throw new PayloadTooLarge(limit)
   let size = 0
   let over = false
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length
-      if (size <= BODY_LIMIT) return done(null, chunk)
+      if (size <= limit) return done(null, chunk)
       over = true
       // The rest is read and dropped, as fastify does, so the client can finish sending and read the 413.
       raw.unpipe(stream)
       raw.resume()
-      done(new PayloadTooLarge())
+      done(new PayloadTooLarge(limit))
     },
   })
   raw.on('error', (e) => stream.destroy(e))
@@ -79,7 +80,7 @@ export function limitedBody(raw: IncomingMessage): { stream: Transform; tooLarge
 }
 
 export class PayloadTooLarge extends AppError {
-  constructor() {
-    super(413, 'payload-too-large', 'Payload too large', `Request bodies are limited to ${BODY_LIMIT} bytes.`)
+  constructor(limit = BODY_LIMIT) {
+    super(413, 'payload-too-large', 'Payload too large', `Request bodies are limited to ${limit} bytes.`)
   }
 }

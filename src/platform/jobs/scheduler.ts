@@ -19,6 +19,11 @@ export interface Job {
    * each other (JobSlots claims `name@scope`).
    */
   scope?: string
+  /**
+   * Runs on every replica at each firing, claiming no period: for work that replicas share out by
+   * leasing rows (the webhook sender), where one replica per period would be a bottleneck.
+   */
+  everyReplica?: boolean
   /** Whether a timed run should happen now (a manual run always does); due every time when absent. */
   due?(): boolean
   run(): Promise<void>
@@ -66,7 +71,7 @@ export class Scheduler {
     if (this.stopped) return
     const timer = setTimeout(async () => {
       try {
-        if (job.due?.() !== false && (await this.claim(job))) await this.runGuarded(job)
+        if (job.due?.() !== false && (job.everyReplica || (await this.claim(job)))) await this.runGuarded(job)
       } catch (e) {
         this.log?.error({ err: e, job: job.name }, 'job failed')
       }

@@ -12,10 +12,13 @@ import type { AvatarDraft } from '../events.js'
 import { newId } from '../../../platform/ids.js'
 import * as rules from '../domain/avatar.js'
 import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
-import { AvatarIdTaken } from '../domain/errors.js'
+import type { Earned } from '../domain/earnings.js'
+import { AccountClosed, AvatarIdTaken } from '../domain/errors.js'
 import { MISSED_DAMAGE_DAILY_CAP } from '../domain/rules.js'
 import { avatarCommandStore, type AvatarWrite, type LoadedAvatar } from '../store/avatar-commands.js'
 import { avatarRepo, type AvatarSearch } from '../store/avatars.js'
+import { earningsRepo } from '../store/earnings.js'
+import { avatarsOwnedBy } from '../store/owned-avatars.js'
 import { authorizeChange, decideBatch, type AvatarCommand, type Decision, type Draft, type KeyedCall } from './avatar-batch.js'
 
 /**
@@ -99,6 +102,11 @@ export class AvatarApp {
     return avatarRepo.search(this.d.database.current(), criteria)
   }
 
+  /** Every avatar the user owns, oldest first (their export, DESIGN §9.4). */
+  ownedBy(ownerId: string): Promise<Avatar[]> {
+    return avatarsOwnedBy(this.d.database.current(), ownerId)
+  }
+
   async isOwner(avatarId: string, userId: string): Promise<boolean> {
     return (await this.read(avatarId))?.ownerId === userId
   }
@@ -108,8 +116,11 @@ export class AvatarApp {
   async create(p: Principal, input: { id: string; name: string }): Promise<Avatar> {
     rules.checkNewAvatar(input.id, 0) // a reserved id is refused before any database work
     return this.d.database.transaction(async (tx) => {
-      // Counted under a lock on the owner's creations, so the per-player cap holds under concurrency.
-      rules.checkNewAvatar(input.id, await avatarRepo.countOwnedByLocked(tx, p.userId))
+      // Counted under a lock on the owner's creations, so the per-player cap holds under concurrency,
+      // and an account deleted meanwhile is seen (deleteAllOf takes the same lock).
+      const owned = await avatarRepo.countOwnedByLocked(tx, p.userId)
+      if (await avatarRepo.isClosed(tx, p.userId)) throw new AccountClosed()
+      rules.checkNewAvatar(input.id, owned)
       const avatar = await this.insertNew(tx, { id: input.id, ownerId: p.userId, name: input.name.trim() })
       if (!avatar) throw new AvatarIdTaken(input.id)
       return avatar
@@ -144,11 +155,26 @@ export class AvatarApp {
     await this.d.database.transaction(async (tx) => {
       const a = await avatarRepo.getForUpdate(tx, id)
       authorizeChange(p, a)
-      await avatarRepo.delete(tx, id)
-      await this.d.outbox.add(tx, [
-        { type: 'AvatarDeleted', aggregateId: id, version: a.version + 1, payload: { avatarId: id, ownerId: a.ownerId } },
-      ])
+      await this.remove(tx, a)
     })
+  }
+
+  /**
+   * The owner's account was deleted (AccountDeleted): every avatar it owns is deleted as `delete`
+   * deletes one (each `AvatarDeleted` cascades), and none may be made for it any more. A creation
+   * under way is either among them or refused after: both take the lock on the owner's creations.
+   */
+  async deleteAllOf(ownerId: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      for (const a of await avatarRepo.closeAccount(tx, ownerId, this.d.clock.now())) await this.remove(tx, a)
+    })
+  }
+
+  private async remove(tx: Tx, a: Avatar): Promise<void> {
+    await avatarRepo.delete(tx, a.id)
+    await this.d.outbox.add(tx, [
+      { type: 'AvatarDeleted', aggregateId: a.id, version: a.version + 1, payload: { avatarId: a.id, ownerId: a.ownerId } },
+    ])
   }
 
   rename(p: Principal, id: string, name: string): Promise<void> {
@@ -294,6 +320,12 @@ export class AvatarApp {
   async profile(id: string): Promise<{ ownerId: string; level: number; attack: number; defense: number; health: number; maxHealth: number }> {
     const a = await this.get(id)
     return { ownerId: a.ownerId, level: a.level, attack: rules.effectiveAttack(a), defense: rules.effectiveDefense(a), health: a.health, maxHealth: a.maxHealth }
+  }
+
+  /** What the avatar earned in [from, to) (to the bucket: EARNINGS_BUCKET_MINUTES); services only, for reports. */
+  earnings(p: Principal, id: string, from: Date, to: Date): Promise<Earned> {
+    requireTrusted(p, 'Only services read what an avatar earned; a player reads it in the report.')
+    return earningsRepo.sumBetween(this.d.database.current(), id, from, to)
   }
 
   // ---- the one way an avatar changes ----

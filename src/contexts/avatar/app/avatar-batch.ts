@@ -3,6 +3,7 @@ import { failed, succeeded, type Outcome } from '../../../platform/batcher.js'
 import { Forbidden } from '../../../platform/errors.js'
 import { newId } from '../../../platform/ids.js'
 import { changedPayload, type Avatar } from '../domain/avatar.js'
+import { addEarned, earnedBetween, NOTHING_EARNED } from '../domain/earnings.js'
 import { IdempotencyKeyReused } from '../domain/errors.js'
 import type { AvatarDraft } from '../events.js'
 import type { AvatarWrite, LoadedAvatar } from '../store/avatar-commands.js'
@@ -38,7 +39,8 @@ export function authorizeChange(p: Principal, a: Avatar): void {
  * Decides a batch of commands on one avatar in arrival order, each on the state the ones before
  * it left: a refused command answers its own error and leaves the state as it was; a key already
  * answered (before, or earlier in this batch) answers as it did then. Each applied command raises
- * the version by one, and its events carry the version after it. No write when nothing changed.
+ * the version by one, and its events carry the version after it; what each earned is added up for
+ * the write (reports sum it). No write when nothing changed.
  */
 export function decideBatch(loaded: LoadedAvatar, commands: AvatarCommand[], at: Date): { outcomes: Outcome<unknown>[]; write?: AvatarWrite } {
   const readVersion = loaded.avatar.version
@@ -46,6 +48,7 @@ export function decideBatch(loaded: LoadedAvatar, commands: AvatarCommand[], at:
   let avatar = loaded.avatar
   const events: AvatarWrite['events'] = []
   const calls: AvatarWrite['calls'] = []
+  let earned = NOTHING_EARNED
   const outcomes = commands.map((command): Outcome<unknown> => {
     try {
       authorizeChange(command.principal, avatar)
@@ -57,6 +60,7 @@ export function decideBatch(loaded: LoadedAvatar, commands: AvatarCommand[], at:
       }
       const decision = command.decide(avatar)
       const version = avatar.version + 1
+      earned = addEarned(earned, earnedBetween(avatar, decision.avatar))
       avatar = { ...decision.avatar, version }
       for (const e of decision.events ?? []) events.push({ id: newId(), type: e.type, version, payload: e.payload })
       if (call) {
@@ -70,5 +74,5 @@ export function decideBatch(loaded: LoadedAvatar, commands: AvatarCommand[], at:
   })
   if (avatar.version === readVersion) return { outcomes }
   events.push({ id: newId(), type: 'AvatarChanged', version: avatar.version, payload: changedPayload(avatar) })
-  return { outcomes, write: { readVersion, avatar, events, calls, at } }
+  return { outcomes, write: { readVersion, avatar, events, calls, earned, at } }
 }

@@ -1,4 +1,4 @@
-import { BadRequest, Conflict, RuleViolation } from '../../../platform/errors.js'
+import { BadRequest, Conflict, RuleViolation, Unauthorized } from '../../../platform/errors.js'
 
 export class InsufficientFunds extends RuleViolation {
   constructor(held: number, asked: number) {
@@ -87,5 +87,12 @@ export class IdempotencyKeyReused extends Conflict {
 export class ReservedAvatarId extends BadRequest {
   constructor(id: string) {
     super(`'${id}' is a reserved word and cannot be an avatar id.`, 'reserved-avatar-id', [{ path: '/id', message: 'must not be a reserved word' }])
+  }
+}
+
+/** A creation for an account deleted meanwhile (its token not yet refused here): as a revoked token, 401. */
+export class AccountClosed extends Unauthorized {
+  constructor() {
+    super('The account of this access token no longer exists.', 'invalid-token')
   }
 }

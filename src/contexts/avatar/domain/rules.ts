@@ -67,3 +67,13 @@ export const MISSED_DAMAGE_DAILY_CAP = 25
  * judged late. A day older than all of them, when that many are held, is past the record.
  */
 export const MISSED_DAMAGE_DAYS_KEPT = 14
+
+// ---- earnings (DESIGN §9.4: a report's experience and money earned) ----
+
+/**
+ * What an avatar earned is kept per quarter hour: every zone's offset today is a whole number of
+ * quarter hours, so a day that starts on a local whole hour starts on a bucket's edge everywhere.
+ */
+export const EARNINGS_BUCKET_MINUTES = 15
+/** Earnings are kept this many days (a year's reports, and then some), then pruned. */
+export const EARNINGS_KEPT_DAYS = 400

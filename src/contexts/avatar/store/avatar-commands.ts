@@ -8,6 +8,7 @@
  */
 import type { Database } from '../../../platform/db/database.js'
 import type { Avatar, Item } from '../domain/avatar.js'
+import { earnedAnything, earningsBucket, type Earned } from '../domain/earnings.js'
 import type { AppliedCall } from './avatars.js'
 
 const COLUMNS = `a.id, a.owner_id, a.name, a.level, a.experience, a.health, a.max_health, a.mana, a.max_mana,
@@ -38,7 +39,15 @@ const UPDATE_ONE = `
    where id = $1 and version = $2
   returning id`
 
-/** One avatar's write with its events ($22) and keyed answers ($23), at $21. */
+/**
+ * What a write earned, added to its avatar's bucket in the same statement (earnings.ts). Several
+ * changes in one bucket add up in one row, so the record grows by a row per avatar and bucket,
+ * not per change.
+ */
+const ADD_EARNINGS = `on conflict (avatar_id, bucket) do update
+     set experience = acc.experience + excluded.experience, money = acc.money + excluded.money`
+
+/** One avatar's write with its events ($22), keyed answers ($23) and earnings ($24 bucket, $25 experience, $26 money), at $21. */
 const WRITE_ONE = `
 with a as (${UPDATE_ONE}
 ), o as (
@@ -49,12 +58,16 @@ with a as (${UPDATE_ONE}
   insert into avatar.applied_calls (key, avatar_id, operation, result, applied_at)
   select k.key, a.id, k.operation, k.result, $21::timestamptz
     from a, jsonb_to_recordset($23::jsonb) as k(key text, operation text, result jsonb)
+), earned as (
+  insert into avatar.earnings as acc (avatar_id, bucket, experience, money)
+  select a.id, $24::timestamptz, $25::bigint, $26::bigint from a where $25::bigint > 0 or $26::bigint > 0
+  ${ADD_EARNINGS}
 )
 select id from a`
 
 /**
- * $1: the new states, each guarded by the version read; $2: the events; $3: the keyed answers.
- * Events and answers are written only with their avatar's state.
+ * $1: the new states, each guarded by the version read; $2: the events; $3: the keyed answers;
+ * $4: the earnings. Events, answers and earnings are written only with their avatar's state.
  */
 const WRITE_MANY = `
 with input as (
@@ -82,6 +95,12 @@ with input as (
   select k.key, a.id, k.operation, k.result, k.applied_at
     from jsonb_to_recordset($3::jsonb) as k(key text, avatar_id text, operation text, result jsonb, applied_at timestamptz)
     join a on a.id = k.avatar_id
+), earned as (
+  insert into avatar.earnings as acc (avatar_id, bucket, experience, money)
+  select x.avatar_id, x.bucket, x.experience, x.money
+    from jsonb_to_recordset($4::jsonb) as x(avatar_id text, bucket timestamptz, experience bigint, money bigint)
+    join a on a.id = x.avatar_id
+  ${ADD_EARNINGS}
 )
 select id from a`
 
@@ -97,6 +116,8 @@ export interface AvatarWrite {
   avatar: Avatar
   events: { id: string; type: string; version: number; payload: unknown }[]
   calls: { key: string; operation: string; result: unknown }[]
+  /** What the changes earned (nothing for most), added to the avatar's bucket of `at`. */
+  earned: Earned
   at: Date
 }
 
@@ -158,7 +179,12 @@ export const avatarCommandStore = {
     }))
     const events = writes.flatMap((w) => w.events.map((e) => ({ ...e, avatar_id: w.avatar.id, occurred_at: w.at })))
     const calls = writes.flatMap((w) => w.calls.map((c) => ({ ...c, avatar_id: w.avatar.id, result: c.result ?? null, applied_at: w.at })))
-    const rows = await database.statement('avatar_command_write_many', WRITE_MANY, [JSON.stringify(states), JSON.stringify(events), JSON.stringify(calls)])
+    // One avatar has one write in a batch, so no two rows name the same bucket (which the upsert could not take).
+    const earned = sorted.filter((w) => earnedAnything(w.earned))
+      .map((w) => ({ avatar_id: w.avatar.id, bucket: earningsBucket(w.at), experience: w.earned.experience, money: w.earned.money }))
+    const rows = await database.statement('avatar_command_write_many', WRITE_MANY, [
+      JSON.stringify(states), JSON.stringify(events), JSON.stringify(calls), JSON.stringify(earned),
+    ])
     return new Set(rows.map((r) => r.id as string))
   },
 }
@@ -170,10 +196,11 @@ async function writeOne(database: Database, w: AvatarWrite): Promise<Set<string>
     a.strength, a.defense, a.intelligence, a.unspentPoints, JSON.stringify(a.inventory), JSON.stringify(a.equipped),
     a.streakFreezes, JSON.stringify(a.missedDamage), a.timeZone, a.version,
   ]
-  const rows = w.events.length === 0 && w.calls.length === 0
+  const rows = w.events.length === 0 && w.calls.length === 0 && !earnedAnything(w.earned)
     ? await database.statement('avatar_command_write_one_state', UPDATE_ONE, state)
     : await database.statement('avatar_command_write_one', WRITE_ONE, [
       ...state, w.at.toISOString(), JSON.stringify(w.events), JSON.stringify(w.calls.map((c) => ({ ...c, result: c.result ?? null }))),
+      earningsBucket(w.at).toISOString(), w.earned.experience, w.earned.money,
     ])
   return new Set(rows.map((r) => r.id as string))
 }

@@ -3,7 +3,7 @@ import { deleteSome } from '../../../platform/db/bounded-delete.js'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Avatar } from '../domain/avatar.js'
-import { appliedCalls, avatars } from './tables.js'
+import { appliedCalls, avatars, closedAccounts, earnings } from './tables.js'
 
 type Row = typeof avatars.$inferSelect
 
@@ -60,6 +60,8 @@ export const avatarRepo = {
 
   async delete(tx: Tx, id: string): Promise<void> {
     await tx.delete(appliedCalls).where(eq(appliedCalls.avatarId, id))
+    // Its earnings go too: a new avatar may take the id, and must not inherit them.
+    await tx.delete(earnings).where(eq(earnings.avatarId, id))
     await tx.delete(avatars).where(eq(avatars.id, id))
   },
 
@@ -73,9 +75,32 @@ export const avatarRepo = {
    * until the transaction ends: two creations by one player are counted one after the other.
    */
   async countOwnedByLocked(tx: Tx, ownerId: string): Promise<number> {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${ownerId}))`)
+    await lockCreationsOf(tx, ownerId)
     const [row] = await tx.select({ n: count() }).from(avatars).where(eq(avatars.ownerId, ownerId))
     return row?.n ?? 0
+  },
+
+  /** Whether the owner's account was deleted (the caller holds the lock on their creations). */
+  async isClosed(tx: Tx, ownerId: string): Promise<boolean> {
+    const [row] = await tx.select({ ownerId: closedAccounts.ownerId }).from(closedAccounts).where(eq(closedAccounts.ownerId, ownerId))
+    return row !== undefined
+  },
+
+  /**
+   * Records that the owner's account is gone, under the lock on their creations, and answers every
+   * avatar they own, row-locked: a creation that took the lock first is among them, one after is
+   * refused (`isClosed`).
+   */
+  async closeAccount(tx: Tx, ownerId: string, at: Date): Promise<Avatar[]> {
+    await lockCreationsOf(tx, ownerId)
+    await tx.insert(closedAccounts).values({ ownerId, closedAt: at }).onConflictDoNothing()
+    const rows = await tx.select().from(avatars).where(eq(avatars.ownerId, ownerId)).orderBy(asc(avatars.id)).for('update')
+    return rows.map(toAvatar)
+  },
+
+  /** Deletes up to `limit` records of accounts closed before `before` (no token of theirs lives that long). */
+  deleteClosedAccountsBefore(q: Queryable, before: Date, limit: number): Promise<number> {
+    return deleteSome(q, closedAccounts, closedAccounts.ownerId, lt(closedAccounts.closedAt, before), limit)
   },
 
   async search(q: Queryable, s: AvatarSearch): Promise<Avatar[]> {
@@ -86,6 +111,11 @@ export const avatarRepo = {
     const rows = await q.select().from(avatars).where(and(...where)).orderBy(asc(avatars.name), asc(avatars.id)).limit(s.limit)
     return rows.map(toAvatar)
   },
+}
+
+/** A lock on the owner's avatar creations, held until the transaction ends. */
+async function lockCreationsOf(tx: Tx, ownerId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${ownerId}))`)
 }
 
 export interface AppliedCall {

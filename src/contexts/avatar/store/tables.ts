@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { inboxTable } from '../../../platform/events/inbox.js'
 import { DEFAULT_TIME_ZONE } from '../../../platform/time/index.js'
 import { outboxTable } from '../../../platform/events/outbox.js'
@@ -52,6 +52,36 @@ export const appliedCalls = avatarSchema.table(
     appliedAt: timestamp('applied_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [index('applied_calls_avatar_idx').on(t.avatarId), index('applied_calls_applied_at_idx').on(t.appliedAt)],
+)
+
+/**
+ * Owners whose account was deleted (AccountDeleted): none of their avatars is left, and none may be
+ * made after (a creation under way when the account went, judged under the same per-owner lock).
+ * Kept for the retention period, far longer than any token of the account could still be used.
+ */
+export const closedAccounts = avatarSchema.table(
+  'closed_accounts',
+  {
+    ownerId: uuid('owner_id').primaryKey(),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('closed_accounts_closed_at_idx').on(t.closedAt)],
+)
+
+/**
+ * What each avatar earned (experience and money; spending never counts against it), per bucket of
+ * EARNINGS_BUCKET_MINUTES: written in the statement that writes the avatar's change, summed by the
+ * reports, pruned after EARNINGS_KEPT_DAYS.
+ */
+export const earnings = avatarSchema.table(
+  'earnings',
+  {
+    avatarId: text('avatar_id').notNull(),
+    bucket: timestamp('bucket', { withTimezone: true, mode: 'date' }).notNull(),
+    experience: bigint('experience', { mode: 'number' }).notNull(),
+    money: bigint('money', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.avatarId, t.bucket] }), index('earnings_bucket_idx').on(t.bucket)],
 )
 
 export const outbox = outboxTable(avatarSchema)

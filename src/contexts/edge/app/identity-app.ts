@@ -11,11 +11,11 @@ import type { EdgeDraft } from '../events.js'
 import { newId, newSecret } from '../../../platform/ids.js'
 import { inBatches } from '../../../platform/jobs/batches.js'
 import type { AvatarClient } from '../../avatar/client.js'
-import { AvatarUnavailable, EmailTaken, InvalidCredentials, InvalidRefreshToken, LoginThrottled } from '../domain/errors.js'
+import { AccountGone, AvatarUnavailable, EmailTaken, InvalidCredentials, InvalidRefreshToken, LoginThrottled, WrongPassword } from '../domain/errors.js'
 import { type FailureLimit, retryAfterMs } from '../domain/login-throttle.js'
 import { judgeRefresh } from '../domain/refresh-token.js'
 import { canLogIn } from '../domain/registration.js'
-import { ARGON2, normalizeEmail, REGISTRATION_LEASE_MS, REGISTRATION_RECOVERY_BATCH } from '../domain/rules.js'
+import { ACCOUNT_DELETED_VERSION, ARGON2, normalizeEmail, REGISTRATION_LEASE_MS, REGISTRATION_RECOVERY_BATCH } from '../domain/rules.js'
 import { loginFailureRepo, refreshTokenRepo, registrationRepo, userRepo } from '../store/repositories.js'
 
 export interface IdentityDeps {
@@ -153,8 +153,8 @@ export class IdentityApp {
   async login(input: { email: string; password: string }, clientAddress: string): Promise<Session> {
     const email = normalizeEmail(input.email)
     const now = this.d.clock.now()
-    const keys = { email: `email:${email}`, address: `address:${clientAddress}` }
-    const earlierFailures = await this.refuseWhileThrottled(keys, now)
+    const keys = { email: emailKey(email), address: `address:${clientAddress}` }
+    const earlierFailures = await this.refuseWhileThrottled([[keys.email, this.emailLimit], [keys.address, this.addressLimit]], now)
 
     const found = await userRepo.findByEmail(this.d.database.db, email)
     // A user whose registration is not complete has no account yet.
@@ -170,13 +170,40 @@ export class IdentityApp {
     return this.d.database.transaction((tx) => this.startSession(tx, user.id, user.role as Role, newId()))
   }
 
+  /**
+   * Deletes the account (DESIGN §9.4) once its password is proven again. The user, its sessions
+   * and what the edge keeps of it go in one transaction with `AccountDeleted` (the avatar context
+   * then deletes its avatars, which cascades as deleting each would), and every access token of
+   * the user is refused from that commit. A wrong password counts as a failed login of the
+   * account's email (not of the client's address: the token already names the one account tried),
+   * so a stolen token guesses no faster than a login would. Any role may delete its own account;
+   * a registration not yet complete has no token, so its saga is never cut short here.
+   */
+  async deleteAccount(p: Principal, password: string): Promise<void> {
+    const user = await userRepo.findById(this.d.database.db, p.userId)
+    if (!user || !canLogIn(user.status)) throw new AccountGone()
+    const now = this.d.clock.now()
+    const key = emailKey(user.email)
+    await this.refuseWhileThrottled([[key, this.emailLimit]], now)
+    if (!(await verify(user.passwordHash, password))) {
+      await loginFailureRepo.record(this.d.database.db, [key], now, this.windowStart(now))
+      throw new WrongPassword()
+    }
+    await this.d.database.transaction(async (tx) => {
+      // A concurrent deletion of the same account got there first.
+      if (!(await userRepo.deleteActive(tx, user.id))) throw new AccountGone()
+      await refreshTokenRepo.deleteAllOf(tx, user.id)
+      await registrationRepo.deleteSettledOf(tx, user.id)
+      await loginFailureRepo.forget(tx, key)
+      await this.d.outbox.add(tx, [{ type: 'AccountDeleted', aggregateId: user.id, version: ACCOUNT_DELETED_VERSION, payload: { userId: user.id } }])
+      await this.d.revocations.revokeDeletedAccount(user.id, this.d.config.accessTokenTtlSeconds)
+    })
+  }
+
   /** Failures are counted in the database, so every edge process throttles alike. Answers those that count. */
-  private async refuseWhileThrottled(keys: { email: string; address: string }, now: Date): Promise<Map<string, number[]>> {
-    const failures = await loginFailureRepo.timesSince(this.d.database.db, [keys.email, keys.address], this.windowStart(now))
-    const wait = Math.max(
-      retryAfterMs(failures.get(keys.email) ?? [], this.emailLimit, now.getTime()),
-      retryAfterMs(failures.get(keys.address) ?? [], this.addressLimit, now.getTime()),
-    )
+  private async refuseWhileThrottled(limits: [key: string, limit: FailureLimit][], now: Date): Promise<Map<string, number[]>> {
+    const failures = await loginFailureRepo.timesSince(this.d.database.db, limits.map(([key]) => key), this.windowStart(now))
+    const wait = Math.max(...limits.map(([key, limit]) => retryAfterMs(failures.get(key) ?? [], limit, now.getTime())))
     if (wait > 0) throw new LoginThrottled(Math.ceil(wait / 1000))
     return failures
   }
@@ -243,6 +270,9 @@ export class IdentityApp {
     return this.decoyHash
   }
 }
+
+/** What failed logins (and wrong passwords) of an account's email count against. */
+const emailKey = (normalizedEmail: string) => `email:${normalizedEmail}`
 
 /** The avatar's answer settles that nothing was made (a 4xx refusal); anything else leaves it in doubt. */
 const isRefusal = (e: unknown): e is AppError => e instanceof AppError && e.status >= 400 && e.status < 500

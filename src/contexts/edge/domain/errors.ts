@@ -13,6 +13,23 @@ export class InvalidCredentials extends Unauthorized {
   }
 }
 
+/**
+ * A wrong password where one is asked again (deleting the account): 401 like a wrong login, with the
+ * same problem type, since it is the same failed proof of the same credentials.
+ */
+export class WrongPassword extends Unauthorized {
+  constructor() {
+    super('The password is wrong.', 'invalid-credentials')
+  }
+}
+
+/** An access token whose account is gone (deleted meanwhile, or a service's, which has none): as a revoked token, 401. */
+export class AccountGone extends Unauthorized {
+  constructor() {
+    super('The account of this access token no longer exists.', 'invalid-token')
+  }
+}
+
 export class InvalidRefreshToken extends Unauthorized {
   constructor(reason: string) {
     super(`The refresh token is ${reason}; log in again.`, 'invalid-refresh-token')

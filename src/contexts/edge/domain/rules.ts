@@ -18,3 +18,14 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 export const REGISTRATION_LEASE_MS = 60_000
 export const REGISTRATION_RECOVERY_EVERY_MS = 30_000
 export const REGISTRATION_RECOVERY_BATCH = 50
+
+/**
+ * The account's version in `AccountDeleted`: its events count the account's changes, and it has
+ * two, being made (`UserRegistered`, 1) and being deleted.
+ */
+export const ACCOUNT_DELETED_VERSION = 2
+
+/** A player's export (DESIGN §9.4): the document's format and version, and where its JSON Schema is published. */
+export const EXPORT_FORMAT = 'questline-export'
+export const EXPORT_VERSION = 1
+export const EXPORT_SCHEMA_PATH = '/schemas/export-v1.json'

@@ -16,6 +16,7 @@ const RegisterBody = Type.Object({
 })
 const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }) })
 const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) })
+const DeleteAccountBody = Type.Object({ password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: 'The account\'s password, asked again' }) })
 const ValidateBody = Type.Union([Type.Object({ token: Type.Optional(Type.String({ maxLength: 8192 })) }), Type.Null()])
 
 const SessionView = Type.Object({
@@ -48,6 +49,18 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ app: IdentityApp; token
       security: [{ bearer: [] }], response: { 204: NoContent, ...problemResponses(400, 401) } },
   }, async (req, reply) => {
     await app.logout(req.principal, req.body.refreshToken)
+    return noContent(reply)
+  })
+
+  // Under /api/v1 with the player's other resources, served by the edge (which keeps accounts) in both shapes.
+  f.delete('/api/v1/me', {
+    onRequest: requireToken(tokens),
+    schema: {
+      tags, summary: 'Delete the account, all its avatars (as deleting each would) and its sessions', body: DeleteAccountBody,
+      response: { 204: NoContent, ...problemResponses(400, 401, 429) },
+    },
+  }, async (req, reply) => {
+    await app.deleteAccount(req.principal, req.body.password)
     return noContent(reply)
   })
 

@@ -35,6 +35,11 @@ export const userRepo = {
     const [row] = await tx.update(users).set({ role }).where(eq(users.email, email)).returning({ id: users.id })
     return row?.id
   },
+  /** Deletes an active user (the account deleted): false when there is none (deleted already). Its email is free again. */
+  async deleteActive(tx: Tx, id: string): Promise<boolean> {
+    const rows = await tx.delete(users).where(and(eq(users.id, id), eq(users.status, 'ACTIVE'))).returning({ id: users.id })
+    return rows.length === 1
+  },
   /** Deletes a user whose registration is being undone (never an active one): its email is free again. */
   async deletePending(tx: Tx, id: string): Promise<void> {
     await tx.delete(users).where(and(eq(users.id, id), eq(users.status, 'PENDING')))
@@ -81,6 +86,10 @@ export const registrationRepo = {
     }
     return ids
   },
+  /** Deletes the user's registration log row once settled (its account deleted); an open one is left to its saga. */
+  async deleteSettledOf(tx: Tx, userId: string): Promise<void> {
+    await tx.delete(registrations).where(and(eq(registrations.userId, userId), inArray(registrations.state, [...SETTLED_REGISTRATION_STATES])))
+  },
   /** Deletes up to `limit` settled registrations last changed before `before`. */
   deleteSettledBefore(q: Queryable, before: Date, limit: number): Promise<number> {
     return deleteSome(q, registrations, registrations.userId,
@@ -113,6 +122,10 @@ export const refreshTokenRepo = {
   async revokeFamily(tx: Tx, familyId: string, at: Date) {
     await tx.update(refreshTokens).set({ revokedAt: at })
       .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+  },
+  /** Every refresh token of the user, whatever its state (the account deleted). */
+  async deleteAllOf(tx: Tx, userId: string) {
+    await tx.delete(refreshTokens).where(eq(refreshTokens.userId, userId))
   },
   /** Every session of the user: each must log in again. */
   async revokeAllOf(tx: Tx, userId: string, at: Date) {

@@ -53,7 +53,12 @@ export const refreshTokens = identitySchema.table(
     revokedAt: at('revoked_at'),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [index('refresh_tokens_family_idx').on(t.familyId), index('refresh_tokens_expires_at_idx').on(t.expiresAt)],
+  (t) => [
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_expires_at_idx').on(t.expiresAt),
+    // Every session of a user: revoked when an admin is demoted, deleted with the account.
+    index('refresh_tokens_user_idx').on(t.userId),
+  ],
 )
 
 /**

@@ -13,6 +13,8 @@ import { POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
 import type { GuildDraft } from '../events.js'
 import { battleRepo } from '../store/battles.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
+import type { GuildMembershipExport } from '../http/export-schemas.js'
+import { membershipExport } from './membership-export.js'
 
 export interface GuildDeps {
   database: Database
@@ -72,6 +74,11 @@ export class GuildApp {
 
   guildOf(avatarId: string): Promise<string | undefined> {
     return guildRepo.guildOf(this.d.database.current(), avatarId)
+  }
+
+  /** The avatar's guild membership as its owner's export shows it (DESIGN §9.4), or null. */
+  membershipExport(avatarId: string): Promise<GuildMembershipExport> {
+    return membershipExport(this.d.database.current(), avatarId)
   }
 
   /** Any string may be asked (another context's input): one that is no guild id names no guild. */

@@ -25,6 +25,11 @@ export interface InboxPage extends Page<Notification> {
 export class InboxApp {
   constructor(private readonly d: InboxDeps) {}
 
+  /** The avatars were deleted (AvatarDeleted, in the consumer's transaction): their inboxes go with them. */
+  async forget(tx: Tx, avatarIds: string[]): Promise<void> {
+    await notificationRepo.deleteOfAvatars(tx, avatarIds)
+  }
+
   /** Stores the drafts (in the consumer's transaction), each announced by a NotificationCreated event. */
   async notify(tx: Tx, drafts: NotificationDraft[]): Promise<void> {
     if (drafts.length === 0) return

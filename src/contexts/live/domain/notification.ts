@@ -128,3 +128,12 @@ export const battleLost = (e: { battleId: string; guildId: string; bossType: str
 
 /** `DARK_DRAGON` → `dark dragon`. */
 const bossName = (bossType: string) => bossType.toLowerCase().replaceAll('_', ' ')
+
+/** An account's webhook endpoint failed every attempt for a day and was disabled: told to each of the account's avatars. */
+export const webhookDisabled = (avatarId: string, e: { endpointId: string; url: string; failingSince: Date }): NotificationDraft => ({
+  avatarId,
+  type: 'WEBHOOK_DISABLED',
+  title: 'Webhook disabled',
+  body: `Every delivery to ${e.url} has failed since ${e.failingSince.toISOString()}: the endpoint is disabled. Enable it again once it answers.`,
+  data: { endpointId: e.endpointId, url: e.url, failingSince: e.failingSince.toISOString() },
+})

@@ -23,3 +23,34 @@ export const STREAM_TICKET_TTL_SECONDS = 60
 export const STREAM_RETRY_MS = 2_000
 /** How often a process renews the recording of the avatars it holds streams of (well within the history window). */
 export const STREAM_WATCH_RENEW_MS = 60_000
+
+/** Webhooks (DESIGN §9.4): endpoints one account may have. */
+export const WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX = 10
+/** The longest endpoint URL taken. */
+export const WEBHOOK_URL_MAX_LENGTH = 2_000
+/** Attempts a delivery gets before it is FAILED: the first, then retries after 1 s, 2.8 s, 7.7 s… 1 h. */
+export const WEBHOOK_MAX_ATTEMPTS = 10
+/** The wait before the first retry; each further retry waits a constant factor longer… */
+export const WEBHOOK_FIRST_RETRY_MS = 1_000
+/**
+ * …so that the last one waits this long (the factor is about 2.78): the retries span about 1.5 h,
+ * enough to ride out a receiver's restart or a short outage (doubling would give up after 8.5 min).
+ */
+export const WEBHOOK_MAX_RETRY_MS = 3_600_000
+/** An attempt the receiver has not answered (status line and headers) within this long has failed (`WEBHOOK_TIMEOUT_MS` sets it). */
+export const WEBHOOK_TIMEOUT_MS = 10_000
+/** An endpoint every attempt to which has failed for this long is disabled, and its account told (WEBHOOK_DISABLED). */
+export const WEBHOOK_DISABLE_AFTER_MS = 24 * 3_600_000
+/** Attempts one process has going at once: a receiver that hangs holds one of them until its timeout, not the others. */
+export const WEBHOOK_SENDS_IN_FLIGHT = 16
+/** How often every process looks for due deliveries (new ones are sent at once by the process that made them). */
+export const WEBHOOK_SEND_EVERY_MS = 1_000
+/** A leased delivery stays with its sender this much longer than an attempt can last (one that died lets it go then). */
+export const WEBHOOK_LEASE_MARGIN_MS = 30_000
+/** How long a process trusts its answer to "does any endpoint exist?" (other processes tell it of changes sooner). */
+export const WEBHOOK_DIRECTORY_TTL_MS = 1_000
+/** The most of an attempt's error kept to show in the delivery log. */
+export const WEBHOOK_ERROR_MAX_LENGTH = 300
+
+/** Notifications one page of a player's export reads (DESIGN §9.4). */
+export const EXPORT_NOTIFICATIONS_PAGE = 1000

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, lt, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Queryable } from '../../../platform/db/database.js'
 import type { Notification, NotificationType } from '../domain/notification.js'
 import { notifications } from './tables.js'
@@ -44,6 +44,11 @@ export const notificationRepo = {
     const rows = await q.update(notifications).set({ readAt: sql`coalesce(${notifications.readAt}, ${at.toISOString()}::timestamptz)` })
       .where(and(eq(notifications.id, id), eq(notifications.avatarId, avatarId))).returning({ id: notifications.id })
     return rows.length > 0
+  },
+
+  /** Deletes every notification of these avatars (they were deleted). */
+  async deleteOfAvatars(q: Queryable, avatarIds: string[]): Promise<void> {
+    if (avatarIds.length > 0) await q.delete(notifications).where(inArray(notifications.avatarId, avatarIds))
   },
 
   async markAllRead(q: Queryable, avatarId: string, at: Date): Promise<void> {

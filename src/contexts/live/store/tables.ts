@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, bigserial, index, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, bigserial, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { inboxTable } from '../../../platform/events/inbox.js'
 import { outboxTable } from '../../../platform/events/outbox.js'
 
@@ -80,6 +80,67 @@ export const guildMembers = liveSchema.table(
     guildId: text('guild_id').notNull(),
   },
   (t) => [index('guild_members_guild_idx').on(t.guildId)],
+)
+
+/** Which account each avatar belongs to (AvatarCreated / AvatarDeleted, and filled when an endpoint is made): whose webhooks an event goes to. */
+export const accountAvatars = liveSchema.table(
+  'account_avatars',
+  {
+    avatarId: text('avatar_id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+  },
+  (t) => [index('account_avatars_user_idx').on(t.userId)],
+)
+
+/** An account's webhook endpoint (DESIGN §9.4): where events of the chosen types are POSTed, signed with its secret. */
+export const webhookEndpoints = liveSchema.table(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey(),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    userId: uuid('user_id').notNull(),
+    url: text('url').notNull(),
+    /** Event types delivered. */
+    events: jsonb('events').$type<string[]>().notNull(),
+    /** The HMAC-SHA256 key (shown to the player once, when the endpoint is made). */
+    secret: text('secret').notNull(),
+    /** Since when every delivery attempt has failed (null: the last one succeeded); 24 h of it disables the endpoint. */
+    failingSince: instant('failing_since'),
+    disabledAt: instant('disabled_at'),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_user_idx').on(t.userId, t.seq)],
+)
+
+/** One event to one endpoint: made once per (endpoint, event), attempted until DELIVERED or FAILED. */
+export const webhookDeliveries = liveSchema.table(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    endpointId: uuid('endpoint_id').notNull(),
+    eventId: uuid('event_id').notNull(),
+    type: text('type').notNull(),
+    /** The body POSTed, byte for byte the same on every attempt. */
+    body: text('body').notNull(),
+    /** PENDING | DELIVERED | FAILED */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull(),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    nextAttemptAt: instant('next_attempt_at'),
+    /** A sender has taken it until then (SKIP LOCKED leases: one attempt at a time across replicas). */
+    leasedUntil: instant('leased_until'),
+    createdAt: instant('created_at').notNull(),
+    updatedAt: instant('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_idx').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_log_idx').on(t.endpointId, t.seq),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
+    // The retention job deletes the log by age.
+    index('webhook_deliveries_created_idx').on(t.createdAt),
+  ],
 )
 
 export const outbox = outboxTable(liveSchema)

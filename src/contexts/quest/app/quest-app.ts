@@ -1,6 +1,6 @@
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
-import type { Database } from '../../../platform/db/database.js'
+import type { Database, Tx } from '../../../platform/db/database.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
@@ -102,12 +102,28 @@ export class QuestApp {
     const copies = await this.d.database.transaction(async (tx) => {
       const quest = await questRepo.getForUpdate(tx, id)
       this.authorizeChange(p, quest)
-      await questRepo.delete(tx, id)
-      const ids = (await participationRepo.deleteOfQuest(tx, id)).flatMap(copiesOf)
-      await unlinkRepo.queue(tx, id, ids, this.d.clock.now())
-      return ids
+      return this.remove(tx, id)
     })
     await this.unlink(id, copies)
+  }
+
+  /**
+   * The account was deleted (AccountDeleted): the quests it made go as its deleting each would.
+   * Their participants' copies are queued to be unlinked (kept as personal habits): the caller
+   * clears the queue once this has committed (`unlinkPending`), as no other context is called here.
+   */
+  async forgetAccount(userId: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      for (const id of await questRepo.idsOwnedByForUpdate(tx, userId)) await this.remove(tx, id)
+    })
+  }
+
+  /** Deletes the quest and its participations; answers the copies queued to be unlinked. */
+  private async remove(tx: Tx, questId: string): Promise<string[]> {
+    await questRepo.delete(tx, questId)
+    const ids = (await participationRepo.deleteOfQuest(tx, questId)).flatMap(copiesOf)
+    await unlinkRepo.queue(tx, questId, ids, this.d.clock.now())
+    return ids
   }
 
   rename(p: Principal, id: string, name: string) {
@@ -291,8 +307,8 @@ export class QuestApp {
     await unlinkRepo.done(this.d.database.current(), habitIds)
   }
 
-  /** Clears the quest links still queued (after a crash, or queued by the expiry job). */
-  private async unlinkPending(): Promise<void> {
+  /** Clears the quest links still queued (after a crash, or queued by the expiry job or an account's deletion). */
+  async unlinkPending(): Promise<void> {
     await inBatches(UNLINK_BATCH, async () => {
       const batch = await unlinkRepo.pending(this.d.database.current(), UNLINK_BATCH)
       for (const questId of new Set(batch.map((b) => b.questId))) {

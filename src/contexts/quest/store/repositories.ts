@@ -59,6 +59,18 @@ export const questRepo = {
     await tx.delete(quests).where(eq(quests.id, id))
   },
 
+  /** The quests an avatar created, oldest first (its owner's export). */
+  async createdBy(q: Queryable, avatarId: string): Promise<Quest[]> {
+    const rows = await q.select().from(quests).where(eq(quests.ownerAvatarId, avatarId)).orderBy(asc(quests.seq))
+    return rows.map(toQuest)
+  },
+
+  /** The ids of every quest the user owns, row-locked until the transaction ends. */
+  async idsOwnedByForUpdate(tx: Tx, ownerId: string): Promise<string[]> {
+    const rows = await tx.select({ id: quests.id }).from(quests).where(eq(quests.ownerId, ownerId)).orderBy(asc(quests.seq)).for('update')
+    return rows.map((r) => r.id)
+  },
+
   /** A page of the quests a player sees in the list: their own, their guild's and public ones, oldest first. */
   async listVisible(q: Queryable, to: { userId: string; guildId: string | null }, limit: number, afterSeq?: number): Promise<Quest[]> {
     const visible = or(eq(quests.ownerId, to.userId), isNull(quests.guildId), to.guildId === null ? undefined : eq(quests.guildId, to.guildId))
@@ -83,6 +95,12 @@ function found(p: Participation | undefined, questId: string, avatarId: string):
 const participationKey = (questId: string, avatarId: string) => and(eq(participations.questId, questId), eq(participations.avatarId, avatarId))
 
 export const participationRepo = {
+  /** Every participation of an avatar, in joining order (its owner's export). */
+  async ofAvatar(q: Queryable, avatarId: string): Promise<Participation[]> {
+    const rows = await q.select().from(participations).where(eq(participations.avatarId, avatarId)).orderBy(asc(participations.seq))
+    return rows.map(toParticipation)
+  },
+
   async find(q: Queryable, questId: string, avatarId: string): Promise<Participation | undefined> {
     const [row] = await q.select().from(participations).where(participationKey(questId, avatarId))
     return row && toParticipation(row)

@@ -9,15 +9,23 @@ import type { TrackingDraft } from '../events.js'
 import { newId } from '../../../platform/ids.js'
 import { inBatches } from '../../../platform/jobs/batches.js'
 import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
-import { addDays, nextWindow, parseLocalDate, parseLocalDateTime, windowContaining, windowInstants, type LocalDate, type Recurrence } from '../../../platform/time/index.js'
+import {
+  addDays, dayStart, parseLocalDate, parseLocalDateTime, windowContaining, windowInstants, type LocalDate, type Recurrence, type Window,
+} from '../../../platform/time/index.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import { InvalidDate } from '../domain/errors.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
 import * as reminders from '../domain/reminder.js'
-import { MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE, REMINDER_JOB_BATCH, WINDOWS_VIEW_DEFAULT_DAYS, WINDOWS_VIEW_MAX } from '../domain/rules.js'
+import * as stats from '../domain/stats.js'
+import { firstWindowFrom, windowsOver, type WindowView } from '../domain/window-status.js'
 import {
-  changeSettings as changeSettingsHistory, checkSettings, currentSettings, frameOf, hasEnded, todayOf, type DaySettings, type SettingsChange, type SettingsEntry,
+  COMPLETION_RATE_SPANS, MISSED_CATCH_UP_LIMIT, MISSED_JOB_BATCH, MISSED_WINDOW_DAMAGE, REMINDER_JOB_BATCH, WINDOWS_VIEW_DEFAULT_DAYS, WINDOWS_VIEW_MAX,
+  type ReportPeriod,
+} from '../domain/rules.js'
+import {
+  changeSettings as changeSettingsHistory, checkSettings, currentSettings, frameOf, hasEnded, settingsFor, todayOf, type DaySettings, type SettingsChange,
+  type SettingsEntry,
 } from '../domain/settings.js'
 import { attendanceStore, completionRepo, completionsBetween, habitRepo, missedRepo, reminderRepo, settingsRepo } from '../store/habits.js'
 import { authorizeHabit, decideAttends, type AttendCommand } from './attend-batch.js'
@@ -51,12 +59,15 @@ export interface HabitSnapshot {
   streak: number
 }
 
-/** One window of a habit as the windows view shows it. */
-export interface WindowView {
-  start: LocalDate
-  end: LocalDate
-  status: 'COMPLETED' | 'MISSED' | 'FROZEN' | 'NOT_DUE' | 'OPEN' | 'PENDING' | 'PARTIAL' | 'UPCOMING'
-  completions: number
+/** A habit's stats (GET /habits/{id}/stats). */
+export type HabitStats = stats.HabitRates & { currentStreak: number; bestStreak: number; totalCompletions: number }
+
+/** An avatar's report of a week or a month (GET /avatars/{id}/report). */
+export interface AvatarReport extends stats.PeriodDays {
+  period: ReportPeriod
+  habits: ({ habitId: string; title: string } & stats.WindowCounts)[]
+  experience: number
+  money: number
 }
 
 /** The tracking context's use cases. Habits are private to the owner of their avatar. */
@@ -131,12 +142,7 @@ export class TrackingApp {
     return completionRepo.history(this.d.database.current(), id)
   }
 
-  /**
-   * The habit's windows overlapping the days [from, to), with what became of each: done (for
-   * TIMES_PER_WEEK a week short so far is PARTIAL), judged missed, frozen or not due (the first
-   * window, which never penalises, too), still open, ended and waiting for the job (PENDING), or
-   * not begun (UPCOMING).
-   */
+  /** The habit's windows overlapping the days [from, to), with what became of each (see `windowsOver`). */
   async windows(p: Principal, id: string, span: { from?: string | undefined; to?: string | undefined }): Promise<WindowView[]> {
     const { habit: h, history } = await this.get(p, id)
     const to = span.to ?? addDays(todayOf(history, h.ownTimeZone, this.d.clock.now()), 1)
@@ -144,27 +150,59 @@ export class TrackingApp {
     if (!parseLocalDate(from)) throw new BadRequest(`'${from}' is not a date like 2026-03-02.`, 'invalid-date', [{ path: '/from', message: 'must be a date YYYY-MM-DD' }])
     if (!parseLocalDate(to)) throw new BadRequest(`'${to}' is not a date like 2026-03-02.`, 'invalid-date', [{ path: '/to', message: 'must be a date YYYY-MM-DD' }])
     if (to <= from) throw new BadRequest('The span is empty: to must come after from.', 'invalid-span', [{ path: '/to', message: 'must be after from' }])
+    return this.windowsOf(h, history, firstWindowFrom(h, from), to)
+  }
+
+  /** The habit's windows from `first` to the day `to` (excluded), read with their completions and judgements. */
+  private async windowsOf(h: Habit, history: SettingsEntry[], first: Window, to: LocalDate): Promise<WindowView[]> {
     const q = this.d.database.current()
-    // Nothing before the first window is the habit's: a span reaching back years starts there.
-    const first = windowContaining(h.recurrence, from > h.firstWindowStart ? from : h.firstWindowStart)
-    const [completed, judged] = await Promise.all([completionsBetween(q, id, first.start, to), missedRepo.between(q, id, first.start, to)])
-    const slots = completed.map((c) => c.slot)
-    const done = rules.doneWindows(h.recurrence, slots)
+    const [completed, judged] = await Promise.all([completionsBetween(q, h.id, first.start, to), missedRepo.between(q, h.id, first.start, to)])
+    return windowsOver(h, history, { slots: completed.map((c) => c.slot), judged }, first, to, this.d.clock.now(), WINDOWS_VIEW_MAX)
+  }
+
+  /**
+   * A habit's completion rates over its last 7, 30 and 365 days, its strength over the last 365,
+   * its streaks and how many completions it has (stats.ts says what counts).
+   */
+  async stats(p: Principal, id: string): Promise<HabitStats> {
+    const { habit: h, history, streak } = await this.get(p, id)
+    const today = todayOf(history, h.ownTimeZone, this.d.clock.now())
+    // A year of daily windows is the most there can be: WINDOWS_VIEW_MAX holds them.
+    const first = firstWindowFrom(h, addDays(today, 1 - COMPLETION_RATE_SPANS.days365))
+    const [windows, totalCompletions] = await Promise.all([
+      this.windowsOf(h, history, first, addDays(today, 1)), completionRepo.count(this.d.database.current(), id),
+    ])
+    return { ...stats.habitRates(windows, today), currentStreak: streak, bestStreak: h.bestStreak, totalCompletions }
+  }
+
+  /**
+   * The week or month holding `date` (default today, in the avatar's days): each habit's due windows
+   * that end in it by outcome, and what the avatar earned in it (the avatar context keeps that).
+   */
+  async report(p: Principal, avatarId: string, asked: { period: ReportPeriod; date?: string | undefined }): Promise<AvatarReport> {
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
+    const history = await this.history(avatarId)
     const now = this.d.clock.now()
-    const today = todayOf(history, h.ownTimeZone, now)
-    const out: WindowView[] = []
-    // The first window is never judged (it never penalises); a later one is judged once it ends.
-    for (let w = first; w.start < to && out.length < WINDOWS_VIEW_MAX; w = nextWindow(h.recurrence, w)) {
-      const count = slots.filter((s) => s >= w.start && s < w.end).length
-      const ended = hasEnded(history, h.ownTimeZone, w, now)
-      const status: WindowView['status'] = done.has(w.start) ? 'COMPLETED'
-        : (judged.get(w.start) as WindowView['status'] | undefined)
-          ?? (w.start > today ? 'UPCOMING'
-            : !ended ? (count > 0 ? 'PARTIAL' : 'OPEN')
-              : w.start === h.firstWindowStart || !rules.isDue(h, history, w) ? 'NOT_DUE' : 'PENDING')
-      out.push({ start: w.start, end: w.end, status, completions: count })
+    const days = stats.periodHolding(asked.period, stats.reportDay(asked.date, todayOf(history, null, now)))
+    const frame = frameOf(settingsFor(history, days.from), null)
+    const earned = await this.d.avatars.earnings(avatarId, dayStart(days.from, frame), dayStart(days.to, frame))
+    const q = this.d.database.current()
+    const habits = await habitRepo.allOfAvatar(q, avatarId)
+    const firsts = habits.map((h) => firstWindowFrom(h, days.from))
+    const since = firsts.reduce((min, w) => (w.start < min ? w.start : min), days.from)
+    const ids = habits.map((h) => h.id)
+    const [slots, judged] = await Promise.all([completionRepo.slotsOfHabits(q, ids, since, days.to), missedRepo.ofHabitsBetween(q, ids, since, days.to)])
+    return {
+      period: asked.period,
+      ...days,
+      habits: habits.map((h, i) => {
+        const records = { slots: slots.get(h.id) ?? [], judged: judged.get(h.id) ?? new Map<LocalDate, string>() }
+        const windows = windowsOver(h, history, records, firsts[i]!, days.to, now, WINDOWS_VIEW_MAX)
+        return { habitId: h.id, title: h.title, ...stats.countInPeriod(windows, days) }
+      }),
+      experience: earned.experience,
+      money: earned.money,
     }
-    return out
   }
 
   async listOfAvatar(p: Principal, avatarId: string, asked: PageRequest): Promise<Page<HabitSnapshot>> {

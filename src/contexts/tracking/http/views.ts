@@ -20,6 +20,7 @@ export function habitLinks(id: string, avatarId: string) {
     recurrence: `${self}/recurrence`,
     restDays: `${self}/rest-days`,
     windows: `${self}/windows`,
+    stats: `${self}/stats`,
     reminderTime: `${self}/reminder-time`,
     lastAttendedDate: `${self}/last-attended-date`,
     history: `${self}/history`,

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm'
 import type { Database, Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import { recurrenceFields, type LocalDate, type Recurrence, type RecurrenceType, type Weekday } from '../../../platform/time/index.js'
@@ -108,6 +108,18 @@ export const habitRepo = {
     return rows.map(toHabit)
   },
 
+  /** Every habit of the avatar, oldest first (a report lists them all). */
+  async allOfAvatar(q: Queryable, avatarId: string): Promise<Habit[]> {
+    const rows = await q.select().from(habits).where(eq(habits.avatarId, avatarId)).orderBy(asc(habits.seq))
+    return rows.map(toHabit)
+  },
+
+  /** The habits of every avatar of an account, oldest first, at most `limit` (a calendar feed). */
+  async ofOwner(q: Queryable, ownerId: string, limit: number): Promise<Habit[]> {
+    const rows = await q.select().from(habits).where(eq(habits.ownerId, ownerId)).orderBy(asc(habits.seq)).limit(limit)
+    return rows.map(toHabit)
+  },
+
   /** The paging position of a habit of this avatar (cursors name the last habit of a page). */
   async positionOf(q: Queryable, avatarId: string, id: string): Promise<number | undefined> {
     const [row] = await q.select({ seq: habits.seq }).from(habits).where(and(eq(habits.id, id), eq(habits.avatarId, avatarId)))
@@ -161,6 +173,25 @@ export const completionRepo = {
     return out
   },
 
+  async count(q: Queryable, habitId: string): Promise<number> {
+    const [row] = await q.select({ n: count() }).from(completions).where(eq(completions.habitId, habitId))
+    return row?.n ?? 0
+  },
+
+  /** The slots the completions of these habits filled in [from, to), by habit. */
+  async slotsOfHabits(q: Queryable, habitIds: string[], from: LocalDate, to: LocalDate): Promise<Map<string, LocalDate[]>> {
+    const out = new Map<string, LocalDate[]>()
+    if (habitIds.length === 0) return out
+    const rows = await q.select({ habitId: completions.habitId, slot: completions.windowStart }).from(completions)
+      .where(and(inArray(completions.habitId, habitIds), gte(completions.windowStart, from), lt(completions.windowStart, to)))
+    for (const r of rows) {
+      const slots = out.get(r.habitId)
+      if (slots) slots.push(r.slot)
+      else out.set(r.habitId, [r.slot])
+    }
+    return out
+  },
+
   async history(q: Queryable, habitId: string): Promise<string[]> {
     const rows = await q.select({ at: completions.attendedAt }).from(completions)
       .where(eq(completions.habitId, habitId)).orderBy(asc(completions.attendedAt))
@@ -182,6 +213,19 @@ export const missedRepo = {
       .where(and(eq(missedWindows.habitId, habitId), eq(missedWindows.windowStart, windowStart), eq(missedWindows.outcome, 'MISSED')))
       .returning({ s: missedWindows.windowStart })
     return rows.length === 1
+  },
+
+  /** The judged windows of these habits starting in [from, to), by habit, then by start. */
+  async ofHabitsBetween(q: Queryable, habitIds: string[], from: LocalDate, to: LocalDate): Promise<Map<string, Map<LocalDate, string>>> {
+    const out = new Map<string, Map<LocalDate, string>>()
+    if (habitIds.length === 0) return out
+    const rows = await q.select({ habitId: missedWindows.habitId, s: missedWindows.windowStart, outcome: missedWindows.outcome }).from(missedWindows)
+      .where(and(inArray(missedWindows.habitId, habitIds), gte(missedWindows.windowStart, from), lt(missedWindows.windowStart, to)))
+    for (const r of rows) {
+      const judged = out.get(r.habitId) ?? new Map<LocalDate, string>()
+      out.set(r.habitId, judged.set(r.s, r.outcome))
+    }
+    return out
   },
 
   /** The judged windows of a habit starting in [from, to), by start. */

@@ -54,6 +54,8 @@ export const habits = trackingSchema.table(
   },
   (t) => [
     index('habits_avatar_idx').on(t.avatarId, t.seq),
+    // An account's calendar feed reads the habits of all its avatars.
+    index('habits_owner_idx').on(t.ownerId, t.seq),
     index('habits_miss_due_idx').on(t.missCheckDue),
     index('habits_remind_at_idx').on(t.remindAt),
   ],
@@ -104,6 +106,16 @@ export const avatarSettings = trackingSchema.table('avatar_settings', {
   history: jsonb('history').notNull(),
   version: integer('version').notNull(),
   updatedAt: instant('updated_at').notNull(),
+})
+
+/**
+ * An account's calendar feed (`GET /calendar/{secret}.ics`): the secret is shown once and kept only
+ * as its SHA-256; a new one replaces the old (rotation), deleting the row revokes it.
+ */
+export const calendarFeeds = trackingSchema.table('calendar_feeds', {
+  userId: uuid('user_id').primaryKey(),
+  secretHash: text('secret_hash').notNull().unique(),
+  createdAt: instant('created_at').notNull(),
 })
 
 export const outbox = outboxTable(trackingSchema)

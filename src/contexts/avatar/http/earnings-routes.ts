@@ -1,0 +1,44 @@
+/**
+ * What an avatar earned over a span, for the tracking context's reports when it runs as a separate
+ * process (the HTTP adapter of the avatar port, client.ts): services only. Players read it in
+ * `GET /api/v1/avatars/{id}/report`.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { BadRequest } from '../../../platform/errors.js'
+import { problemResponses } from '../../../platform/http/schemas.js'
+import type { AvatarApp } from '../app/avatar-app.js'
+import { AvatarIdParams } from './schemas.js'
+
+/** An instant in UTC as `Date.prototype.toISOString` writes it (the port's adapter sends them so). */
+const Instant = (description: string) => Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?Z$', description })
+const EarningsQuery = Type.Object({
+  from: Instant('First instant, UTC (the sum takes the buckets that start from it on)'),
+  to: Instant('The instant after the last, UTC'),
+})
+const EarningsView = Type.Object({
+  experience: Type.Integer({ minimum: 0 }),
+  money: Type.Integer({ minimum: 0 }),
+})
+
+/** An instant the database can hold (years 1–9999), or 400 naming the field. */
+function instantOf(text: string, field: string): Date {
+  const at = new Date(text)
+  const year = at.getUTCFullYear()
+  if (Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
+    throw new BadRequest(`'${text}' is not an instant between the years 1 and 9999.`, 'invalid-instant', [{ path: field, message: 'must be a real UTC date-time in the years 1–9999' }])
+  }
+  return at
+}
+
+export const earningsRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async (f, { app }) => {
+  f.get('/avatars/:id/earnings', {
+    schema: { tags: ['avatars'], summary: 'Experience and money the avatar earned in [from, to) (services only)', params: AvatarIdParams,
+      querystring: EarningsQuery, response: { 200: EarningsView, ...problemResponses(400, 401, 403) } },
+  }, async (req) => {
+    const from = instantOf(req.query.from, '/from')
+    const to = instantOf(req.query.to, '/to')
+    if (to < from) throw new BadRequest('The span ends before it starts.', 'invalid-span', [{ path: '/to', message: 'must not be before from' }])
+    return app.earnings(req.principal, req.params.id, from, to)
+  })
+}

@@ -1,0 +1,21 @@
+/**
+ * The route the edge calls to export a player's avatars when the avatar context runs as its own
+ * process (the HTTP adapter of `AvatarClient.exportOwnedBy`). Services only.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { requireTrusted } from '../../../platform/auth/principal.js'
+import type { Database } from '../../../platform/db/database.js'
+import { problemResponses } from '../../../platform/http/schemas.js'
+import { avatarsOwnedBy } from '../store/owned-avatars.js'
+import { avatarExport, AvatarExportList } from './export-schemas.js'
+
+export const avatarExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
+  f.get('/exports/avatars', {
+    schema: { tags: ['exports'], summary: "A user's avatars, for their export (services only)",
+      querystring: Type.Object({ ownerId: Type.String({ format: 'uuid' }) }), response: { 200: AvatarExportList, ...problemResponses(400, 401, 403) } },
+  }, async (req) => {
+    requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
+    return { items: (await avatarsOwnedBy(database.current(), req.query.ownerId)).map(avatarExport) }
+  })
+}

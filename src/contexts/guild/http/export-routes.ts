@@ -1,0 +1,18 @@
+/** The route the edge calls for an avatar's guild membership in an export, when guilds run apart (services only). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { requireTrusted } from '../../../platform/auth/principal.js'
+import type { Database } from '../../../platform/db/database.js'
+import { AvatarIdString, problemResponses } from '../../../platform/http/schemas.js'
+import { membershipExport } from '../app/membership-export.js'
+import { GuildMembershipExport } from './export-schemas.js'
+
+export const guildExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
+  f.get('/exports/guilds/avatars/:id', {
+    schema: { tags: ['exports'], summary: "An avatar's guild membership, for its owner's export (services only)",
+      params: Type.Object({ id: AvatarIdString() }), response: { 200: Type.Object({ membership: GuildMembershipExport }), ...problemResponses(400, 401, 403) } },
+  }, async (req) => {
+    requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
+    return { membership: await membershipExport(database.current(), req.params.id) }
+  })
+}

@@ -1,0 +1,17 @@
+/**
+ * The guild's part of a player's export (DESIGN §9.4): the avatar's membership, or null. The edge
+ * composes the export document's schema from it (through client.ts).
+ */
+import { Type, type Static } from 'typebox'
+import { Nullable, StringEnum } from '../../../platform/http/schemas.js'
+import { ROLES } from '../domain/rules.js'
+
+export const GuildMembershipExport = Nullable(Type.Object({
+  guildId: Type.String(),
+  name: Type.String(),
+  points: Type.Integer(),
+  role: StringEnum(ROLES),
+  nickname: Type.String(),
+  joinedAt: Type.String({ format: 'date-time' }),
+}, { description: "The avatar's guild and its place in it; null when it is in none" }))
+export type GuildMembershipExport = Static<typeof GuildMembershipExport>

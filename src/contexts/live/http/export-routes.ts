@@ -1,0 +1,21 @@
+/** The route the edge calls for an avatar's inbox in an export, when the live context runs apart (services only). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { requireTrusted } from '../../../platform/auth/principal.js'
+import type { Database } from '../../../platform/db/database.js'
+import { AvatarIdString, problemResponses } from '../../../platform/http/schemas.js'
+import { EXPORT_NOTIFICATIONS_PAGE } from '../domain/rules.js'
+import { notificationExportPage } from '../store/notification-export.js'
+import { NotificationExportPage } from './export-schemas.js'
+
+export const liveExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
+  f.get('/exports/notifications/avatars/:id', {
+    schema: { tags: ['exports'], summary: "A page of an avatar's notifications, oldest first, for its owner's export (services only)",
+      params: Type.Object({ id: AvatarIdString() }),
+      querystring: Type.Object({ cursor: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The `next` of the page before' })) }),
+      response: { 200: NotificationExportPage, ...problemResponses(400, 401, 403) } },
+  }, async (req) => {
+    requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
+    return notificationExportPage(database.current(), req.params.id, req.query.cursor, EXPORT_NOTIFICATIONS_PAGE)
+  })
+}

@@ -1,0 +1,119 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { links, LinksSchema } from '../../../platform/http/links.js'
+import { NoContent, noContent, Nullable, problemResponses, StringEnum } from '../../../platform/http/schemas.js'
+import type { WebhookApp } from '../app/webhook-app.js'
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX, WEBHOOK_URL_MAX_LENGTH } from '../domain/rules.js'
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from '../domain/webhook.js'
+import type { DeliveryRow, EndpointRow } from '../store/webhooks.js'
+
+const tags = ['webhooks']
+const Id = Type.String({ format: 'uuid' })
+const EndpointParams = Type.Object({ id: Id })
+const DeliveryParams = Type.Object({ id: Id, did: Id })
+const EventTypes = Type.Array(StringEnum(WEBHOOK_EVENT_TYPES), {
+  minItems: 1, maxItems: WEBHOOK_EVENT_TYPES.length, uniqueItems: true, description: 'The event types to deliver, each once',
+})
+
+const CreateBody = Type.Object({
+  url: Type.String({
+    minLength: 1, maxLength: WEBHOOK_URL_MAX_LENGTH,
+    description: 'An http:// or https:// URL without credentials, on a public address (checked now and at each attempt)',
+  }),
+  events: EventTypes,
+}, { additionalProperties: false })
+
+const endpointFields = {
+  id: Id,
+  url: Type.String(),
+  events: EventTypes,
+  enabled: Type.Boolean({ description: 'False once every attempt failed for a day; POST …/enable turns it on again' }),
+  disabledAt: Nullable(Type.String({ format: 'date-time' })),
+  failingSince: Nullable(Type.String({ format: 'date-time', description: 'Since when every attempt has failed (null: the last one succeeded)' })),
+  createdAt: Type.String({ format: 'date-time' }),
+  _links: LinksSchema,
+}
+const EndpointView = Type.Object(endpointFields)
+const CreatedView = Type.Object({
+  ...endpointFields,
+  secret: Type.String({ description: 'The HMAC-SHA256 key of Questline-Signature: shown only in this answer' }),
+})
+
+const DeliveriesQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT }),
+  cursor: Type.Optional(Type.String({ format: 'uuid', description: 'The `next` of the previous page' })),
+})
+const DeliveryView = Type.Object({
+  id: Id,
+  eventId: Id,
+  type: Type.String(),
+  status: StringEnum(DELIVERY_STATUSES),
+  attempts: Type.Integer({ minimum: 0 }),
+  lastStatusCode: Nullable(Type.Integer({ description: "The receiver's status code at the last attempt (null: none answered)" })),
+  lastError: Nullable(Type.String({ description: 'Why the last attempt failed' })),
+  nextAttemptAt: Nullable(Type.String({ format: 'date-time', description: 'When the next attempt is due (null: none is, or the endpoint is disabled)' })),
+  createdAt: Type.String({ format: 'date-time' }),
+})
+const DeliveriesView = Type.Object({
+  items: Type.Array(DeliveryView),
+  next: Nullable(Type.String({ description: 'Cursor of the next (older) page; null on the last' })),
+})
+
+const endpointPath = (id: string) => `/api/v1/me/webhooks/${id}`
+
+const endpointView = (e: EndpointRow) => ({
+  id: e.id, url: e.url, events: e.events as (typeof WEBHOOK_EVENT_TYPES)[number][], enabled: e.disabledAt === null,
+  disabledAt: e.disabledAt?.toISOString() ?? null, failingSince: e.failingSince?.toISOString() ?? null, createdAt: e.createdAt.toISOString(),
+  _links: links({ self: endpointPath(e.id), deliveries: `${endpointPath(e.id)}/deliveries`, enable: `${endpointPath(e.id)}/enable` }),
+})
+
+const deliveryView = (d: DeliveryRow) => ({
+  id: d.id, eventId: d.eventId, type: d.type, status: d.status as DeliveryStatus, attempts: d.attempts, lastStatusCode: d.lastStatusCode,
+  lastError: d.lastError, nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null, createdAt: d.createdAt.toISOString(),
+})
+
+const DESCRIPTION = `Each event of a chosen type that concerns one of the account's avatars is POSTed to the URL as
+\`{id, type, occurredAt, payload}\` with \`Questline-Event-Id\` and \`Questline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\`.
+A 2xx answer delivers it; anything else (or no answer within the timeout; redirects are not followed) is tried again after 1 s, 2 s, 4 s…,
+10 attempts in all, then FAILED. An endpoint every attempt to which failed for 24 h is disabled, with a WEBHOOK_DISABLED notification.
+At most ${WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX} endpoints per account.`
+
+/** The account's webhooks (DESIGN §9.4): endpoints, their delivery logs, redelivery. */
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ app: WebhookApp }> = async (f, { app }) => {
+  f.post('/me/webhooks', {
+    schema: { tags, summary: 'Add a webhook endpoint (its secret is in this answer only)', description: DESCRIPTION, body: CreateBody,
+      response: { 201: CreatedView, ...problemResponses(400, 401) } },
+  }, async (req, reply) => {
+    const e = await app.create(req.principal, req.body)
+    return reply.code(201).send({ ...endpointView(e), secret: e.secret })
+  })
+
+  f.get('/me/webhooks', {
+    schema: { tags, summary: "The account's webhook endpoints, oldest first (no secrets)", response: { 200: Type.Object({ items: Type.Array(EndpointView) }), ...problemResponses(401) } },
+  }, async (req) => ({ items: (await app.list(req.principal)).map(endpointView) }))
+
+  f.delete('/me/webhooks/:id', {
+    schema: { tags, summary: 'Delete a webhook endpoint and its delivery log', params: EndpointParams, response: { 204: NoContent, ...problemResponses(400, 401, 404) } },
+  }, async (req, reply) => {
+    await app.delete(req.principal, req.params.id)
+    return noContent(reply)
+  })
+
+  f.post('/me/webhooks/:id/enable', {
+    schema: { tags, summary: 'Enable a disabled webhook endpoint: its failures are forgotten and its paused deliveries are due again', params: EndpointParams,
+      response: { 200: EndpointView, ...problemResponses(400, 401, 404) } },
+  }, async (req) => endpointView(await app.enable(req.principal, req.params.id)))
+
+  f.get('/me/webhooks/:id/deliveries', {
+    schema: { tags, summary: "The endpoint's deliveries, newest first (kept RETENTION_DAYS)", params: EndpointParams, querystring: DeliveriesQuery,
+      response: { 200: DeliveriesView, ...problemResponses(400, 401, 404) } },
+  }, async (req) => {
+    const page = await app.deliveries(req.principal, req.params.id, req.query)
+    return { items: page.items.map(deliveryView), next: page.next }
+  })
+
+  f.post('/me/webhooks/:id/deliveries/:did/redeliver', {
+    schema: { tags, summary: 'Attempt a delivery again now, whatever its status (answers it, due now)', params: DeliveryParams,
+      response: { 202: DeliveryView, ...problemResponses(400, 401, 404, 409) } },
+  }, async (req, reply) => reply.code(202).send(deliveryView(await app.redeliver(req.principal, req.params.id, req.params.did))))
+}

@@ -1,0 +1,63 @@
+/**
+ * Importing habits with their history onto an avatar (DESIGN §9.4): from an export document or a
+ * Loop Habit Tracker export. Owner only. Everything is read and checked first, then written in one
+ * transaction: nothing is half-imported. An import never rewards: no HabitAttended (so no
+ * experience, money, quest or guild points) for imported completions; each habit is announced by a
+ * HabitCreated, as a new habit is.
+ */
+import type { Principal } from '../../../platform/auth/principal.js'
+import type { Clock } from '../../../platform/clock.js'
+import type { Database } from '../../../platform/db/database.js'
+import type { Outbox } from '../../../platform/events/outbox.js'
+import { newId } from '../../../platform/ids.js'
+import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
+import { chooseAvatar, importedHabit, plansFromDocument, type HabitPlan } from '../domain/import.js'
+import { plansFromLoop, type LoopFiles } from '../domain/loop-csv.js'
+import * as reminders from '../domain/reminder.js'
+import { currentSettings, frameOf, todayOf } from '../domain/settings.js'
+import type { TrackingDraft } from '../events.js'
+import type { ImportDocument } from '../http/export-schemas.js'
+import { habitRepo, settingsRepo } from '../store/habits.js'
+import { historyRows } from '../store/history-rows.js'
+
+export type ImportSource =
+  | { format: 'questline'; document: ImportDocument; avatar?: string | undefined }
+  | { format: 'loop'; files: LoopFiles }
+
+export interface ImportDeps {
+  database: Database
+  clock: Clock
+  avatars: AvatarClient
+  outbox: Outbox<TrackingDraft>
+}
+
+export class ImportApp {
+  constructor(private readonly d: ImportDeps) {}
+
+  /** Makes the habits the source describes on the avatar, with new ids; answers them, in the source's order. */
+  async importHabits(p: Principal, avatarId: string, source: ImportSource): Promise<{ habitIds: string[] }> {
+    const ownerId = await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
+    const history = await settingsRepo.history(this.d.database.current(), avatarId)
+    const now = this.d.clock.now()
+    const frame = { today: todayOf(history, null, now), dayStartHour: currentSettings(history).dayStartHour }
+    const plans: HabitPlan[] = source.format === 'loop'
+      ? plansFromLoop(source.files, frame)
+      : plansFromDocument(source.document, chooseAvatar(source.document, source.avatar), frame)
+    const made = plans.map((plan) => {
+      const habit = importedHabit(plan, { id: newId(), avatarId, ownerId }, history, todayOf(history, plan.ownTimeZone, now))
+      return { plan, habit: reminders.setReminder(habit, frameOf(currentSettings(history), habit.ownTimeZone), plan.reminderTime, now) }
+    })
+    await this.d.database.transaction(async (tx) => {
+      for (const { habit } of made) await habitRepo.insert(tx, habit, now)
+      await historyRows.insertCompletions(tx, made.flatMap(({ plan, habit }) =>
+        plan.completions.map((c) => ({ habitId: habit.id, windowStart: c.slot, attendedAt: c.attendedAt }))), now)
+      await historyRows.insertJudged(tx, made.flatMap(({ plan, habit }) =>
+        plan.judged.map((j) => ({ habitId: habit.id, windowStart: j.windowStart, outcome: j.outcome }))), now)
+      await this.d.outbox.add(tx, made.map(({ habit }) => ({
+        type: 'HabitCreated' as const, aggregateId: habit.id, version: 1,
+        payload: { habitId: habit.id, avatarId: habit.avatarId, questId: null },
+      })))
+    })
+    return { habitIds: made.map(({ habit }) => habit.id) }
+  }
+}

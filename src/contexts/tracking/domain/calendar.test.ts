@@ -1,0 +1,129 @@
+import { describe, expect, test } from 'vitest'
+import type { Recurrence } from '../../../platform/time/index.js'
+import { habitCalendar, recurrenceRule, type CalendarHabit } from './calendar.js'
+import { newHabit, type Habit } from './habit.js'
+import { BEGINNING, defaultHistory, type SettingsEntry } from './settings.js'
+
+// 2026-03-02 is a Monday; Berlin moves its clocks forward on 29 March 2026.
+const base = { id: '7d1c7a9e-0000-4000-8000-000000000001', avatarId: 'a', ownerId: 'o', title: 'Read', description: '', tags: [], ownTimeZone: null, associatedQuestId: null }
+const make = (recurrence: Recurrence, today = '2026-03-02', extra: Partial<Habit> = {}) => ({ ...newHabit({ ...base, recurrence }, today), ...extra })
+const berlin4: SettingsEntry[] = [{ from: BEGINNING, timeZone: 'Europe/Berlin', dayStartHour: 4, vacation: { from: '2026-04-06', to: '2026-04-08' } }]
+const NOW = new Date('2026-03-02T10:00:00Z')
+
+const unfold = (text: string) => text.replace(/\r\n /g, '')
+const linesOf = (text: string) => unfold(text).split('\r\n')
+const feed = (habits: CalendarHabit[], now = NOW) => habitCalendar(habits, now)
+/** The dates of every EXDATE (or RDATE) property, in order: `EXDATE;TZID=UTC:20260308T000000,…`. */
+function datesOf(lines: string[], property: 'EXDATE' | 'RDATE'): string[] {
+  return lines.filter((l) => l.startsWith(`${property};`)).flatMap((l) => {
+    const [params, values] = l.split(':') as [string, string]
+    return values.split(',').map((v) => `${params}:${v}`)
+  })
+}
+
+describe('the rule of each schedule', () => {
+  test.each<[Recurrence, string]>([
+    [{ type: 'DAILY' }, 'FREQ=DAILY'],
+    [{ type: 'WEEKLY', dayOfWeek: 'THURSDAY' }, 'FREQ=WEEKLY;WKST=MO;BYDAY=TH'],
+    [{ type: 'MONTHLY', dayOfMonth: 15 }, 'FREQ=MONTHLY;BYMONTHDAY=15'],
+    // the 30th; February's last day comes as an RDATE (below)
+    [{ type: 'MONTHLY', dayOfMonth: 30 }, 'FREQ=MONTHLY;BYMONTHDAY=30'],
+    [{ type: 'MONTHLY', dayOfMonth: 31 }, 'FREQ=MONTHLY;BYMONTHDAY=-1'],
+    [{ type: 'TIMES_PER_WEEK', timesPerWeek: 3 }, 'FREQ=WEEKLY;WKST=MO;BYDAY=MO'],
+    [{ type: 'EVERY_N_DAYS', everyNDays: 10, anchor: '2026-03-02' }, 'FREQ=DAILY;INTERVAL=10'],
+  ])('%j → %s', (r, rule) => {
+    expect(recurrenceRule(r)).toBe(rule)
+  })
+})
+
+describe('a habit as a recurring event', () => {
+  test('DAILY in Berlin from 04:00: starts at its first window; rest days and a vacation are exceptions within a year', () => {
+    const habit = make({ type: 'DAILY' }, '2026-03-02', { restDays: ['SUNDAY'] })
+    const lines = linesOf(feed([{ habit, history: berlin4 }]))
+    expect(lines).toContain(`UID:${base.id}@questline`)
+    expect(lines).toContain('DTSTART;TZID=Europe/Berlin:20260302T040000')
+    expect(lines).toContain('DURATION:P1D')
+    expect(lines).toContain('RRULE:FREQ=DAILY')
+    const exdates = datesOf(lines, 'EXDATE')
+    // at most 50 dates a property
+    expect(lines.filter((l) => l.startsWith('EXDATE')).map((l) => l.split(',').length)).toEqual([50, 5])
+    // 52 Sundays from 8 March 2026 to 28 February 2027, and the vacation's Monday to Wednesday.
+    expect(exdates).toHaveLength(55)
+    expect(exdates[0]).toBe('EXDATE;TZID=Europe/Berlin:20260308T040000')
+    expect(exdates).toContain('EXDATE;TZID=Europe/Berlin:20260405T040000')
+    expect(exdates.filter((l) => l.includes(':202604'))).toEqual([
+      'EXDATE;TZID=Europe/Berlin:20260405T040000', 'EXDATE;TZID=Europe/Berlin:20260406T040000', 'EXDATE;TZID=Europe/Berlin:20260407T040000',
+      'EXDATE;TZID=Europe/Berlin:20260408T040000', 'EXDATE;TZID=Europe/Berlin:20260412T040000', 'EXDATE;TZID=Europe/Berlin:20260419T040000',
+      'EXDATE;TZID=Europe/Berlin:20260426T040000',
+    ])
+    expect(exdates.at(-1)).toBe('EXDATE;TZID=Europe/Berlin:20270228T040000')
+    expect(lines).toContain('BEGIN:VTIMEZONE')
+    expect(lines).toContain('TZID:Europe/Berlin')
+  })
+
+  test('an old habit lists exceptions only from a year before today', () => {
+    const habit = make({ type: 'DAILY' }, '2024-01-01', { restDays: ['SUNDAY'] })
+    const lines = linesOf(feed([{ habit, history: defaultHistory() }]))
+    expect(lines).toContain('DTSTART;TZID=UTC:20240101T000000')
+    // a year back from Monday 2 March 2026 is Saturday 1 March 2025: the first Sunday after it
+    expect(datesOf(lines, 'EXDATE')[0]).toBe('EXDATE;TZID=UTC:20250302T000000')
+  })
+
+  test('MONTHLY on the 30th: February\'s last day as an RDATE; the event never starts on a day its rule does not make', () => {
+    // Made on 10 March 2026: its first window began on 28 February, which BYMONTHDAY=30 does not make.
+    const lines = linesOf(feed([{ habit: make({ type: 'MONTHLY', dayOfMonth: 30 }, '2026-03-10'), history: defaultHistory() }], new Date('2026-03-10T12:00:00Z')))
+    expect(lines).toContain('DTSTART;TZID=UTC:20260330T000000')
+    expect(lines).toContain('RRULE:FREQ=MONTHLY;BYMONTHDAY=30')
+    expect(datesOf(lines, 'RDATE')).toEqual(['RDATE;TZID=UTC:20270228T000000'])
+  })
+
+  test('TIMES_PER_WEEK: a weekly event on the ISO week\'s Monday, the count in the summary', () => {
+    const habit = make({ type: 'TIMES_PER_WEEK', timesPerWeek: 3 }, '2026-03-04', { title: 'Gym' })
+    const lines = linesOf(feed([{ habit, history: defaultHistory() }]))
+    expect(lines).toContain('DTSTART;TZID=UTC:20260302T000000')
+    expect(lines).toContain('RRULE:FREQ=WEEKLY;WKST=MO;BYDAY=MO')
+    expect(lines).toContain('SUMMARY:Gym (3× this week)')
+  })
+
+  test('after a change of day start the event starts at the first window under the new one; a vacation alone moves nothing', () => {
+    const habit = make({ type: 'DAILY' })
+    const changed: SettingsEntry[] = [{ from: BEGINNING, timeZone: 'UTC', dayStartHour: 0, vacation: null }, { ...berlin4[0]!, from: '2026-03-10' }]
+    expect(linesOf(feed([{ habit, history: changed }], new Date('2026-03-12T12:00:00Z')))).toContain('DTSTART;TZID=Europe/Berlin:20260310T040000')
+    const onlyVacation: SettingsEntry[] = [{ ...berlin4[0]!, vacation: null }, { ...berlin4[0]!, from: '2026-03-10' }]
+    expect(linesOf(feed([{ habit, history: onlyVacation }], new Date('2026-03-12T12:00:00Z')))).toContain('DTSTART;TZID=Europe/Berlin:20260302T040000')
+  })
+})
+
+describe('the text', () => {
+  test('TEXT values escaped: commas, semicolons, backslashes, line breaks; tags as categories', () => {
+    const habit = make({ type: 'DAILY' }, '2026-03-02', { title: 'Stretch, breathe; repeat \\ rest', description: 'Line one\nLine two', tags: ['health', 'a,b'] })
+    const lines = linesOf(feed([{ habit, history: defaultHistory() }]))
+    expect(lines).toContain('SUMMARY:Stretch\\, breathe\\; repeat \\\\ rest')
+    expect(lines).toContain('DESCRIPTION:Line one\\nLine two\\n\\nEvery day.')
+    expect(lines).toContain('CATEGORIES:health,a\\,b')
+  })
+
+  test('CRLF line ends only, no line over 75 octets, folded lines unfold to the whole value', () => {
+    const title = 'Ä'.repeat(100) + '😀'.repeat(10)
+    const text = feed([{ habit: make({ type: 'WEEKLY', dayOfWeek: 'FRIDAY' }, '2026-03-02', { title }), history: berlin4 }])
+    expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true)
+    expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/)
+    const physical = text.split('\r\n')
+    expect(Math.max(...physical.map((l) => Buffer.byteLength(l, 'utf8')))).toBeLessThanOrEqual(75)
+    expect(physical.filter((l) => l.startsWith(' ')).length).toBeGreaterThan(2)
+    expect(linesOf(text)).toContain(`SUMMARY:${title}`)
+  })
+
+  test('stable UIDs; one VTIMEZONE per zone in use, a habit\'s own zone included', () => {
+    const a = make({ type: 'DAILY' })
+    const b = { ...make({ type: 'DAILY' }), id: '7d1c7a9e-0000-4000-8000-000000000002' }
+    const c = { ...make({ type: 'DAILY' }), id: '7d1c7a9e-0000-4000-8000-000000000003', ownTimeZone: 'America/New_York' }
+    const text = feed([a, b, c].map((habit) => ({ habit, history: berlin4 })))
+    const later = feed([a, b, c].map((habit) => ({ habit, history: berlin4 })), new Date('2026-06-01T00:00:00Z'))
+    const uids = (t: string) => linesOf(t).filter((l) => l.startsWith('UID:'))
+    expect(uids(text)).toEqual([`UID:${a.id}@questline`, `UID:${b.id}@questline`, `UID:${c.id}@questline`])
+    expect(uids(later)).toEqual(uids(text))
+    expect(linesOf(text).filter((l) => l.startsWith('TZID:'))).toEqual(['TZID:America/New_York', 'TZID:Europe/Berlin'])
+    expect(linesOf(text)).toContain('DTSTART;TZID=America/New_York:20260302T040000')
+  })
+})

@@ -1,0 +1,95 @@
+/**
+ * `POST /api/v1/avatars/{id}/import` (DESIGN §9.4): habits with their history from an export
+ * document (JSON), or with `?format=loop` from a Loop Habit Tracker CSV export: its zip as sent by
+ * the app (`application/zip`) or its Habits.csv and Checkmarks.csv as JSON text fields.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { InvalidRequest } from '../../../platform/errors.js'
+import { links } from '../../../platform/http/links.js'
+import { LinksSchema } from '../../../platform/http/links.js'
+import { problemResponses, StringEnum } from '../../../platform/http/schemas.js'
+import type { ImportApp, ImportSource } from '../app/import-app.js'
+import type { LoopFiles } from '../domain/loop-csv.js'
+import { IMPORT_BODY_MAX_BYTES, IMPORT_HABITS_MAX, IMPORT_ROWS_MAX } from '../domain/rules.js'
+import { ImportDocument, LoopCsvPair } from './export-schemas.js'
+import { loopFilesOfZip } from './loop-zip.js'
+import { AvatarParams } from './schemas.js'
+import { habitPath } from './views.js'
+
+const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed']
+
+const ImportQuery = Type.Object({
+  format: Type.Optional(StringEnum(['questline', 'loop'] as const, { description: 'questline (the default): an export document; loop: a Loop Habit Tracker CSV export' })),
+  avatar: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Which avatar of the document to import the habits of: its index in `avatars` (0 first) or its id; default the first" })),
+})
+
+const ImportedView = Type.Object({
+  avatarId: Type.String(),
+  habitIds: Type.Array(Type.String(), { description: 'The habits made, with new ids, in the order of the file' }),
+  _links: LinksSchema,
+})
+
+/** The zip as parsed (see the content type parser below): its CSV files. */
+interface ZipUpload { loopZip: LoopFiles }
+
+const isZipUpload = (body: unknown): body is ZipUpload => typeof body === 'object' && body !== null && 'loopZip' in body
+const isLoopPair = (body: unknown): body is { habits: string; checkmarks: string } =>
+  typeof body === 'object' && body !== null && typeof (body as { habits?: unknown }).habits === 'string'
+
+export const importRoutes: FastifyPluginAsyncTypebox<{ app: ImportApp }> = async (f, { app }) => {
+  // Scoped to this plugin: a zip is read (and opened) only here.
+  f.addContentTypeParser(ZIP_TYPES, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_MAX_BYTES }, (_req, body, done) => {
+    try {
+      done(null, { loopZip: loopFilesOfZip(body as Buffer) } satisfies ZipUpload)
+    } catch (e) {
+      done(e as Error, undefined)
+    }
+  })
+
+  f.post('/avatars/:id/import', {
+    bodyLimit: IMPORT_BODY_MAX_BYTES,
+    schema: {
+      tags: ['habits'],
+      summary: 'Import habits with their history onto an avatar (its owner only); an import never rewards',
+      description: 'The body is an export document (GET /api/v1/me/export; `?avatar=` picks which of its avatars, default the first), ' +
+        'or with `?format=loop` a Loop Habit Tracker CSV export: its zip (`application/zip`) or `{habits, checkmarks}` holding the text of ' +
+        `Habits.csv and Checkmarks.csv. The habits are made with new ids and their whole history, in one transaction; no experience, money or points are paid for it. ` +
+        `At most ${IMPORT_HABITS_MAX} habits and ${IMPORT_ROWS_MAX} history rows, ${IMPORT_BODY_MAX_BYTES} bytes (413 beyond). A file that cannot be read is a 400 naming where ` +
+        '(a JSON pointer; for CSV the file, `line` and `field`).',
+      params: AvatarParams,
+      querystring: ImportQuery,
+      body: {
+        content: {
+          'application/json': { schema: Type.Union([ImportDocument, LoopCsvPair]) },
+          'application/zip': { schema: Type.Any({ description: 'A Loop Habit Tracker CSV export as the app writes it (zip), with ?format=loop' }) },
+        },
+      } as never,
+      response: { 200: ImportedView, ...problemResponses(400, 401, 403, 404, 413) },
+    },
+  }, async (req) => {
+    const avatarId = req.params.id
+    const { habitIds } = await app.importHabits(req.principal, avatarId, sourceOf(req.body, req.query))
+    return {
+      avatarId,
+      habitIds,
+      _links: links({ habits: `/api/v1/habits?avatarId=${encodeURIComponent(avatarId)}`, ...Object.fromEntries(habitIds.slice(0, 1).map((id) => ['first', habitPath(id)])) }),
+    }
+  })
+}
+
+/** What the body holds, as the query says it should. */
+function sourceOf(body: unknown, query: { format?: 'questline' | 'loop' | undefined; avatar?: string | undefined }): ImportSource {
+  const format = query.format ?? 'questline'
+  if (format === 'loop') {
+    if (isZipUpload(body)) return { format, files: body.loopZip }
+    if (isLoopPair(body)) return { format, files: { habits: { path: '/habits', text: body.habits }, checkmarks: { path: '/checkmarks', text: body.checkmarks } } }
+    throw new InvalidRequest([{ path: 'body', message: 'must be a Loop export: a zip, or {habits, checkmarks} with the text of Habits.csv and Checkmarks.csv' }])
+  }
+  if (isZipUpload(body) || isLoopPair(body)) {
+    throw new InvalidRequest([{ path: 'querystring/format', message: 'must be loop for a Loop Habit Tracker export' }])
+  }
+  // A JSON body was checked against the route's schema; a request may still come with none.
+  if (typeof body !== 'object' || body === null) throw new InvalidRequest([{ path: 'body', message: 'must be an export document (GET /api/v1/me/export)' }])
+  return { format, document: body as ImportDocument, avatar: query.avatar }
+}

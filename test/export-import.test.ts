@@ -1,0 +1,205 @@
+/**
+ * The player's data (DESIGN §9.4) through the API: the export of an account (every avatar, each
+ * habit's whole history), checked against its published JSON Schema; an import of it onto a fresh
+ * avatar that exports the same again and pays nothing; Loop Habit Tracker exports (a zip, and the
+ * two CSV files); and refusals: someone else's avatar, a bad file (naming where), nothing half-made.
+ */
+import { Ajv } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import { strToU8, zipSync } from 'fflate'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { MISSED_WINDOWS_JOB } from '../src/contexts/tracking/index.js'
+import { ManualClock } from '../src/platform/clock.js'
+import { buildTestApp, type TestApp } from './support/app.js'
+import { attend, avatarOf, newHabit } from './support/habits.js'
+import { newPlayer, signIn, type Player } from './support/players.js'
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+
+// Monday 2 March 2026, 08:00 UTC.
+const clock = new ManualClock(new Date('2026-03-02T08:00:00Z'))
+let app: TestApp
+let p: Player
+/** The player's second avatar, made fresh for the import. */
+const fresh = 'import-target'
+let habitId: string
+
+beforeAll(async () => {
+  app = await buildTestApp({ clock, env: { ACCESS_TOKEN_TTL_SECONDS: '86400' } })
+  p = await newPlayer(app, 'Archivist')
+  // A DAILY habit done on the 2nd and 3rd, missed on the 4th (judged on the 5th); a WEEKLY one never done.
+  habitId = await newHabit(app, p, { title: 'Read', tags: ['books'] })
+  await newHabit(app, p, { title: 'Call home', recurrenceType: 'WEEKLY', dayOfWeek: 'SUNDAY' })
+  expect((await attend(app, p, habitId, '2026-03-02T08:00:00')).statusCode).toBe(204)
+  clock.advance(86_400_000)
+  await signIn(app, p)
+  expect((await attend(app, p, habitId, '2026-03-03T09:30:00')).statusCode).toBe(204)
+  clock.advance(2 * 86_400_000)
+  await signIn(app, p)
+  await app.runJob(MISSED_WINDOWS_JOB)
+  const made = await app.inject({ method: 'POST', url: '/api/v1/avatars', headers: p.auth, payload: { id: fresh, name: 'Second' } })
+  expect(made.statusCode, made.body).toBe(200)
+  await app.settle()
+})
+afterAll(() => app.close())
+
+async function exportOf(player: Player) {
+  const res = await app.inject({ url: '/api/v1/me/export', headers: player.auth })
+  expect(res.statusCode, res.body).toBe(200)
+  expect(res.headers['content-type']).toMatch(/^application\/json/)
+  return res.json()
+}
+
+const importInto = (avatarId: string, payload: unknown, query = '', headers = p.auth) =>
+  app.inject({ method: 'POST', url: `/api/v1/avatars/${avatarId}/import${query}`, headers, payload: payload as object })
+
+const habitsOf = async (avatarId: string) => {
+  const res = await app.inject({ url: `/api/v1/habits?avatarId=${avatarId}&limit=200`, headers: p.auth })
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json().items as { id: string; title: string; streak: number; bestStreak: number; recurrence: { type: string; timesPerWeek: number | null } }[]
+}
+
+/** A habit record as an export shows it, without what differs between copies: the habit's id. */
+const withoutId = ({ habit: { id: _id, ...habit }, ...history }: { habit: { id: string } }) => ({ habit, ...history })
+
+test("the export holds every avatar of the token's account with each habit's whole history, and matches its published schema", async () => {
+  const doc = await exportOf(p)
+  const schemaRes = await app.inject({ url: '/schemas/export-v1.json' })
+  expect(schemaRes.statusCode).toBe(200)
+  const ajv = new Ajv({ allErrors: true, strict: false })
+  addFormats(ajv)
+  const validate = ajv.compile(schemaRes.json())
+  expect(validate(doc), JSON.stringify(validate.errors)).toBe(true)
+
+  expect(doc).toMatchObject({ format: 'questline-export', version: 1, user: { name: 'Archivist', email: p.email } })
+  expect(doc.avatars.map((a: { avatar: { id: string } }) => a.avatar.id)).toEqual([p.avatarId, fresh])
+  const [own] = doc.avatars
+  expect(own.settings).toEqual({ timeZone: 'UTC', dayStartHour: 0, vacation: null })
+  expect(own.habits.map((h: { habit: { title: string } }) => h.habit.title)).toEqual(['Read', 'Call home'])
+  expect(own.habits[0]).toMatchObject({
+    habit: { id: habitId, tags: ['books'], firstWindowStart: '2026-03-02', lastAttendedDate: '2026-03-03T09:30:00', streak: 0, bestStreak: 2 },
+    completions: [{ windowStart: '2026-03-02', attendedAt: '2026-03-02T08:00:00' }, { windowStart: '2026-03-03', attendedAt: '2026-03-03T09:30:00' }],
+    missed: [{ windowStart: '2026-03-04', outcome: 'MISSED' }],
+    frozen: [],
+  })
+  expect(own.quests).toEqual({ created: [], joined: [] })
+  expect(own.guild).toBeNull()
+  // The missed window's damage came with a notification.
+  expect(own.notifications.map((n: { type: string }) => n.type)).toContain('HABIT_MISSED')
+
+  // Another account sees only its own; no token, nothing.
+  const other = await exportOf(await newPlayer(app, 'Stranger'))
+  expect(other.avatars.map((a: { avatar: { id: string } }) => a.avatar.id)).toEqual([other.avatars[0].avatar.id])
+  expect(JSON.stringify(other)).not.toContain(habitId)
+  expect((await app.inject({ url: '/api/v1/me/export' })).statusCode).toBe(401)
+})
+
+test('an export imported onto a fresh avatar exports the same habits and history again, with new ids, and pays nothing', async () => {
+  const before = await exportOf(p)
+  const wallet = await app.inject({ url: `/api/v1/avatars/${fresh}`, headers: p.auth })
+  const res = await importInto(fresh, before)
+  expect(res.statusCode, res.body).toBe(200)
+  expect(res.json().habitIds).toHaveLength(2)
+  await app.settle()
+
+  const after = await exportOf(p)
+  const copied = after.avatars[1].habits
+  expect(copied.map(withoutId)).toEqual(before.avatars[0].habits.map(withoutId))
+  expect(copied.map((h: { habit: { id: string } }) => h.habit.id)).not.toContain(habitId)
+  // An import never rewards: the avatar is as it was (experience, level, money).
+  const now = await app.inject({ url: `/api/v1/avatars/${fresh}`, headers: p.auth })
+  expect({ level: now.json().level, money: now.json().money }).toEqual({ level: wallet.json().level, money: wallet.json().money })
+})
+
+test("an import is its avatar's owner's: someone else's is 403, a missing one 404, and neither changes anything", async () => {
+  const doc = await exportOf(p)
+  const stranger = await newPlayer(app, 'Stranger')
+  expect((await importInto(p.avatarId, doc, '', stranger.auth)).statusCode).toBe(403)
+  expect((await importInto('no-such-avatar', doc)).statusCode).toBe(404)
+  expect(await habitsOf(p.avatarId)).toHaveLength(2)
+})
+
+test('a bad document is refused whole, naming the field by its JSON pointer: nothing is half-imported', async () => {
+  const target = await newPlayer(app, 'Careful')
+  const doc = await exportOf(p)
+  const second = doc.avatars[0].habits[1]
+  second.completions = [{ windowStart: '2026-03-01', attendedAt: 'yesterday' }]
+  // Past the 64 KiB other bodies are held to (the gateway too, split): an import takes files.
+  doc.notes = 'x'.repeat(100_000)
+  const res = await importInto(target.avatarId, doc, '', target.auth)
+  expect(res.statusCode, res.body).toBe(400)
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/)
+  expect(res.json().errors[0].path).toBe('body/avatars/0/habits/1/completions/0/attendedAt')
+  const left = await app.inject({ url: `/api/v1/habits?avatarId=${target.avatarId}`, headers: target.auth })
+  expect(left.json().items).toEqual([])
+})
+
+// ---- Loop Habit Tracker ----
+
+const LOOP_HABITS = [
+  'Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?',
+  '001,Meditate,YES_NO,Did you meditate today?,,1,1,#FF8F00,,,,false',
+  '002,Run,YES_NO,,"Morning run, easy",3,7,#388E3C,,,,false',
+].join('\n')
+// Loop writes the newest day first.
+const MEDITATE = 'Date,Value,Notes\n2026-03-01,YES_MANUAL,\n2026-02-28,YES_MANUAL,\n2026-02-27,NO,\n2026-02-26,YES_MANUAL,calm\n'
+const RUN = 'Date,Value,Notes\n2026-02-27,YES_MANUAL,\n2026-02-25,YES_MANUAL,\n2026-02-23,YES_MANUAL,\n'
+const CHECKMARKS = [
+  'Date,Meditate,Run,',
+  '2026-03-01,YES_MANUAL,NO,', '2026-02-28,YES_MANUAL,NO,', '2026-02-27,NO,YES_MANUAL,', '2026-02-26,YES_MANUAL,UNKNOWN,',
+  '2026-02-25,UNKNOWN,YES_MANUAL,', '2026-02-24,UNKNOWN,NO,', '2026-02-23,UNKNOWN,YES_MANUAL,',
+].join('\n')
+
+/** What a Loop import made, as the API shows it: each habit with its completions. */
+async function loopHabitsOf(player: Player) {
+  const res = await app.inject({ url: `/api/v1/habits?avatarId=${player.avatarId}`, headers: player.auth })
+  return Promise.all(res.json().items.map(async (h: { id: string; title: string; description: string; recurrence: object; streak: number; bestStreak: number }) => {
+    const history = await app.inject({ url: `/api/v1/habits/${h.id}/history`, headers: player.auth })
+    return { title: h.title, description: h.description, recurrence: h.recurrence, streak: h.streak, bestStreak: h.bestStreak, history: history.json().history.map((c: { date: string }) => c.date) }
+  }))
+}
+
+const EXPECTED_LOOP = [
+  {
+    title: 'Meditate', description: 'Did you meditate today?', recurrence: { type: 'DAILY', dayOfWeek: null, dayOfMonth: null, timesPerWeek: null, everyNDays: null },
+    streak: 2, bestStreak: 2, history: ['2026-02-26T00:00:00', '2026-02-28T00:00:00', '2026-03-01T00:00:00'],
+  },
+  {
+    title: 'Run', description: 'Morning run, easy', recurrence: { type: 'TIMES_PER_WEEK', dayOfWeek: null, dayOfMonth: null, timesPerWeek: 3, everyNDays: null },
+    streak: 1, bestStreak: 1, history: ['2026-02-23T00:00:00', '2026-02-25T00:00:00', '2026-02-27T00:00:00'],
+  },
+]
+
+test("a Loop export imports the same as a zip or as its two CSV files, with each habit's history and streaks, paying nothing", async () => {
+  clock.set(new Date('2026-03-02T08:00:00Z'))
+  const zip = zipSync({
+    'Habits.csv': strToU8(LOOP_HABITS), 'Checkmarks.csv': strToU8(CHECKMARKS), 'Scores.csv': strToU8('Date,Meditate,Run,\n'),
+    '001 Meditate/Checkmarks.csv': strToU8(MEDITATE), '002 Run/Checkmarks.csv': strToU8(RUN), '001 Meditate/Scores.csv': strToU8('Date,Score\n'),
+  })
+  const byZip = await newPlayer(app, 'Looper')
+  const res = await app.inject({
+    method: 'POST', url: `/api/v1/avatars/${byZip.avatarId}/import?format=loop`, headers: { ...byZip.auth, 'content-type': 'application/zip' }, payload: Buffer.from(zip),
+  })
+  expect(res.statusCode, res.body).toBe(200)
+  expect(await loopHabitsOf(byZip)).toEqual(EXPECTED_LOOP)
+
+  const byCsv = await newPlayer(app, 'Looper')
+  const pair = await importInto(byCsv.avatarId, { habits: LOOP_HABITS, checkmarks: CHECKMARKS }, '?format=loop', byCsv.auth)
+  expect(pair.statusCode, pair.body).toBe(200)
+  expect(await loopHabitsOf(byCsv)).toEqual(EXPECTED_LOOP)
+  await app.settle()
+  expect((await avatarOf(app, byCsv)).level).toEqual({ levelNumber: 1, currentExperience: 0, experienceRequired: 100 })
+})
+
+test('a Loop file that cannot be read is refused naming the file, the line and the field', async () => {
+  const q = await newPlayer(app, 'Looper')
+  const badDate = CHECKMARKS.replace('2026-02-28,YES_MANUAL', '28/02/2026,YES_MANUAL')
+  const res = await importInto(q.avatarId, { habits: LOOP_HABITS, checkmarks: badDate }, '?format=loop', q.auth)
+  expect(res.statusCode, res.body).toBe(400)
+  expect(res.json().errors).toEqual([expect.objectContaining({ path: 'body/checkmarks', line: 3, field: 'Date' })])
+  const badValue = await importInto(q.avatarId, { habits: LOOP_HABITS, checkmarks: CHECKMARKS.replace('2026-02-27,NO,YES_MANUAL', '2026-02-27,MAYBE,YES_MANUAL') }, '?format=loop', q.auth)
+  expect(badValue.json().errors).toEqual([expect.objectContaining({ line: 4, field: 'Meditate' })])
+  // Without ?format=loop, CSV text is no export document.
+  expect((await importInto(q.avatarId, { habits: LOOP_HABITS, checkmarks: CHECKMARKS }, '', q.auth)).json().errors[0].path).toBe('querystring/format')
+  expect(await loopHabitsOf(q)).toEqual([])
+})

@@ -1,0 +1,273 @@
+/**
+ * Webhooks (DESIGN §9.4): an account's endpoints get the events of its avatars, signed, retried
+ * with backoff, cut at a timeout, and disabled after a day of failures. Receivers are local HTTP
+ * servers (WEBHOOK_ALLOW_PRIVATE=true lets the platform call 127.0.0.1); a manual clock stands in
+ * for the backoff's waits.
+ */
+import { createHmac, randomUUID } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { SEND_WEBHOOKS_JOB } from '../src/contexts/live/app/webhook-sender.js'
+import { ManualClock } from '../src/platform/clock.js'
+import { buildTestApp, type TestApp } from './support/app.js'
+import { newPlayer, signIn, type Player } from './support/players.js'
+
+/** An attempt is cut after this long here (10 s in a deployment). */
+const TIMEOUT_MS = 2_000
+const clock = new ManualClock(new Date('2026-03-02T08:00:00Z'))
+
+let app: TestApp
+beforeAll(async () => {
+  app = await buildTestApp({ clock, env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } })
+})
+afterAll(() => app.close())
+
+interface Received { headers: IncomingHttpHeaders; body: string; at: number }
+/** How a receiver answers its n-th request (0-based): a status, after a delay, or never. */
+type Answer = number | { status: number; afterMs: number } | 'hang'
+
+/** A local receiver answering as `answer` says; closed (hanging requests cut) when the test ends. */
+async function receiver(onTestFinished: (fn: () => Promise<void>) => void, answer: (n: number) => Answer = () => 200) {
+  const received: Received[] = []
+  const late = new Set<NodeJS.Timeout>()
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const a = answer(received.length)
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString(), at: Date.now() })
+      if (a === 'hang') return
+      const { status, afterMs } = typeof a === 'number' ? { status: a, afterMs: 0 } : a
+      const timer = setTimeout(() => {
+        late.delete(timer)
+        res.writeHead(status).end()
+      }, afterMs)
+      late.add(timer)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  onTestFinished(async () => {
+    for (const timer of late) clearTimeout(timer)
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }
+}
+
+const hooks = '/api/v1/me/webhooks'
+
+async function addEndpoint(p: Player, url: string, events: string[] = ['AvatarChanged']): Promise<{ id: string; secret: string }> {
+  const res = await app.inject({ method: 'POST', url: hooks, headers: p.auth, payload: { url, events } })
+  expect(res.statusCode, res.body).toBe(201)
+  return res.json()
+}
+
+/** An AvatarChanged event of the player's avatar. */
+async function earn(p: Player, amount = 5): Promise<void> {
+  const res = await app.inject({ method: 'POST', url: `/api/v1/avatars/${p.avatarId}/money/earn`, headers: p.auth, payload: { amount } })
+  expect(res.statusCode, res.body).toBe(204)
+  await app.settle()
+}
+
+type Delivery = { id: string; eventId: string; type: string; status: string; attempts: number; lastStatusCode: number | null; lastError: string | null; nextAttemptAt: string | null }
+
+async function deliveriesOf(p: Player, endpointId: string): Promise<Delivery[]> {
+  const res = await app.inject({ url: `${hooks}/${endpointId}/deliveries`, headers: p.auth })
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json().items
+}
+
+/** Runs the sender and looks again until `probe` answers something (at most 5 s). */
+async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 5_000
+  for (;;) {
+    await app.runJob(SEND_WEBHOOKS_JOB)
+    const found = await probe()
+    if (found !== undefined) return found
+    if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+const atLeast = <T>(items: T[], n: number) => (items.length >= n ? items : undefined)
+
+/** Runs the sender and gives what it might start time to arrive: for checking that nothing is sent. */
+async function sendAndWait(): Promise<void> {
+  await app.runJob(SEND_WEBHOOKS_JOB)
+  await new Promise((resolve) => setTimeout(resolve, 300))
+}
+
+describe('webhooks', () => {
+  test('a delivery carries the event, signed with the secret shown once; the log shows it delivered', async ({ onTestFinished }) => {
+    const p = await newPlayer(app)
+    const r = await receiver(onTestFinished)
+    const endpoint = await addEndpoint(p, r.url)
+    expect(endpoint.secret).toMatch(/^whsec_/)
+    const listed = (await app.inject({ url: hooks, headers: p.auth })).json().items
+    expect(listed).toEqual([expect.objectContaining({ id: endpoint.id, url: r.url, events: ['AvatarChanged'], enabled: true, disabledAt: null })])
+    expect(listed[0]).not.toHaveProperty('secret')
+
+    await earn(p)
+    const [sent] = await eventually(() => atLeast(r.received, 1), 'a delivery')
+    const event = JSON.parse(sent!.body)
+    expect(event).toMatchObject({ id: expect.any(String), type: 'AvatarChanged', occurredAt: expect.any(String), payload: { avatarId: p.avatarId, money: 105 } })
+    expect(sent!.headers['content-type']).toBe('application/json')
+    expect(sent!.headers['user-agent']).toMatch(/^Questline/)
+    expect(sent!.headers['questline-event-id']).toBe(event.id)
+    // The receiver's check, as the README shows it.
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(sent!.headers['questline-signature']))!
+    expect(Number(t)).toBe(Math.floor(clock.now().getTime() / 1000))
+    expect(createHmac('sha256', endpoint.secret).update(`${t}.${sent!.body}`).digest('hex')).toBe(v1)
+
+    expect(await eventually(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.status === 'DELIVERED'), 'DELIVERED'))
+      .toMatchObject({ eventId: event.id, type: 'AvatarChanged', attempts: 1, lastStatusCode: 200, nextAttemptAt: null })
+  })
+
+  test('a 500 is tried again after the backoff, not before; then a 200 delivers it: two attempts', async ({ onTestFinished }) => {
+    const p = await newPlayer(app)
+    const r = await receiver(onTestFinished, (n) => (n === 0 ? 500 : 200))
+    const endpoint = await addEndpoint(p, r.url)
+    await earn(p)
+    const [failed] = await eventually(async () => atLeast((await deliveriesOf(p, endpoint.id)).filter((d) => d.attempts === 1), 1), 'a first attempt')
+    expect(failed).toMatchObject({ status: 'PENDING', lastStatusCode: 500, nextAttemptAt: new Date(clock.now().getTime() + 1_000).toISOString() })
+    await sendAndWait()
+    expect(r.received).toHaveLength(1)
+
+    clock.advance(1_000)
+    const delivered = await eventually(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.status === 'DELIVERED'), 'the retry')
+    expect(delivered).toMatchObject({ id: failed!.id, attempts: 2, lastStatusCode: 200 })
+    expect(r.received.map((x) => x.headers['questline-event-id'])).toEqual([failed!.eventId, failed!.eventId])
+    expect(r.received[1]!.body).toBe(r.received[0]!.body)
+  })
+
+  test('a receiver that hangs does not hold up the delivery to another endpoint', async ({ onTestFinished }) => {
+    const p = await newPlayer(app)
+    const hanging = await receiver(onTestFinished, () => 'hang')
+    const prompt = await receiver(onTestFinished)
+    // The hanging endpoint's delivery is made first, and so taken first.
+    const stuck = await addEndpoint(p, hanging.url)
+    const quick = await addEndpoint(p, prompt.url)
+    await earn(p)
+    await eventually(async () => (await deliveriesOf(p, quick.id)).find((d) => d.status === 'DELIVERED'), 'the prompt endpoint delivered')
+    await eventually(() => atLeast(hanging.received, 1), 'the hanging endpoint reached')
+    // Its attempt is still under way: the other did not wait for it to time out.
+    expect(await deliveriesOf(p, stuck.id)).toEqual([expect.objectContaining({ status: 'PENDING', attempts: 0 })])
+  })
+
+  test('a receiver slower than the timeout is cut: its late 200 does not count, and the attempt is retried', async ({ onTestFinished }) => {
+    const p = await newPlayer(app)
+    const r = await receiver(onTestFinished, () => ({ status: 200, afterMs: TIMEOUT_MS + 3_000 }))
+    const endpoint = await addEndpoint(p, r.url)
+    await earn(p)
+    const cut = await eventually(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 1), 'the attempt recorded')
+    const tookMs = Date.now() - r.received[0]!.at
+    expect(cut).toMatchObject({ status: 'PENDING', lastStatusCode: null, lastError: `no answer within ${TIMEOUT_MS} ms`, nextAttemptAt: expect.any(String) })
+    expect(tookMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 100)
+    expect(tookMs).toBeLessThan(TIMEOUT_MS + 2_500)
+  })
+
+  test('redelivery attempts a delivered event again now, the same body under the same event id', async ({ onTestFinished }) => {
+    const p = await newPlayer(app)
+    const r = await receiver(onTestFinished)
+    const endpoint = await addEndpoint(p, r.url)
+    await earn(p)
+    const [delivered] = await eventually(async () => atLeast((await deliveriesOf(p, endpoint.id)).filter((d) => d.status === 'DELIVERED'), 1), 'DELIVERED')
+    const res = await app.inject({ method: 'POST', url: `${hooks}/${endpoint.id}/deliveries/${delivered!.id}/redeliver`, headers: p.auth })
+    expect(res.statusCode, res.body).toBe(202)
+    expect(res.json()).toMatchObject({ id: delivered!.id, status: 'PENDING', attempts: 1, nextAttemptAt: clock.now().toISOString() })
+    await eventually(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 2 && d.status === 'DELIVERED'), 'a second attempt')
+    expect(r.received).toHaveLength(2)
+    expect(r.received[1]!.body).toBe(r.received[0]!.body)
+    expect(r.received[1]!.headers['questline-event-id']).toBe(delivered!.eventId)
+    const unknown = await app.inject({ method: 'POST', url: `${hooks}/${endpoint.id}/deliveries/${randomUUID()}/redeliver`, headers: p.auth })
+    expect(unknown.statusCode).toBe(404)
+  })
+
+  test('an endpoint gets only the event types it asked for', async ({ onTestFinished }) => {
+    const p = await newPlayer(app)
+    const r = await receiver(onTestFinished)
+    const endpoint = await addEndpoint(p, r.url, ['AvatarLeveledUp'])
+    // Money changes the avatar (AvatarChanged), which this endpoint did not ask for…
+    await earn(p)
+    // …and 100 experience raises it to level 2 (AvatarChanged and AvatarLeveledUp).
+    expect((await app.inject({ method: 'POST', url: `/api/v1/avatars/${p.avatarId}/experience/grant`, headers: p.auth, payload: { amount: 100 } })).statusCode).toBe(204)
+    await app.settle()
+    await eventually(() => atLeast(r.received, 1), 'the level-up')
+    await sendAndWait()
+    expect(r.received.map((x) => JSON.parse(x.body).type)).toEqual(['AvatarLeveledUp'])
+    expect((await deliveriesOf(p, endpoint.id)).map((d) => d.type)).toEqual(['AvatarLeveledUp'])
+  })
+
+  test("a day of failures disables the endpoint and tells the account; enabling it sends what waited", async ({ onTestFinished }) => {
+    const p = await newPlayer(app)
+    let down = true
+    const r = await receiver(onTestFinished, () => (down ? 503 : 200))
+    const endpoint = await addEndpoint(p, r.url)
+    await earn(p)
+    await eventually(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 1), 'a first failed attempt')
+
+    clock.advance(24 * 3_600_000)
+    await signIn(app, p)
+    await earn(p)
+    const listed = await eventually(async () => {
+      const [e] = (await app.inject({ url: hooks, headers: p.auth })).json().items
+      return e.enabled ? undefined : e
+    }, 'the endpoint disabled')
+    expect(listed).toMatchObject({ id: endpoint.id, enabled: false, disabledAt: clock.now().toISOString() })
+    const inbox = (await app.inject({ url: `/api/v1/avatars/${p.avatarId}/notifications`, headers: p.auth })).json().items
+    expect(inbox.filter((n: { type: string }) => n.type === 'WEBHOOK_DISABLED')).toEqual([
+      expect.objectContaining({ title: 'Webhook disabled', data: expect.objectContaining({ endpointId: endpoint.id, url: r.url }) }),
+    ])
+    // Disabled: nothing is attempted, and what waits is paused.
+    const attempted = r.received.length
+    await sendAndWait()
+    expect(r.received).toHaveLength(attempted)
+    expect((await deliveriesOf(p, endpoint.id)).filter((d) => d.status === 'PENDING').map((d) => d.nextAttemptAt)).toEqual([null, null])
+
+    down = false
+    const enabled = await app.inject({ method: 'POST', url: `${hooks}/${endpoint.id}/enable`, headers: p.auth })
+    expect(enabled.statusCode, enabled.body).toBe(200)
+    expect(enabled.json()).toMatchObject({ enabled: true, disabledAt: null, failingSince: null })
+    const log = await eventually(async () => {
+      const items = await deliveriesOf(p, endpoint.id)
+      return items.every((d) => d.status === 'DELIVERED') ? items : undefined
+    }, 'both delivered after enabling')
+    expect(log).toHaveLength(2)
+  })
+})
+
+describe('refusals', () => {
+  test('a URL that is no http(s) URL, carries credentials, or is on a private address is refused, naming the field; so is an unknown type', async ({ onTestFinished }) => {
+    // Without WEBHOOK_ALLOW_PRIVATE, as deployed.
+    const strict = await buildTestApp()
+    onTestFinished(() => strict.close())
+    const p = await newPlayer(strict)
+    const refused = async (payload: unknown) => {
+      const res = await strict.inject({ method: 'POST', url: hooks, headers: p.auth, payload: payload as object })
+      expect(res.statusCode, res.body).toBe(400)
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/)
+      return res.json().errors.map((e: { path: string }) => e.path)
+    }
+    for (const url of ['ftp://example.com/hook', 'https://user:pw@example.com/hook', 'not a url', 'http://127.0.0.1:9/hook', 'http://localhost:9/hook',
+      'http://[::1]/hook', 'http://[::ffff:10.0.0.1]/hook', 'http://169.254.169.254/latest', 'http://[fd00::1]/hook', 'http://0.0.0.0/hook']) {
+      expect(await refused({ url, events: ['AvatarChanged'] }), url).toEqual(['body/url'])
+    }
+    expect(await refused({ url: 'https://example.com/hook', events: ['AvatarTeleported'] })).toEqual(['body/events/0'])
+    expect((await strict.inject({ url: hooks, headers: p.auth })).json().items).toEqual([])
+  })
+
+  test("another account's endpoint is not found, whatever is asked of it", async ({ onTestFinished }) => {
+    const owner = await newPlayer(app)
+    const other = await newPlayer(app)
+    const endpoint = await addEndpoint(owner, (await receiver(onTestFinished)).url)
+    for (const [method, path] of [['GET', '/deliveries'], ['POST', '/enable'], ['DELETE', ''], ['POST', `/deliveries/${randomUUID()}/redeliver`]] as const) {
+      const res = await app.inject({ method, url: `${hooks}/${endpoint.id}${path}`, headers: other.auth })
+      expect(res.statusCode, `${method} ${path}`).toBe(404)
+    }
+    expect((await app.inject({ url: hooks, headers: other.auth })).json().items).toEqual([])
+    expect((await app.inject({ url: hooks, headers: owner.auth })).json().items).toHaveLength(1)
+    expect((await app.inject({ method: 'DELETE', url: `${hooks}/${endpoint.id}`, headers: owner.auth })).statusCode).toBe(204)
+    expect((await app.inject({ url: hooks, headers: owner.auth })).json().items).toEqual([])
+  })
+})
