@@ -67,6 +67,7 @@ export interface Answer<T> {
 }
 
 interface Options {
+  /** Sent as JSON; a Blob (a file) as it is, with its type. */
   body?: unknown
   /** Send without a token (register, login, refresh). */
   anonymous?: boolean
@@ -78,11 +79,16 @@ let onSessionLost: (reason: string) => void = () => {}
 export const whenSessionLost = (f: (reason: string) => void) => {
   onSessionLost = f
 }
+/** Signs out here without asking the server (the account is gone): the sign-in page says `reason`. */
+export function endSession(reason: string): void {
+  setSession(null)
+  onSessionLost(reason)
+}
 
 export async function request<T = unknown>(method: string, path: string, opts: Options = {}): Promise<Answer<T>> {
   let session = opts.anonymous ? null : await freshSession()
   let res = await send(method, path, opts, session)
-  if (res.status === 401 && session && !opts.anonymous) {
+  if (res.status === 401 && session && !opts.anonymous && !(await refusesPassword(res))) {
     // Expired or revoked meanwhile (a sleeping laptop): one refresh, one retry.
     session = await refreshSession(session)
     if (session) res = await send(method, path, opts, session)
@@ -90,7 +96,7 @@ export async function request<T = unknown>(method: string, path: string, opts: O
   const type = res.headers.get('content-type') ?? ''
   const data = type.includes('json') ? await res.json() : undefined
   if (!res.ok) {
-    if (res.status === 401 && !opts.anonymous) {
+    if (res.status === 401 && !opts.anonymous && !isWrongPassword(data)) {
       setSession(null)
       onSessionLost('Your session has ended. Please sign in again.')
     }
@@ -99,14 +105,23 @@ export async function request<T = unknown>(method: string, path: string, opts: O
   return { status: res.status, data: data as T, headers: res.headers }
 }
 
+/**
+ * A 401 `invalid-credentials` with a token is a password asked again (deleting the account) that
+ * was wrong: the session is fine, so it is neither refreshed nor ended.
+ */
+const isWrongPassword = (data: unknown) => /\/problems\/invalid-credentials$/.test((data as Partial<Problem> | undefined)?.type ?? '')
+const refusesPassword = async (res: Response) => isWrongPassword(await res.clone().json().catch(() => undefined))
+
 function send(method: string, path: string, opts: Options, session: Session | null): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' }
-  if (opts.body !== undefined) headers['content-type'] = 'application/json'
+  // A file goes as it is, with its own type; anything else as JSON.
+  if (opts.body instanceof Blob) headers['content-type'] = opts.body.type || 'application/octet-stream'
+  else if (opts.body !== undefined) headers['content-type'] = 'application/json'
   if (session) headers.authorization = `Bearer ${session.token}`
   return fetch(path, {
     method,
     headers,
-    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+    ...(opts.body !== undefined ? { body: opts.body instanceof Blob ? opts.body : JSON.stringify(opts.body) } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   })
 }

@@ -6,6 +6,53 @@
  */
 
 export interface paths {
+    "/calendar/{secret}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's habits as an iCalendar feed (RFC 5545): no token, the secret address is the key */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    secret: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/calendar */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/calendar": string;
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/register": {
         parameters: {
             query?: never;
@@ -294,6 +341,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete the account, all its avatars (as deleting each would) and its sessions */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The account's password, asked again */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/validate": {
         parameters: {
             query?: never;
@@ -346,6 +461,115 @@ export interface paths {
             cookie?: never;
         };
         /** Public keys that verify access tokens */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything Questline holds of the caller's account, as one JSON document (streamed)
+         * @description The account (name, email) and every avatar of it: the avatar, its settings, each habit with its whole history (completions, missed, frozen and not-due windows), quests created and joined, guild membership, purchases, sales and notifications. Its schema: /schemas/export-v1.json. POST /api/v1/avatars/{id}/import reads its habits back.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The export document, streamed as it is written; its JSON Schema: /schemas/export-v1.json */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": Record<string, never>;
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schemas/export-v1.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The JSON Schema of the export document (no token) */
         get: {
             parameters: {
                 query?: never;
@@ -2989,6 +3213,209 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/exports/avatars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's avatars, for their export (services only) */
+        get: {
+            parameters: {
+                query: {
+                    ownerId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                name: string;
+                                money: {
+                                    amount: number;
+                                };
+                                level: {
+                                    levelNumber: number;
+                                    currentExperience: number;
+                                    experienceRequired: number;
+                                };
+                                health: {
+                                    current: number;
+                                    max: number;
+                                };
+                                mana: {
+                                    amount: number;
+                                    max: number;
+                                };
+                                stats: {
+                                    strength: number;
+                                    defense: number;
+                                    intelligence: number;
+                                };
+                                inventory: {
+                                    id: string;
+                                    items: {
+                                        /** @enum {string} */
+                                        type: "WEAPON" | "ARMOR" | "CONSUMABLE";
+                                        name: string;
+                                        description: string;
+                                        power: number;
+                                        /** @enum {string} */
+                                        effect?: "HEALTH" | "MANA" | "FREEZE";
+                                    }[];
+                                };
+                                equippedItems: {
+                                    id: string;
+                                    items: {
+                                        /** @enum {string} */
+                                        type: "WEAPON" | "ARMOR" | "CONSUMABLE";
+                                        name: string;
+                                        description: string;
+                                        power: number;
+                                        /** @enum {string} */
+                                        effect?: "HEALTH" | "MANA" | "FREEZE";
+                                    }[];
+                                };
+                                spells: {
+                                    name: string;
+                                    description: string;
+                                    manaCost: number;
+                                    power: number;
+                                    requiredLevel: number;
+                                }[];
+                                /** @description Earned each time a habit's streak reaches a multiple of 7 (while below max), or from an Ice Crystal */
+                                streakFreezes: {
+                                    /** @description Streak freezes held: each takes the penalty of one missed window, and keeps the streak */
+                                    held: number;
+                                    /** @description The most an avatar may hold */
+                                    max: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/avatars/{id}/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Experience and money the avatar earned in [from, to) (services only) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description First instant, UTC (the sum takes the buckets that start from it on) */
+                    from: string;
+                    /** @description The instant after the last, UTC */
+                    to: string;
+                };
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            experience: number;
+                            money: number;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/habits": {
         parameters: {
             query?: never;
@@ -4700,6 +5127,200 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/habits/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A habit's completion rates, streaks, strength and completions (its owner only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Over the windows that ended in the last 7, 30, 365 of the habit's days (today included), and the one under way once done */
+                            completionRate: {
+                                /** @description Due windows done / due windows; null when none was due */
+                                days7: number | null;
+                                /** @description Due windows done / due windows; null when none was due */
+                                days30: number | null;
+                                /** @description Due windows done / due windows; null when none was due */
+                                days365: number | null;
+                            };
+                            /** @description As the habit shows it: 0 once broken */
+                            currentStreak: number;
+                            bestStreak: number;
+                            /** @description Exponential moving average of the due windows of the last 365 days (done 1, missed 0), in percent */
+                            strength: number;
+                            /** @description Every completion recorded (a TIMES_PER_WEEK week may hold several) */
+                            totalCompletions: number;
+                            /** @description Hypermedia links: relation name → {href} */
+                            _links: {
+                                [key: string]: {
+                                    href: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/avatars/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An avatar's week or month: each habit's due windows by outcome, and the experience and money earned (its owner only) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description week: from Monday; month: from the 1st; in the avatar's days */
+                    period: "week" | "month";
+                    /** @description A day of the period (default today; not after today, not before 2000-01-01) */
+                    date?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            period: "week" | "month";
+                            /** @description Its first day */
+                            from: string;
+                            /** @description The day after its last */
+                            to: string;
+                            habits: {
+                                habitId: string;
+                                title: string;
+                                /** @description done + missed + frozen: the due windows ending in the period (one not ended yet only once done) */
+                                due: number;
+                                done: number;
+                                missed: number;
+                                frozen: number;
+                            }[];
+                            /** @description Experience the avatar earned in the period, from any source */
+                            experience: number;
+                            /** @description Money the avatar earned in the period, from any source (spending does not count against it) */
+                            money: number;
+                            /** @description Hypermedia links: relation name → {href} */
+                            _links: {
+                                [key: string]: {
+                                    href: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/habits/quest-unlinks": {
         parameters: {
             query?: never;
@@ -4764,6 +5385,580 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/avatars/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import habits with their history onto an avatar (its owner only); an import never rewards
+         * @description The body is an export document (GET /api/v1/me/export; `?avatar=` picks which of its avatars, default the first), or with `?format=loop` a Loop Habit Tracker CSV export: its zip (`application/zip`) or `{habits, checkmarks}` holding the text of Habits.csv and Checkmarks.csv. The habits are made with new ids and their whole history, in one transaction; no experience, money or points are paid for it. At most 200 habits and 250000 history rows, 25165824 bytes (413 beyond). A file that cannot be read is a 400 naming where (a JSON pointer; for CSV the file, `line` and `field`).
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description questline (the default): an export document; loop: a Loop Habit Tracker CSV export */
+                    format?: "questline" | "loop";
+                    /** @description Which avatar of the document to import the habits of: its index in `avatars` (0 first) or its id; default the first */
+                    avatar?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "questline-export";
+                        /** @enum {number} */
+                        version: 1;
+                        avatars: {
+                            avatar?: {
+                                id?: string;
+                            };
+                            habits: {
+                                habit: {
+                                    title: string;
+                                    description?: string;
+                                    /** @description Trimmed and de-duplicated; 1–40 characters each */
+                                    tags?: string[];
+                                    recurrence: {
+                                        /** @enum {string} */
+                                        type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
+                                        dayOfWeek?: string | null;
+                                        dayOfMonth?: number | null;
+                                        timesPerWeek?: number | null;
+                                        everyNDays?: number | null;
+                                    };
+                                    /**
+                                     * Format: date
+                                     * @description Local date YYYY-MM-DD
+                                     */
+                                    anchor?: string | null;
+                                    timeZone?: string | null;
+                                    restDays?: string[] | null;
+                                    /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
+                                    reminderTime?: string | null;
+                                    /**
+                                     * Format: date
+                                     * @description Local date YYYY-MM-DD
+                                     */
+                                    firstWindowStart?: string;
+                                };
+                                completions: {
+                                    /**
+                                     * Format: date
+                                     * @description Local date YYYY-MM-DD
+                                     */
+                                    windowStart: string;
+                                    /** @description Local date-time YYYY-MM-DDTHH:mm:ss[.SSS], no offset, in the habit's zone */
+                                    attendedAt: string;
+                                }[];
+                                missed?: {
+                                    /**
+                                     * Format: date
+                                     * @description Local date YYYY-MM-DD
+                                     */
+                                    windowStart: string;
+                                    /** @enum {string} */
+                                    outcome: "MISSED" | "NOT_DUE";
+                                }[];
+                                frozen?: {
+                                    /**
+                                     * Format: date
+                                     * @description Local date YYYY-MM-DD
+                                     */
+                                    windowStart: string;
+                                    /** @enum {string} */
+                                    outcome?: "FROZEN";
+                                }[];
+                            }[];
+                        }[];
+                    } | {
+                        /** @description Habits.csv as Loop exports it */
+                        habits: string;
+                        /** @description Checkmarks.csv (Date, then one column per habit) */
+                        checkmarks: string;
+                    };
+                    "application/zip": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            avatarId: string;
+                            /** @description The habits made, with new ids, in the order of the file */
+                            habitIds: string[];
+                            /** @description Hypermedia links: relation name → {href} */
+                            _links: {
+                                [key: string]: {
+                                    href: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/tracking/avatars/{id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An avatar's day settings, for its owner's export (services only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description IANA zone of the habits without their own */
+                            timeZone: string;
+                            /** @description A day runs from this local hour to the same hour next day */
+                            dayStartHour: number;
+                            /** @description Local dates, both included; at most 90 days */
+                            vacation: {
+                                /**
+                                 * Format: date
+                                 * @description Local date YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description Local date YYYY-MM-DD
+                                 */
+                                to: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/tracking/avatars/{id}/habits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of an avatar's habits, for its owner's export (services only) */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                tags: string[];
+                                recurrence: {
+                                    /** @enum {string} */
+                                    type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
+                                    dayOfMonth: number | null;
+                                    /** @enum {string|null} */
+                                    dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
+                                    timesPerWeek: number | null;
+                                    everyNDays: number | null;
+                                };
+                                /**
+                                 * Format: date
+                                 * @description EVERY_N_DAYS: the day its N-day windows are counted from; null for the other types
+                                 */
+                                anchor: string | null;
+                                /** @description The habit's own IANA zone; null: it follows its avatar's */
+                                timeZone: string | null;
+                                restDays: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
+                                /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
+                                reminderTime: string | null;
+                                associatedQuestId: string | null;
+                                /**
+                                 * Format: date
+                                 * @description Start of the first window that may be completed
+                                 */
+                                firstWindowStart: string;
+                                lastAttendedDate: string | null;
+                                lastCompletedWindowStart: string | null;
+                                streak: number;
+                                bestStreak: number;
+                            }[];
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/tracking/habits/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of a habit's history of one kind, oldest first, for its owner's export (services only) */
+        get: {
+            parameters: {
+                query: {
+                    kind: "completions" | "missed" | "frozen";
+                    limit: number;
+                    /** @description The `next` of the page before */
+                    after?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: ({
+                                /**
+                                 * Format: date
+                                 * @description What the completion filled: its window's start (TIMES_PER_WEEK: its day)
+                                 */
+                                windowStart: string;
+                                attendedAt: string;
+                            } | {
+                                /**
+                                 * Format: date
+                                 * @description Local date YYYY-MM-DD
+                                 */
+                                windowStart: string;
+                                /**
+                                 * @description MISSED penalised; NOT_DUE a vacation or rest day; FROZEN a streak freeze took the penalty
+                                 * @enum {string}
+                                 */
+                                outcome: "MISSED" | "NOT_DUE" | "FROZEN";
+                            })[];
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret address for the caller's calendar feed (201 the first, 200 a replacement); the one before stops answering */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The feed's secret address (absolute): subscribe to it in a calendar app; it answers without a token until replaced or revoked */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The feed's secret address (absolute): subscribe to it in a calendar app; it answers without a token until replaced or revoked */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /** Revoke the caller's calendar feed: its address stops answering (204 also when there was none) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -7193,6 +8388,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/exports/guilds/avatars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An avatar's guild membership, for its owner's export (services only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The avatar's guild and its place in it; null when it is in none */
+                            membership: {
+                                guildId: string;
+                                name: string;
+                                points: number;
+                                /** @enum {string} */
+                                role: "LEADER" | "OFFICER" | "MEMBER";
+                                nickname: string;
+                                /** Format: date-time */
+                                joinedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/quests": {
         parameters: {
             query?: never;
@@ -8464,6 +9737,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/exports/quests/avatars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The quests an avatar created and joined, for its owner's export (services only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Quests the avatar created, with their habit entries */
+                            created: {
+                                id: string;
+                                name: string;
+                                description: string;
+                                duration: string;
+                                reward: {
+                                    experience: number;
+                                    money: number;
+                                };
+                                habitIds: string[];
+                                guildId: string | null;
+                                ownerAvatarId: string;
+                                habits: {
+                                    id: string;
+                                    /** @description The same as id, as sent when added */
+                                    habitId: string;
+                                    title: string;
+                                    description: string;
+                                    tags: string[];
+                                    recurrence: {
+                                        /** @enum {string} */
+                                        type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
+                                        dayOfMonth: number | null;
+                                        /** @enum {string|null} */
+                                        dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
+                                        timesPerWeek: number | null;
+                                        everyNDays: number | null;
+                                    };
+                                }[];
+                            }[];
+                            /** @description Quests the avatar joined: its window, progress and payout */
+                            joined: {
+                                id: string;
+                                questId: string;
+                                avatarId: string;
+                                /** @enum {string} */
+                                status: "IN_PROGRESS" | "COMPLETED" | "EXPIRED";
+                                timeZone: string;
+                                /** @description Local date-times: [from, to) */
+                                window: {
+                                    from: string;
+                                    to: string;
+                                };
+                                habits: {
+                                    /** @description The quest's habit entry */
+                                    habitId: string;
+                                    title: string;
+                                    /** @description The copy in the avatar's habits */
+                                    copyHabitId: string;
+                                    required: number;
+                                    done: number;
+                                }[];
+                                required: number;
+                                done: number;
+                                percent: number;
+                                payout: {
+                                    experience: number;
+                                    money: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/marketplaces": {
         parameters: {
             query?: never;
@@ -9328,6 +10729,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/exports/marketplace/avatars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An avatar's purchases and sales, for its owner's export (services only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Buy runs, oldest first */
+                            purchases: {
+                                id: string;
+                                itemName: string;
+                                /** @description The catalog price charged; null when the run failed before pricing */
+                                price: number | null;
+                                /**
+                                 * @description DONE bought; COMPENSATED refunded; FAILED refused; RUNNING or COMPENSATING under way
+                                 * @enum {string}
+                                 */
+                                state: "RUNNING" | "COMPENSATING" | "DONE" | "COMPENSATED" | "FAILED";
+                                failure: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @description Items sold, with the price paid, oldest first */
+                            sales: {
+                                /** @enum {string} */
+                                type: "WEAPON" | "ARMOR" | "CONSUMABLE";
+                                name: string;
+                                description: string;
+                                power: number;
+                                price: number;
+                                /**
+                                 * @description Consumables: what using it does: restores HEALTH or MANA by its power, or adds one streak FREEZE
+                                 * @enum {string}
+                                 */
+                                effect?: "HEALTH" | "MANA" | "FREEZE";
+                                /** @description When it was sold (ISO 8601, UTC) */
+                                soldAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/avatars/{id}/notifications": {
         parameters: {
             query?: never;
@@ -9577,6 +11078,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/exports/notifications/avatars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of an avatar's notifications, oldest first, for its owner's export (services only) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next` of the page before */
+                    cursor?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                type: "INVITE" | "LEVEL_UP" | "DIED" | "BATTLE_WON" | "BATTLE_LOST" | "QUEST_COMPLETED" | "QUEST_EXPIRED" | "HABIT_MISSED" | "STREAK_FROZEN" | "REMINDER" | "WEBHOOK_DISABLED";
+                                title: string;
+                                body: string;
+                                /** @description The facts behind it, by type (ids, amounts): for a client's links and icons */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                readAt: string | null;
+                            }[];
+                            /** @description Cursor of the next (newer) page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/avatars/{id}/stream-tickets": {
         parameters: {
             query?: never;
@@ -9734,6 +11323,494 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhook endpoints, oldest first (no secrets) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                id: string;
+                                url: string;
+                                /** @description The event types to deliver, each once */
+                                events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost")[];
+                                /** @description False once every attempt failed for a day; POST …/enable turns it on again */
+                                enabled: boolean;
+                                /** Format: date-time */
+                                disabledAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Since when every attempt has failed (null: the last one succeeded)
+                                 */
+                                failingSince: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description Hypermedia links: relation name → {href} */
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                    };
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a webhook endpoint (its secret is in this answer only)
+         * @description Each event of a chosen type that concerns one of the account's avatars is POSTed to the URL as
+         *     `{id, type, occurredAt, payload}` with `Questline-Event-Id` and `Questline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
+         *     A 2xx answer delivers it; anything else (or no answer within the timeout; redirects are not followed) is tried again after 1 s, 2 s, 4 s…,
+         *     10 attempts in all, then FAILED. An endpoint every attempt to which failed for 24 h is disabled, with a WEBHOOK_DISABLED notification.
+         *     At most 10 endpoints per account.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An http:// or https:// URL without credentials, on a public address (checked now and at each attempt) */
+                        url: string;
+                        /** @description The event types to deliver, each once */
+                        events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            /** @description The event types to deliver, each once */
+                            events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost")[];
+                            /** @description False once every attempt failed for a day; POST …/enable turns it on again */
+                            enabled: boolean;
+                            /** Format: date-time */
+                            disabledAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Since when every attempt has failed (null: the last one succeeded)
+                             */
+                            failingSince: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Hypermedia links: relation name → {href} */
+                            _links: {
+                                [key: string]: {
+                                    href: string;
+                                };
+                            };
+                            /** @description The HMAC-SHA256 key of Questline-Signature: shown only in this answer */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its delivery log */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled webhook endpoint: its failures are forgotten and its paused deliveries are due again */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            /** @description The event types to deliver, each once */
+                            events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost")[];
+                            /** @description False once every attempt failed for a day; POST …/enable turns it on again */
+                            enabled: boolean;
+                            /** Format: date-time */
+                            disabledAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Since when every attempt has failed (null: the last one succeeded)
+                             */
+                            failingSince: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Hypermedia links: relation name → {href} */
+                            _links: {
+                                [key: string]: {
+                                    href: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's deliveries, newest first (kept RETENTION_DAYS) */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    /** @description The `next` of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                eventId: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "PENDING" | "DELIVERED" | "FAILED";
+                                attempts: number;
+                                /** @description The receiver's status code at the last attempt (null: none answered) */
+                                lastStatusCode: number | null;
+                                /** @description Why the last attempt failed */
+                                lastError: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When the next attempt is due (null: none is, or the endpoint is disabled)
+                                 */
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                            /** @description Cursor of the next (older) page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/webhooks/{id}/deliveries/{did}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attempt a delivery again now, whatever its status (answers it, due now) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    did: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            eventId: string;
+                            type: string;
+                            /** @enum {string} */
+                            status: "PENDING" | "DELIVERED" | "FAILED";
+                            attempts: number;
+                            /** @description The receiver's status code at the last attempt (null: none answered) */
+                            lastStatusCode: number | null;
+                            /** @description Why the last attempt failed */
+                            lastError: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the next attempt is due (null: none is, or the endpoint is disabled)
+                             */
+                            nextAttemptAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -61,3 +61,32 @@ export interface Page<T> {
   items: T[]
   next: string | null
 }
+
+// ---- the player's data (DESIGN §9.4) ----
+
+export type HabitStats = Answer<'/api/v1/habits/{id}/stats', 'get'>
+export type Report = Answer<'/api/v1/avatars/{id}/report', 'get'>
+export type ReportPeriod = Report['period']
+/** What an import made: the new habits' ids. */
+export type Imported = Answer<'/api/v1/avatars/{id}/import', 'post'>
+/** Loop Habit Tracker's two CSV files, as text. */
+export type LoopCsvPair = Extract<Body<'/api/v1/avatars/{id}/import', 'post'>, { checkmarks: string }>
+export type CalendarLink = Answer<'/api/v1/me/calendar', 'post'>
+export type Webhook = Answer<'/api/v1/me/webhooks', 'get'>['items'][number]
+/** A new webhook endpoint, with its secret (never shown again). */
+export type WebhookCreated = Answer<'/api/v1/me/webhooks', 'post', 201>
+export type WebhookEvent = Webhook['events'][number]
+export type WebhookDeliveries = Answer<'/api/v1/me/webhooks/{id}/deliveries', 'get'>
+export type WebhookDelivery = WebhookDeliveries['items'][number]
+
+/** `list` as it is, checked to name every member of T: one the list lacks fails the type-check, naming it. */
+const everyOf = <T extends string>() =>
+  <const L extends readonly T[]>(list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> })): L => list
+
+/** The event types an endpoint can receive, for its form: a player's own progress first, then the guild's. */
+export const WEBHOOK_EVENTS = everyOf<WebhookEvent>()([
+  'HabitAttended', 'HabitMissed', 'HabitReminderDue', 'HabitCreated', 'HabitDeleted', 'MissedWindowSettled',
+  'AvatarChanged', 'AvatarLeveledUp', 'AvatarDied', 'QuestCompleted', 'QuestExpired', 'ItemBought', 'ItemSold', 'NotificationCreated',
+  'InviteSent', 'InviteWithdrawn', 'GuildCreated', 'MemberJoined', 'MemberLeft', 'MemberRolesChanged', 'GuildDisbanded',
+  'BattleStarted', 'BattleTurnTaken', 'BattleCancelled', 'BattleWon', 'BattleLost',
+])

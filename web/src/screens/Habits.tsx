@@ -7,6 +7,7 @@ import { formatDate, playerToday } from '../time'
 import { useLoad } from '../ui/hooks'
 import { Action, Empty, ErrorNotice, Loading, Section, messageOf } from '../ui/parts'
 import { emptyHabit, HabitForm, Heatmap, heatmapSpan, recurrenceLabel, restDaysLabel } from './habit-parts'
+import { HabitStatsPanel } from './habit-stats'
 import { Streak } from './Today'
 
 export function HabitsScreen() {
@@ -103,6 +104,7 @@ function HabitItem({ habit: h, dayStartHour, onChanged, onDeleted }: { habit: Ha
         </button>
         <Action className="small danger" onAction={remove}>Delete<span className="visually-hidden"> {h.title}</span></Action>
       </div>
+      {mode === 'history' && <HabitStatsPanel habitId={h.id} title={h.title} version={h.lastAttendedDate} />}
       {mode === 'history' && (windows.data ? <Heatmap windows={windows.data} today={today} /> : windows.error ? <ErrorNotice error={windows.error} /> : <Loading what="history" />)}
       {mode === 'edit' && (
         <HabitForm

@@ -11,6 +11,7 @@ import { AvatarCard } from '../ui/AvatarCard'
 import { useLoad } from '../ui/hooks'
 import { Action, Empty, ErrorNotice, Loading, Notice, Section, messageOf } from '../ui/parts'
 import { recurrenceLabel, restDaysLabel } from './habit-parts'
+import { ReportCard } from './report-parts'
 import { Icon } from '../ui/icons'
 
 export function TodayScreen() {
@@ -87,6 +88,7 @@ export function TodayScreen() {
           </ul>
         </Section>
       )}
+      <ReportCard />
     </div>
   )
 }
