@@ -85,6 +85,10 @@ describe('avatar settings', () => {
     const other = await player()
     expect((await app.inject({ url: settingsUrl(p), headers: other.auth })).statusCode).toBe(403)
     expect((await app.inject({ method: 'PATCH', url: settingsUrl(p), headers: other.auth, payload: { dayStartHour: 1 } })).statusCode).toBe(403)
+    // An avatar that does not exist is a resource not found, named by the path: not a field of a body.
+    const nobody = settingsUrl({ ...p, avatarId: '00000000-0000-4000-8000-000000000000' })
+    expect((await app.inject({ url: nobody, headers: p.auth })).statusCode).toBe(404)
+    expect((await app.inject({ method: 'PATCH', url: nobody, headers: p.auth, payload: { dayStartHour: 1 } })).statusCode).toBe(404)
   })
 
   test('a habit without its own zone follows its avatar\'s; one with a zone keeps it', async () => {

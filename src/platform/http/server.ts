@@ -35,6 +35,25 @@ export interface HttpServerOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
 
+/**
+ * The document's tags: one per context (the /me routes of several contexts under `account`, the
+ * routes only services call under `service`). Every operation carries exactly one of them.
+ */
+const API_TAGS = [
+  { name: 'auth', description: 'Registering, logging in and out, and the tokens that prove a session' },
+  { name: 'account', description: "The caller's account: its export, deletion, calendar feed and webhooks" },
+  { name: 'avatars', description: 'RPG avatars: wallet, experience and levels, health, mana and stats' },
+  { name: 'items', description: "An avatar's inventory and equipment" },
+  { name: 'habits', description: "Habits, their windows, history and stats, an avatar's day settings and reports, and imports" },
+  { name: 'quests', description: 'Quests: sets of habits to complete together for a reward' },
+  { name: 'guilds', description: 'Guilds: members, roles, invites, points and ranks' },
+  { name: 'battles', description: 'Guild battles against bosses' },
+  { name: 'marketplace', description: "Each avatar's marketplace: buying and selling items" },
+  { name: 'inbox', description: "Notifications in an avatar's inbox" },
+  { name: 'stream', description: 'A live stream of what happens to an avatar (server-sent events)' },
+  { name: 'service', description: 'Calls between services when they run apart: service and admin tokens only' },
+] as const
+
 type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>
 
 /**
@@ -112,8 +131,14 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       info: {
         title: opts.title,
         version: '1.0.0',
-        description: 'Habit tracking that grows an RPG avatar. Every error is RFC 9457 application/problem+json.',
+        description: 'Habit tracking that grows an RPG avatar. Every error is RFC 9457 application/problem+json, its `type` ' +
+          'a stable `/problems/<slug>` that each operation\'s description names where it refuses. Every /api/v1 operation needs a ' +
+          'bearer token: 401 `unauthorized` without one, 401 `invalid-token` for one invalid, expired or revoked. A request whose ' +
+          'fields are not what the operation takes is 400 `validation`, naming each field in `errors`.',
       },
+      // Relative: the document holds behind any host, port or scheme it is reached by.
+      servers: [{ url: '/', description: 'This server' }],
+      tags: API_TAGS.map((t) => ({ ...t })),
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
     },

@@ -33,8 +33,16 @@ function instantOf(text: string, field: string): Date {
 
 export const earningsRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async (f, { app }) => {
   f.get('/avatars/:id/earnings', {
-    schema: { tags: ['avatars'], summary: 'Experience and money the avatar earned in [from, to) (services only)', params: AvatarIdParams,
-      querystring: EarningsQuery, response: { 200: EarningsView, ...problemResponses(400, 401, 403) } },
+    schema: {
+      tags: ['service'],
+      operationId: 'serviceGetAvatarEarnings',
+      summary: 'Experience and money the avatar earned in [from, to) (services only)',
+      description: 'What the avatar earned from any source, summed by quarter hour (reports ask for whole days); spending does not ' +
+        'count against it. An unknown avatar earned nothing. Refused with 403 `service-only` for a player token (players read it in ' +
+        'GET /api/v1/avatars/{id}/report), 400 `invalid-instant` for an instant outside the years 1–9999, and 400 `invalid-span` when ' +
+        '`to` is before `from`.',
+      params: AvatarIdParams, querystring: EarningsQuery, response: { 200: EarningsView, ...problemResponses(400, 401, 403) },
+    },
   }, async (req) => {
     const from = instantOf(req.query.from, '/from')
     const to = instantOf(req.query.to, '/to')

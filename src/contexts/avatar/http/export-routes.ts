@@ -12,8 +12,14 @@ import { avatarExport, AvatarExportList } from './export-schemas.js'
 
 export const avatarExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
   f.get('/exports/avatars', {
-    schema: { tags: ['exports'], summary: "A user's avatars, for their export (services only)",
-      querystring: Type.Object({ ownerId: Type.String({ format: 'uuid' }) }), response: { 200: AvatarExportList, ...problemResponses(400, 401, 403) } },
+    schema: {
+      tags: ['service'],
+      operationId: 'serviceExportAvatars',
+      summary: "A user's avatars, for their export (services only)",
+      description: 'Every avatar the user owns, oldest first, as the export document holds them; the edge asks, having checked ' +
+        'whose data it is. Refused with 403 `service-only` for a player token (players use GET /api/v1/me/export).',
+      querystring: Type.Object({ ownerId: Type.String({ format: 'uuid' }) }), response: { 200: AvatarExportList, ...problemResponses(400, 401, 403) },
+    },
   }, async (req) => {
     requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
     return { items: (await avatarsOwnedBy(database.current(), req.query.ownerId)).map(avatarExport) }

@@ -26,10 +26,15 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ app: ExportApp; tokens: A
     onRequest: requireToken(tokens),
     schema: {
       tags: ['account'],
-      summary: "Everything Questline holds of the caller's account, as one JSON document (streamed)",
+      operationId: 'exportAccount',
+      summary: "Export everything held of the caller's account as one JSON document",
       description: 'The account (name, email) and every avatar of it: the avatar, its settings, each habit with its whole history ' +
         '(completions, missed, frozen and not-due windows), quests created and joined, guild membership, purchases, sales and notifications. ' +
-        `Its schema: ${EXPORT_SCHEMA_PATH}. POST /api/v1/avatars/{id}/import reads its habits back.`,
+        `Its schema: ${EXPORT_SCHEMA_PATH}. POST /api/v1/avatars/{id}/import reads its habits back. ` +
+        'Only the caller\'s own account; the document is streamed as it is written, as an attachment. Refused with 404 `not-found` ' +
+        'when the token\'s account is gone (or a service token, which has none); 502 `upstream-unreachable` or `upstream-error` ' +
+        '(503 when the database is down) when part of it cannot be read before the first byte; a failure later cuts the stream short, ' +
+        'so a client checks that the document is whole JSON.',
       security: [{ bearer: [] }],
       response: { 200: ExportResponse, ...problemResponses(401, 404, 502, 503) },
     },
@@ -42,6 +47,13 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ app: ExportApp; tokens: A
   })
 
   f.get(EXPORT_SCHEMA_PATH, {
-    schema: { tags: ['account'], summary: 'The JSON Schema of the export document (no token)', security: [] },
+    schema: {
+      tags: ['account'],
+      operationId: 'getExportSchema',
+      summary: 'The JSON Schema of the export document (no token)',
+      description: 'No token needed. The JSON Schema (draft-07) that every document of GET /api/v1/me/export, ' +
+        'version 1, satisfies; never refused.',
+      security: [],
+    },
   }, async (_req, reply) => reply.type('application/schema+json').send(published))
 }

@@ -29,24 +29,55 @@ const SessionView = Type.Object({
 export const identityRoutes: FastifyPluginAsyncTypebox<{ app: IdentityApp; tokens: AccessTokens }> = async (f, { app, tokens }) => {
   f.post('/auth/register', {
     schema: {
-      tags, summary: 'Register an account; its avatar (id = userId) is created with it', body: RegisterBody,
+      tags,
+      operationId: 'registerAccount',
+      summary: 'Register an account; its avatar (id = userId) is created with it',
+      description: 'No token needed. The account and its first avatar (id = userId, named as the account) are made both or neither, ' +
+        'and the answer is a session as login answers it. The avatar\'s marketplace follows from its `AvatarCreated` event. ' +
+        'Refused with 400 `validation` for a blank name, an email that is not one, or a password shorter than ' +
+        `${PASSWORD_MIN_LENGTH} characters; 409 \`email-taken\` when an account has that email (compared lower-cased), ` +
+        'also while a failed registration of it is being undone; 502 `avatar-unavailable` when the avatar service failed ' +
+        '(nothing is kept: try again).',
+      body: RegisterBody,
       response: { 200: SessionView, ...problemResponses(400, 409, 502) },
     },
   }, async (req) => app.register(req.body))
 
   f.post('/auth/login', {
-    schema: { tags, body: LoginBody, response: { 200: SessionView, ...problemResponses(400, 401, 429) } },
+    schema: {
+      tags,
+      operationId: 'logIn',
+      summary: 'Log in with email and password for an access and refresh token',
+      description: 'No token needed. Refused with 401 `invalid-credentials` alike whether the email is unknown or the password wrong, ' +
+        'so it tells no one which accounts exist. Failed logins are counted per email and per client address over a window; ' +
+        'past the limit (LOGIN_MAX_FAILURES_PER_EMAIL, LOGIN_MAX_FAILURES_PER_ADDRESS) it answers 429 `too-many-requests` with ' +
+        '`Retry-After`, even for the right password. A success forgets the email\'s failures.',
+      body: LoginBody, response: { 200: SessionView, ...problemResponses(400, 401, 429) },
+    },
   }, async (req) => app.login(req.body, req.ip))
 
   f.post('/auth/refresh', {
-    schema: { tags, summary: 'Trade a refresh token for a new access and refresh token', body: RefreshBody,
-      response: { 200: SessionView, ...problemResponses(400, 401) } },
+    schema: {
+      tags,
+      operationId: 'refreshSession',
+      summary: 'Trade a refresh token for a new access and refresh token',
+      description: 'No access token needed: the refresh token is the proof. It is spent by the trade. Refused with 401 ' +
+        '`invalid-refresh-token` when it is unknown, expired, revoked (logged out), or of an account deleted since; one already ' +
+        'spent and shown again revokes its whole session (theft detection), and every refresh token of that session is refused from then on.',
+      body: RefreshBody, response: { 200: SessionView, ...problemResponses(400, 401) },
+    },
   }, async (req) => app.refresh(req.body.refreshToken))
 
   f.post('/auth/logout', {
     onRequest: requireToken(tokens),
-    schema: { tags, summary: 'End the session of this refresh token and this access token', body: RefreshBody,
-      security: [{ bearer: [] }], response: { 204: NoContent, ...problemResponses(400, 401) } },
+    schema: {
+      tags,
+      operationId: 'logOut',
+      summary: 'End the session of this refresh token and this access token',
+      description: 'Needs the access token (401 `unauthorized` without one, `invalid-token` for a bad one). The refresh token\'s session ' +
+        'is revoked when it is the caller\'s (another\'s, or an unknown one, is ignored), and the access token is refused until it expires.',
+      body: RefreshBody, security: [{ bearer: [] }], response: { 204: NoContent, ...problemResponses(400, 401) },
+    },
   }, async (req, reply) => {
     await app.logout(req.principal, req.body.refreshToken)
     return noContent(reply)
@@ -56,7 +87,15 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ app: IdentityApp; token
   f.delete('/api/v1/me', {
     onRequest: requireToken(tokens),
     schema: {
-      tags, summary: 'Delete the account, all its avatars (as deleting each would) and its sessions', body: DeleteAccountBody,
+      tags: ['account'],
+      operationId: 'deleteAccount',
+      summary: 'Delete the account, its avatars and its sessions',
+      description: 'The caller\'s own account, whatever its role, once its password is given again. The account, its sessions and ' +
+        'every access token of it end at once; `AccountDeleted` then deletes each of its avatars as deleting that avatar would ' +
+        '(habits, marketplace, guild membership, quest participations), the quests it created, its calendar feed and its webhooks. ' +
+        'Refused with 401 `invalid-credentials` for a wrong password, which counts as a failed login of the account\'s email, ' +
+        'so past the login limit it answers 429 `too-many-requests`; 401 `invalid-token` when the account is already gone.',
+      body: DeleteAccountBody,
       response: { 204: NoContent, ...problemResponses(400, 401, 429) },
     },
   }, async (req, reply) => {
@@ -66,12 +105,23 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ app: IdentityApp; token
 
   f.post('/auth/validate', {
     schema: {
-      tags, summary: 'Check a token (Authorization header or body {token}); always 200',
+      tags,
+      operationId: 'validateToken',
+      summary: 'Check a token (Authorization header or body {token}); always 200',
+      description: 'No token needed. Answers `{valid}` for any token, good or bad: valid when it is a well-signed access token, ' +
+        'not expired, not revoked by a logout and not of a deleted account. A refresh token is never valid here. ' +
+        'Only a malformed body is refused (400 `malformed-json`, or `validation` when `token` is not a string).',
       body: Type.Optional(ValidateBody), response: { 200: Type.Object({ valid: Type.Boolean() }) },
     },
   }, async (req) => ({ valid: await app.validate(req.body?.token ?? bearerToken(req)) }))
 
   f.get('/auth/jwks.json', {
-    schema: { tags, summary: 'Public keys that verify access tokens' },
+    schema: {
+      tags,
+      operationId: 'getPublicKeys',
+      summary: 'Public keys that verify access tokens',
+      description: 'No token needed. A JSON Web Key Set of the Ed25519 keys access tokens are signed with (EdDSA), ' +
+        'so every service can verify a token itself. Never refused.',
+    },
   }, async () => tokens.publicJwks)
 }

@@ -9,8 +9,14 @@ import { GuildMembershipExport } from './export-schemas.js'
 
 export const guildExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
   f.get('/exports/guilds/avatars/:id', {
-    schema: { tags: ['exports'], summary: "An avatar's guild membership, for its owner's export (services only)",
-      params: Type.Object({ id: AvatarIdString() }), response: { 200: Type.Object({ membership: GuildMembershipExport }), ...problemResponses(400, 401, 403) } },
+    schema: {
+      tags: ['service'], operationId: 'serviceExportGuildMembership', summary: "Export an avatar's guild membership (services only)",
+      description: "The avatar's guild, role, nickname and join date (null when it is in none), as the edge puts them in its " +
+        "owner's export when guilds run apart. Only service and admin tokens may call it: 403 `service-only` for a player, " +
+        'who uses `GET /api/v1/me/export`.',
+      params: Type.Object({ id: AvatarIdString() }),
+      response: { 200: Type.Object({ membership: GuildMembershipExport }), ...problemResponses(400, 401, 403) },
+    },
   }, async (req) => {
     requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
     return { membership: await membershipExport(database.current(), req.params.id) }

@@ -10,10 +10,15 @@ import { NotificationExportPage } from './export-schemas.js'
 
 export const liveExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
   f.get('/exports/notifications/avatars/:id', {
-    schema: { tags: ['exports'], summary: "A page of an avatar's notifications, oldest first, for its owner's export (services only)",
+    schema: {
+      tags: ['service'], operationId: 'serviceExportNotifications', summary: "Export a page of an avatar's notifications (services only)",
+      description: `Up to ${EXPORT_NOTIFICATIONS_PAGE} of the notifications still kept, oldest first (\`next\` names the following ` +
+        "page), as the edge puts them in its owner's export when the live context runs apart. Only service and admin tokens may " +
+        'call it: 403 `service-only` for a player, who uses `GET /api/v1/me/export`.',
       params: Type.Object({ id: AvatarIdString() }),
       querystring: Type.Object({ cursor: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The `next` of the page before' })) }),
-      response: { 200: NotificationExportPage, ...problemResponses(400, 401, 403) } },
+      response: { 200: NotificationExportPage, ...problemResponses(400, 401, 403) },
+    },
   }, async (req) => {
     requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
     return notificationExportPage(database.current(), req.params.id, req.query.cursor, EXPORT_NOTIFICATIONS_PAGE)

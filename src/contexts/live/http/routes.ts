@@ -2,10 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
 import type { InboxApp } from '../app/inbox-app.js'
 import type { Notification } from '../domain/notification.js'
+import { NOTIFICATION_RETENTION_DAYS } from '../domain/rules.js'
 import { AvatarParams, InboxQuery, InboxView, NotificationParams } from './schemas.js'
 
-const tags = ['notifications']
+const tags = ['inbox']
 const changes = { 204: NoContent, ...problemResponses(400, 401, 403, 404) }
+
+const OWNER_ONLY = "An inbox is private to the avatar's owner: 403 `not-owner` for anyone else, 404 `not-found` for an unknown avatar."
 
 const view = (n: Notification) => ({
   id: n.id, type: n.type, title: n.title, body: n.body, data: n.data,
@@ -14,22 +17,35 @@ const view = (n: Notification) => ({
 
 export const inboxRoutes: FastifyPluginAsyncTypebox<{ app: InboxApp }> = async (f, { app }) => {
   f.get('/avatars/:id/notifications', {
-    schema: { tags, summary: "The avatar's inbox, newest first (owner only); kept 90 days", params: AvatarParams, querystring: InboxQuery,
-      response: { 200: InboxView, ...problemResponses(400, 401, 403, 404) } },
+    schema: {
+      tags, operationId: 'listNotifications', summary: "List an avatar's notifications, newest first (owner only)",
+      description: `Notifications made from what happens to the avatar, kept ${NOTIFICATION_RETENTION_DAYS} days, read or not. ` +
+        '`unread` keeps the unread ones; `unreadCount` counts them whatever the filter. In pages of `limit` (`next` names the ' +
+        `following, older page); a cursor that names no notification of this inbox is 400 \`invalid-cursor\`. ${OWNER_ONLY}`,
+      params: AvatarParams, querystring: InboxQuery, response: { 200: InboxView, ...problemResponses(400, 401, 403, 404) },
+    },
   }, async (req) => {
     const page = await app.list(req.principal, req.params.id, req.query)
     return { items: page.items.map(view), next: page.next, unreadCount: page.unreadCount }
   })
 
   f.post('/avatars/:id/notifications/:nid/read', {
-    schema: { tags, summary: 'Mark one notification read (again: keeps the first time)', params: NotificationParams, response: changes },
+    schema: {
+      tags, operationId: 'markNotificationRead', summary: 'Mark one notification read',
+      description: 'Marking it again keeps the time it was first read. Refused with 404 `not-found` for a notification that is not ' +
+        `in this avatar's inbox. ${OWNER_ONLY}`,
+      params: NotificationParams, response: changes,
+    },
   }, async (req, reply) => {
     await app.markRead(req.principal, req.params.id, req.params.nid)
     return noContent(reply)
   })
 
   f.post('/avatars/:id/notifications/read-all', {
-    schema: { tags, summary: "Mark every notification of the avatar's inbox read", params: AvatarParams, response: changes },
+    schema: {
+      tags, operationId: 'markAllNotificationsRead', summary: "Mark every notification of an avatar's inbox read",
+      description: `Those read before keep the time they were first read. ${OWNER_ONLY}`, params: AvatarParams, response: changes,
+    },
   }, async (req, reply) => {
     await app.markAllRead(req.principal, req.params.id)
     return noContent(reply)

@@ -6,7 +6,9 @@ import { problemResponses } from '../../../platform/http/schemas.js'
 import type { StreamingConfig } from '../../../platform/http/streaming.js'
 import type { StreamApp } from '../app/stream-app.js'
 import type { StreamSink } from '../app/stream-hub.js'
-import { STREAM_MAX_BUFFERED_BYTES } from '../domain/rules.js'
+import {
+  STREAM_HEARTBEAT_MS, STREAM_HISTORY_EVENTS, STREAM_HISTORY_MINUTES, STREAM_MAX_BUFFERED_BYTES, STREAM_TICKET_TTL_SECONDS,
+} from '../domain/rules.js'
 import { AvatarParams, StreamQuery, StreamTicketView } from './schemas.js'
 
 const tags = ['stream']
@@ -19,9 +21,11 @@ HabitAttended, HabitMissed, QuestCompleted, QuestExpired, ItemBought, ItemSold,
 NotificationCreated, InviteSent, InviteWithdrawn, GuildCreated, MemberJoined, MemberLeft, MemberRolesChanged, GuildDisbanded,
 BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleCancelled, BattleWon, BattleLost; payloads as the producing
 context's events. Control events: \`resync\` (what followed Last-Event-ID is no longer kept, or the id is unknown: read the
-state again), \`expired\` (the token that opened the stream expired or was revoked; the stream ends). A comment line every 15 s.
-Authorization: the header, or \`?ticket=\` from POST …/stream-tickets. \`Last-Event-ID\` (header, or \`?lastEventId=\`) replays
-what followed that event from at least the last 15 minutes or 500 events.`
+state again), \`expired\` (the token that opened the stream expired or was revoked; the stream ends). A comment line every
+${STREAM_HEARTBEAT_MS / 1000} s. Authorization: the header, or \`?ticket=\` from POST …/stream-tickets. \`Last-Event-ID\` (header, or
+\`?lastEventId=\`) replays what followed that event from at least the last ${STREAM_HISTORY_MINUTES} minutes or ${STREAM_HISTORY_EVENTS} events.
+Only the avatar's owner may open it: 401 \`unauthorized\` without a token or ticket, 401 \`invalid-ticket\` for a ticket that is unknown,
+used, expired or for another avatar, 403 \`not-owner\` for someone else's avatar, 404 \`not-found\` for an unknown one.`
 
 /** A response as a stream's sink: written until the client has left too much unread. */
 function sinkOf(raw: import('node:http').ServerResponse): StreamSink {
@@ -41,13 +45,19 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ app: StreamApp; closeAll:
   f.addHook('preClose', async () => closeAll())
 
   f.post('/avatars/:id/stream-tickets', {
-    schema: { tags, summary: "A single-use ticket to open the avatar's stream with EventSource (owner only; good for 60 s)", params: AvatarParams,
-      response: { 201: StreamTicketView, ...problemResponses(401, 403, 404) } },
+    schema: {
+      tags, operationId: 'createStreamTicket', summary: "Get a single-use ticket to open an avatar's stream (owner only)",
+      description: "For `EventSource`, which cannot send the Authorization header: pass it as `?ticket=` to …/stream, once, within " +
+        `${STREAM_TICKET_TTL_SECONDS} s. The stream it opens ends when the access token that asked for it expires or is revoked. ` +
+        "Only the avatar's owner may ask: 403 `not-owner` for anyone else, 404 `not-found` for an unknown avatar.",
+      params: AvatarParams, response: { 201: StreamTicketView, ...problemResponses(401, 403, 404) },
+    },
   }, async (req, reply) => reply.code(201).send(await app.issueTicket(req.principal, req.params.id)))
 
   f.get('/avatars/:id/stream', {
     config: streamConfig,
-    schema: { tags, summary: "The avatar's live events (server-sent events; owner only)", description: STREAM_DESCRIPTION, params: AvatarParams, querystring: StreamQuery,
+    schema: { tags, operationId: 'openAvatarStream', summary: "Follow an avatar's live events as server-sent events (owner only)",
+      description: STREAM_DESCRIPTION, params: AvatarParams, querystring: StreamQuery,
       response: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...problemResponses(400, 401, 403, 404) } },
   }, async (req, reply) => {
     const principal = (req as { principal?: Principal }).principal

@@ -3,11 +3,14 @@ import { Type } from 'typebox'
 import { links, LinksSchema } from '../../../platform/http/links.js'
 import { NoContent, noContent, Nullable, problemResponses, StringEnum } from '../../../platform/http/schemas.js'
 import type { WebhookApp } from '../app/webhook-app.js'
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX, WEBHOOK_URL_MAX_LENGTH } from '../domain/rules.js'
+import {
+  LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX, WEBHOOK_FIRST_RETRY_MS, WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_MAX_RETRY_MS, WEBHOOK_URL_MAX_LENGTH,
+} from '../domain/rules.js'
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from '../domain/webhook.js'
 import type { DeliveryRow, EndpointRow } from '../store/webhooks.js'
 
-const tags = ['webhooks']
+const tags = ['account']
 const Id = Type.String({ format: 'uuid' })
 const EndpointParams = Type.Object({ id: Id })
 const DeliveryParams = Type.Object({ id: Id, did: Id })
@@ -74,46 +77,71 @@ const deliveryView = (d: DeliveryRow) => ({
 
 const DESCRIPTION = `Each event of a chosen type that concerns one of the account's avatars is POSTed to the URL as
 \`{id, type, occurredAt, payload}\` with \`Questline-Event-Id\` and \`Questline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\`.
-A 2xx answer delivers it; anything else (or no answer within the timeout; redirects are not followed) is tried again after 1 s, 2 s, 4 s…,
-10 attempts in all, then FAILED. An endpoint every attempt to which failed for 24 h is disabled, with a WEBHOOK_DISABLED notification.
-At most ${WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX} endpoints per account.`
+A 2xx answer delivers it; anything else (or no answer within the timeout; redirects are not followed) is tried again after
+${WEBHOOK_FIRST_RETRY_MS / 1000} s, then about 2.8 times as long each time up to ${WEBHOOK_MAX_RETRY_MS / 3_600_000} h, ${WEBHOOK_MAX_ATTEMPTS} attempts in all, then FAILED.
+An endpoint every attempt to which failed for ${WEBHOOK_DISABLE_AFTER_MS / 3_600_000} h is disabled, with a WEBHOOK_DISABLED notification.
+At most ${WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX} endpoints per account (400 \`too-many-webhooks\`). A URL that is not http:// or https://, carries
+credentials, does not resolve or resolves to a loopback, private, link-local or otherwise non-public address (unless the server allows
+private targets) is refused with 400 \`webhook-url-refused\` naming \`url\`; an unknown event type is 400 \`validation\`.`
+
+/** Endpoints are the caller's account's own: another account's is as unknown as one that does not exist. */
+const OWN_ENDPOINT = "Any player may manage their own account's endpoints; 404 `not-found` for an unknown endpoint or another account's."
 
 /** The account's webhooks (DESIGN §9.4): endpoints, their delivery logs, redelivery. */
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ app: WebhookApp }> = async (f, { app }) => {
   f.post('/me/webhooks', {
-    schema: { tags, summary: 'Add a webhook endpoint (its secret is in this answer only)', description: DESCRIPTION, body: CreateBody,
-      response: { 201: CreatedView, ...problemResponses(400, 401) } },
+    schema: { tags, operationId: 'createWebhook', summary: 'Add a webhook endpoint (its secret is in this answer only)',
+      description: DESCRIPTION, body: CreateBody, response: { 201: CreatedView, ...problemResponses(400, 401) } },
   }, async (req, reply) => {
     const e = await app.create(req.principal, req.body)
     return reply.code(201).send({ ...endpointView(e), secret: e.secret })
   })
 
   f.get('/me/webhooks', {
-    schema: { tags, summary: "The account's webhook endpoints, oldest first (no secrets)", response: { 200: Type.Object({ items: Type.Array(EndpointView) }), ...problemResponses(401) } },
+    schema: {
+      tags, operationId: 'listWebhooks', summary: "List the account's webhook endpoints, oldest first",
+      description: 'Any player may list their own account\'s endpoints, without their secrets (shown only when an endpoint is made).',
+      response: { 200: Type.Object({ items: Type.Array(EndpointView) }), ...problemResponses(401) },
+    },
   }, async (req) => ({ items: (await app.list(req.principal)).map(endpointView) }))
 
   f.delete('/me/webhooks/:id', {
-    schema: { tags, summary: 'Delete a webhook endpoint and its delivery log', params: EndpointParams, response: { 204: NoContent, ...problemResponses(400, 401, 404) } },
+    schema: { tags, operationId: 'deleteWebhook', summary: 'Delete a webhook endpoint and its delivery log',
+      description: `Its pending deliveries go with it. ${OWN_ENDPOINT}`, params: EndpointParams,
+      response: { 204: NoContent, ...problemResponses(400, 401, 404) } },
   }, async (req, reply) => {
     await app.delete(req.principal, req.params.id)
     return noContent(reply)
   })
 
   f.post('/me/webhooks/:id/enable', {
-    schema: { tags, summary: 'Enable a disabled webhook endpoint: its failures are forgotten and its paused deliveries are due again', params: EndpointParams,
-      response: { 200: EndpointView, ...problemResponses(400, 401, 404) } },
+    schema: {
+      tags, operationId: 'enableWebhook', summary: 'Enable a disabled webhook endpoint again',
+      description: 'Its failures are forgotten and its paused deliveries are due again; an enabled endpoint stays as it is. ' +
+        OWN_ENDPOINT,
+      params: EndpointParams, response: { 200: EndpointView, ...problemResponses(400, 401, 404) },
+    },
   }, async (req) => endpointView(await app.enable(req.principal, req.params.id)))
 
   f.get('/me/webhooks/:id/deliveries', {
-    schema: { tags, summary: "The endpoint's deliveries, newest first (kept RETENTION_DAYS)", params: EndpointParams, querystring: DeliveriesQuery,
-      response: { 200: DeliveriesView, ...problemResponses(400, 401, 404) } },
+    schema: {
+      tags, operationId: 'listWebhookDeliveries', summary: "List a webhook endpoint's deliveries, newest first",
+      description: 'Each delivery with its status, attempts and the last answer; kept for the retention period (`RETENTION_DAYS`). ' +
+        'In pages of `limit` (`next` names the following, older page); a cursor that names no delivery of this endpoint is 400 ' +
+        `\`invalid-cursor\`. ${OWN_ENDPOINT}`,
+      params: EndpointParams, querystring: DeliveriesQuery, response: { 200: DeliveriesView, ...problemResponses(400, 401, 404) },
+    },
   }, async (req) => {
     const page = await app.deliveries(req.principal, req.params.id, req.query)
     return { items: page.items.map(deliveryView), next: page.next }
   })
 
   f.post('/me/webhooks/:id/deliveries/:did/redeliver', {
-    schema: { tags, summary: 'Attempt a delivery again now, whatever its status (answers it, due now)', params: DeliveryParams,
-      response: { 202: DeliveryView, ...problemResponses(400, 401, 404, 409) } },
+    schema: {
+      tags, operationId: 'retryWebhookDelivery', summary: 'Attempt a webhook delivery again now, whatever its status',
+      description: 'Answers the delivery, PENDING and due now. Refused with 409 `webhook-disabled` while the endpoint is disabled ' +
+        `(enable it first), 404 \`not-found\` for a delivery that is not in this endpoint's log. ${OWN_ENDPOINT}`,
+      params: DeliveryParams, response: { 202: DeliveryView, ...problemResponses(400, 401, 404, 409) },
+    },
   }, async (req, reply) => reply.code(202).send(deliveryView(await app.redeliver(req.principal, req.params.id, req.params.did))))
 }

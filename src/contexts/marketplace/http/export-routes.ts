@@ -9,8 +9,13 @@ import { TradeExport } from './export-schemas.js'
 
 export const marketplaceExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
   f.get('/exports/marketplace/avatars/:id', {
-    schema: { tags: ['exports'], summary: "An avatar's purchases and sales, for its owner's export (services only)",
-      params: Type.Object({ id: AvatarIdString() }), response: { 200: TradeExport, ...problemResponses(400, 401, 403) } },
+    schema: {
+      tags: ['service'], operationId: 'serviceExportTrades', summary: "Export an avatar's purchases and sales (services only)",
+      description: "The avatar's buy runs (with how each ended) and the items it sold, oldest first, as the edge puts them in its " +
+        "owner's export when the marketplace runs apart. Only service and admin tokens may call it: 403 `service-only` for a " +
+        'player, who uses `GET /api/v1/me/export`.',
+      params: Type.Object({ id: AvatarIdString() }), response: { 200: TradeExport, ...problemResponses(400, 401, 403) },
+    },
   }, async (req) => {
     requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
     return tradeExport(database.current(), req.params.id)

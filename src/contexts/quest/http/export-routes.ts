@@ -9,8 +9,13 @@ import { QuestsExport } from './export-schemas.js'
 
 export const questExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
   f.get('/exports/quests/avatars/:id', {
-    schema: { tags: ['exports'], summary: "The quests an avatar created and joined, for its owner's export (services only)",
-      params: Type.Object({ id: AvatarIdString() }), response: { 200: QuestsExport, ...problemResponses(400, 401, 403) } },
+    schema: {
+      tags: ['service'], operationId: 'serviceExportQuests', summary: "Export an avatar's quests (services only)",
+      description: 'The quests an avatar created (with their habit entries) and those it joined (its window, progress and payout), ' +
+        "as the edge puts them in its owner's export when quests run apart. Only service and admin tokens may call it: " +
+        '403 `service-only` for a player, who uses `GET /api/v1/me/export`. An avatar with none answers empty lists.',
+      params: Type.Object({ id: AvatarIdString() }), response: { 200: QuestsExport, ...problemResponses(400, 401, 403) },
+    },
   }, async (req) => {
     requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
     return readQuestsExport(database, req.params.id)

@@ -270,7 +270,7 @@ export class TrackingApp {
 
   /** The avatar's day settings now (the defaults until changed). */
   async settings(p: Principal, avatarId: string): Promise<DaySettings> {
-    await requireOwnedAvatar(this.d.avatars, p, avatarId, '/avatarId')
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
     const { from: _from, ...now } = currentSettings(await this.history(avatarId))
     return now
   }
@@ -280,7 +280,7 @@ export class TrackingApp {
    * by the settings before). The reminders of its habits move with their days.
    */
   async changeSettings(p: Principal, avatarId: string, change: SettingsChange): Promise<DaySettings> {
-    await requireOwnedAvatar(this.d.avatars, p, avatarId, '/avatarId')
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
     return untilWritten(`settings of avatar '${avatarId}'`, () => this.d.database.transaction(async (tx) => {
       const { history, version } = await settingsRepo.historyForUpdate(tx, avatarId)
       const now = this.d.clock.now()

@@ -4,9 +4,10 @@ import { Type } from 'typebox'
 import { BadRequest } from '../../../platform/errors.js'
 import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
 import type { CalendarApp } from '../app/calendar-app.js'
-import { CALENDAR_CACHE_SECONDS } from '../domain/rules.js'
+import { CALENDAR_CACHE_SECONDS, CALENDAR_HABITS_MAX } from '../domain/rules.js'
 
-const tags = ['calendar']
+const tags = ['account']
+const PLAYERS_ONLY = 'A feed is a player account\'s: a service token is 403 `forbidden`.'
 const ICALENDAR = 'text/calendar; charset=utf-8'
 export const feedPath = (secret: string) => `/calendar/${secret}.ics`
 
@@ -39,8 +40,15 @@ function origin(req: FastifyRequest): string {
 /** Making and revoking the caller's feed address (under /api/v1, with the caller's token). */
 export const calendarRoutes: FastifyPluginAsyncTypebox<{ app: CalendarApp }> = async (f, { app }) => {
   f.post('/me/calendar', {
-    schema: { tags, summary: "A new secret address for the caller's calendar feed (201 the first, 200 a replacement); the one before stops answering",
-      response: { 200: FeedAddress, 201: FeedAddress, ...problemResponses(400, 401, 403) } },
+    schema: {
+      tags,
+      operationId: 'createCalendarFeed',
+      summary: "Make a new secret address for the caller's calendar feed",
+      description: "A new secret address for the caller's calendar feed (201 the first, 200 a replacement); the one before stops " +
+        'answering at once. The secret is shown only in this answer. The address is made from the Host (or X-Forwarded-Host) ' +
+        `header: 400 \`invalid-host\` when it names no server. ${PLAYERS_ONLY}`,
+      response: { 200: FeedAddress, 201: FeedAddress, ...problemResponses(400, 401, 403) },
+    },
   }, async (req, reply) => {
     const base = origin(req)
     const { secret, created } = await app.rotate(req.principal)
@@ -48,8 +56,13 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<{ app: CalendarApp }> = a
   })
 
   f.delete('/me/calendar', {
-    schema: { tags, summary: "Revoke the caller's calendar feed: its address stops answering (204 also when there was none)",
-      response: { 204: NoContent, ...problemResponses(401, 403) } },
+    schema: {
+      tags,
+      operationId: 'deleteCalendarFeed',
+      summary: "Revoke the caller's calendar feed: its address stops answering",
+      description: `Answers 204 also when there was none. ${PLAYERS_ONLY}`,
+      response: { 204: NoContent, ...problemResponses(401, 403) },
+    },
   }, async (req, reply) => {
     await app.revoke(req.principal)
     return noContent(reply)
@@ -59,9 +72,17 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<{ app: CalendarApp }> = a
 /** The feed itself, outside /api/v1: a calendar app fetches it with no token, the secret in its address. */
 export const calendarFeedRoutes: FastifyPluginAsyncTypebox<{ app: CalendarApp }> = async (f, { app }) => {
   f.get('/calendar/:secret.ics', {
-    schema: { tags, summary: 'An account\'s habits as an iCalendar feed (RFC 5545): no token, the secret address is the key', security: [],
+    schema: {
+      tags,
+      operationId: 'getCalendarFeed',
+      summary: "An account's habits as an iCalendar feed (RFC 5545)",
+      description: 'No token: the secret address is the key. The habits of every avatar of the account (at most ' +
+        `${CALENDAR_HABITS_MAX}) as recurring events; cached privately for ${CALENDAR_CACHE_SECONDS} seconds. An address never ` +
+        'made, replaced or revoked is 404 `not-found` alike, so the answer tells nothing of whether it once worked.',
+      security: [],
       params: FeedParams,
-      response: { 200: { description: 'text/calendar', content: { 'text/calendar': { schema: { type: 'string' } } } }, ...problemResponses(404) } },
+      response: { 200: { description: 'text/calendar', content: { 'text/calendar': { schema: { type: 'string' } } } }, ...problemResponses(404) },
+    },
   }, async (req, reply) => {
     const text = await app.feed(req.params.secret)
     return reply.type(ICALENDAR)

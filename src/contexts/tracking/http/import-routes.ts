@@ -16,6 +16,7 @@ import { ImportDocument, LoopCsvPair } from './export-schemas.js'
 import { loopFilesOfZip } from './loop-zip.js'
 import { AvatarParams } from './schemas.js'
 import { habitPath } from './views.js'
+import { AVATAR_OWNER_ONLY } from './docs.js'
 
 const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed']
 
@@ -51,12 +52,16 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ app: ImportApp }> = async
     bodyLimit: IMPORT_BODY_MAX_BYTES,
     schema: {
       tags: ['habits'],
-      summary: 'Import habits with their history onto an avatar (its owner only); an import never rewards',
+      operationId: 'importHabits',
+      summary: 'Import habits with their history onto an avatar; it never rewards',
       description: 'The body is an export document (GET /api/v1/me/export; `?avatar=` picks which of its avatars, default the first), ' +
         'or with `?format=loop` a Loop Habit Tracker CSV export: its zip (`application/zip`) or `{habits, checkmarks}` holding the text of ' +
         `Habits.csv and Checkmarks.csv. The habits are made with new ids and their whole history, in one transaction; no experience, money or points are paid for it. ` +
         `At most ${IMPORT_HABITS_MAX} habits and ${IMPORT_ROWS_MAX} history rows, ${IMPORT_BODY_MAX_BYTES} bytes (413 beyond). A file that cannot be read is a 400 naming where ` +
-        '(a JSON pointer; for CSV the file, `line` and `field`).',
+        '(a JSON pointer; for CSV the file, `line` and `field`). ' +
+        `The refusals: 400 \`invalid-import\` for a file that cannot be read (nothing of it is imported), 413 \`import-too-large\` ` +
+        'beyond the bounds, 400 `validation` when the body is not of the `format` asked. Each habit made is told by `HabitCreated`. ' +
+        AVATAR_OWNER_ONLY,
       params: AvatarParams,
       querystring: ImportQuery,
       body: {

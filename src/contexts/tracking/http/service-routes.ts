@@ -10,9 +10,10 @@ import type { TrackingApp } from '../app/tracking-app.js'
 import { copyRecurrence } from '../client.js'
 import { toRecurrence } from '../domain/habit.js'
 import { UNLINK_MAX_HABITS } from '../domain/rules.js'
+import { SERVICES_ONLY } from './docs.js'
 import { Description, HabitIdParams, RecurrenceBody, Tags, Title } from './schemas.js'
 
-const tags = ['habits']
+const tags = ['service']
 /** A quest id as the quest context names it. */
 const QuestId = Type.String({ format: 'uuid' })
 /** The habit fields as a player's create takes them (the same limits), for a copy. */
@@ -35,8 +36,15 @@ const UnlinkBody = Type.Object({
 
 export const trackingServiceRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = async (f, { app }) => {
   f.put('/habits/:id', {
-    schema: { tags, summary: "Copy a quest's habit into an avatar's habits under this id (services only; the same id again makes nothing new)",
-      params: HabitIdParams, body: QuestCopyBody, response: { 204: NoContent, ...problemResponses(400, 401, 403, 409) } },
+    schema: {
+      tags,
+      operationId: 'serviceCopyQuestHabit',
+      summary: "Copy a quest's habit into an avatar's habits under this id",
+      description: 'The quest context calls it when an avatar joins a quest. The id is the idempotency key: the same id again makes ' +
+        'nothing new; 409 `habit-id-taken` when it is a habit of another avatar. 400 `unknown-avatar` when `avatarId` names none, ' +
+        `and the habit's fields are refused as a player's create refuses them. A new habit is told by \`HabitCreated\`. ${SERVICES_ONLY}`,
+      params: HabitIdParams, body: QuestCopyBody, response: { 204: NoContent, ...problemResponses(400, 401, 403, 409) },
+    },
   }, async (req, reply) => {
     requireTrusted(req.principal, 'Only services copy quest habits.')
     const { questId, recurrence, startsOn, ...copy } = req.body
@@ -47,8 +55,14 @@ export const trackingServiceRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp
   })
 
   f.post('/habits/quest-unlinks', {
-    schema: { tags, summary: 'Unlink habits from a quest; they stay as personal habits (services only)', body: UnlinkBody,
-      response: { 204: NoContent, ...problemResponses(400, 401, 403) } },
+    schema: {
+      tags,
+      operationId: 'serviceUnlinkQuestHabits',
+      summary: 'Unlink habits from a quest; they stay as personal habits',
+      description: `The quest context calls it when a participant leaves or the quest is deleted. Habits not linked to that quest are left as they are; ` +
+        `at most ${UNLINK_MAX_HABITS} ids a call. ${SERVICES_ONLY}`,
+      body: UnlinkBody, response: { 204: NoContent, ...problemResponses(400, 401, 403) },
+    },
   }, async (req, reply) => {
     requireTrusted(req.principal, 'Only services unlink quest habits.')
     await app.unlinkFromQuest(req.body.questId, req.body.habitIds)

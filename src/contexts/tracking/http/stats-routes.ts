@@ -6,6 +6,7 @@ import type { TrackingApp } from '../app/tracking-app.js'
 import { REPORT_EARLIEST_DATE, REPORT_PERIODS, STRENGTH_MAX } from '../domain/rules.js'
 import { AvatarParams, HabitIdParams } from './schemas.js'
 import { habitPath } from './views.js'
+import { AVATAR_OWNER_ONLY, HABIT_PRIVATE } from './docs.js'
 
 const tags = ['habits']
 
@@ -46,16 +47,29 @@ const ReportView = Type.Object({
 /** A habit's stats and an avatar's weekly or monthly report (DESIGN §9.4): what charts are drawn from. */
 export const statsRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = async (f, { app }) => {
   f.get('/habits/:id/stats', {
-    schema: { tags, summary: "A habit's completion rates, streaks, strength and completions (its owner only)", params: HabitIdParams,
-      response: { 200: HabitStatsView, ...problemResponses(401, 403, 404) } },
+    schema: {
+      tags,
+      operationId: 'getHabitStats',
+      summary: "A habit's completion rates, streaks, strength and completions",
+      description: 'Rates over the windows that ended in its last 7, 30 and 365 days; strength is a moving average of the due windows ' +
+        `of the last year. ${HABIT_PRIVATE}`,
+      params: HabitIdParams,
+      response: { 200: HabitStatsView, ...problemResponses(401, 403, 404) },
+    },
   }, async (req) => ({
     ...(await app.stats(req.principal, req.params.id)),
     _links: links({ self: `${habitPath(req.params.id)}/stats`, habit: habitPath(req.params.id), windows: `${habitPath(req.params.id)}/windows` }),
   }))
 
   f.get('/avatars/:id/report', {
-    schema: { tags, summary: "An avatar's week or month: each habit's due windows by outcome, and the experience and money earned (its owner only)",
-      params: AvatarParams, querystring: ReportQuery, response: { 200: ReportView, ...problemResponses(400, 401, 403, 404) } },
+    schema: {
+      tags,
+      operationId: 'getAvatarReport',
+      summary: "An avatar's week or month report",
+      description: "An avatar's week or month: each habit's due windows by outcome, and the experience and money earned. " +
+        `Refused with 400 \`invalid-date\` for a \`date\` after today or before ${REPORT_EARLIEST_DATE}. ${AVATAR_OWNER_ONLY}`,
+      params: AvatarParams, querystring: ReportQuery, response: { 200: ReportView, ...problemResponses(400, 401, 403, 404) },
+    },
   }, async (req) => {
     const report = await app.report(req.principal, req.params.id, req.query)
     const avatar = `/api/v1/avatars/${encodeURIComponent(req.params.id)}`
