@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/config.ts', 'src/platform/clock.ts', 'test/**', 'bench/**', 'scripts/**', '*.config.ts', '*.config.js', 'web/vite.config.ts', 'web/src/clock.ts'],
+    files: ['src/config.ts', 'src/platform/clock.ts', 'test/**', 'bench/**', 'scripts/**', 'examples/**', '*.config.ts', '*.config.js', 'web/vite.config.ts', 'web/src/clock.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
 )

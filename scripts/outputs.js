@@ -17,11 +17,11 @@ export const SERVER = {
   sources: [at('src'), at('package.json'), at('package-lock.json'), at('tsconfig.json'), at('scripts', 'build.ts'), at('scripts', 'outputs.js')],
 }
 
-/** The player web app (scripts/build-web.ts): web/dist. It bundles the platform's time module too. */
+/** The player web app (scripts/build-web.ts): web/dist. It bundles the platform's time module and the client package too. */
 export const WEB = {
   dir: at('web', 'dist'),
   entry: at('web', 'dist', 'index.html'),
-  sources: [at('web'), at('src', 'platform', 'time')],
+  sources: [at('web'), at('src', 'platform', 'time'), at('packages', 'client')],
 }
 
 const SKIPPED = new Set(['dist', 'node_modules'])

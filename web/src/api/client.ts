@@ -1,31 +1,24 @@
 /**
- * HTTP to the platform's public API: bearer tokens, refresh before expiry (and once more on a
- * 401), and RFC 9457 problems turned into ApiError with field messages keyed by field.
+ * HTTP to the platform's public API through the client package (@questline/client, typed by the
+ * route schemas): bearer tokens, refresh before expiry (and once more on a 401), and RFC 9457
+ * problems turned into ApiError with field messages keyed by field.
  */
+import { createQuestlineClient, ProblemError, type Problem } from '@questline/client'
 import { now } from '../clock'
-import type { components } from './schema'
-import { getSession, reloadSession, setSession, type Session, type SessionAnswer } from './session'
+import { getSession, reloadSession, setSession, type Session } from './session'
 
-/** RFC 9457 problem details, as every refusal is answered. */
-export type Problem = components['schemas']['Problem']
+export type { Problem }
 
-export class ApiError extends Error {
-  readonly status: number
-  readonly type: string
-  readonly title: string
-  /** The problem's own sentence (`A vacation lasts at most 90 days.`), when it has one. */
-  readonly detail: string | undefined
+/** A refused call, as the screens show it: the problem's sentence, and field messages by field. */
+export class ApiError extends ProblemError {
   /** Field messages keyed by field (`title`, `recurrence.dayOfWeek`); see fieldOf. */
   readonly fields: Record<string, string>
 
   constructor(status: number, p: Partial<Problem>) {
-    super(friendlyDetail(p))
-    this.status = status
-    this.type = p.type ?? 'about:blank'
-    this.title = p.title ?? `HTTP ${status}`
-    this.detail = p.detail || undefined
+    super(status, p)
+    this.message = friendlyDetail(p)
     this.fields = {}
-    for (const e of p.errors ?? []) {
+    for (const e of this.errors) {
       const key = fieldOf(e.path)
       this.fields[key] ??= friendlyMessage(e.message)
     }
@@ -60,20 +53,6 @@ function friendlyDetail(p: Partial<Problem>): string {
   return p.detail || p.title || 'Something went wrong.'
 }
 
-export interface Answer<T> {
-  status: number
-  data: T
-  headers: Headers
-}
-
-interface Options {
-  /** Sent as JSON; a Blob (a file) as it is, with its type. */
-  body?: unknown
-  /** Send without a token (register, login, refresh). */
-  anonymous?: boolean
-  signal?: AbortSignal
-}
-
 /** Called when the session could not be kept alive (refresh refused): the app shows sign-in. */
 let onSessionLost: (reason: string) => void = () => {}
 export const whenSessionLost = (f: (reason: string) => void) => {
@@ -85,24 +64,36 @@ export function endSession(reason: string): void {
   onSessionLost(reason)
 }
 
-export async function request<T = unknown>(method: string, path: string, opts: Options = {}): Promise<Answer<T>> {
-  let session = opts.anonymous ? null : await freshSession()
-  let res = await send(method, path, opts, session)
-  if (res.status === 401 && session && !opts.anonymous && !(await refusesPassword(res))) {
-    // Expired or revoked meanwhile (a sleeping laptop): one refresh, one retry.
-    session = await refreshSession(session)
-    if (session) res = await send(method, path, opts, session)
-  }
-  const type = res.headers.get('content-type') ?? ''
-  const data = type.includes('json') ? await res.json() : undefined
-  if (!res.ok) {
-    if (res.status === 401 && !opts.anonymous && !isWrongPassword(data)) {
+/**
+ * How the web app's calls go out: JSON accepted, with the session's token (refreshed first when it
+ * is about to expire, and once more on a 401). A refusal throws ApiError; a 401 that the session
+ * cannot survive ends it (the app shows sign-in). Anonymous calls (register, login) go without.
+ */
+function sessionFetch(anonymous: boolean) {
+  return async (request: Request): Promise<Response> => {
+    request.headers.set('accept', 'application/json')
+    // Kept unsent for the retry: a request's body can be read once.
+    const retry = anonymous ? undefined : request.clone()
+    let session = anonymous ? null : await freshSession()
+    let res = await send(request, session)
+    if (res.status === 401 && session && retry && !(await refusesPassword(res))) {
+      // Expired or revoked meanwhile (a sleeping laptop): one refresh, one retry.
+      session = await refreshSession(session)
+      if (session) res = await send(retry, session)
+    }
+    if (res.ok) return res
+    const data: unknown = (res.headers.get('content-type') ?? '').includes('json') ? await res.json() : undefined
+    if (res.status === 401 && !anonymous && !isWrongPassword(data)) {
       setSession(null)
       onSessionLost('Your session has ended. Please sign in again.')
     }
     throw new ApiError(res.status, (data ?? {}) as Partial<Problem>)
   }
-  return { status: res.status, data: data as T, headers: res.headers }
+}
+
+function send(request: Request, session: Session | null): Promise<Response> {
+  if (session) request.headers.set('authorization', `Bearer ${session.token}`)
+  return fetch(request)
 }
 
 /**
@@ -112,24 +103,15 @@ export async function request<T = unknown>(method: string, path: string, opts: O
 const isWrongPassword = (data: unknown) => /\/problems\/invalid-credentials$/.test((data as Partial<Problem> | undefined)?.type ?? '')
 const refusesPassword = async (res: Response) => isWrongPassword(await res.clone().json().catch(() => undefined))
 
-function send(method: string, path: string, opts: Options, session: Session | null): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' }
-  // A file goes as it is, with its own type; anything else as JSON.
-  if (opts.body instanceof Blob) headers['content-type'] = opts.body.type || 'application/octet-stream'
-  else if (opts.body !== undefined) headers['content-type'] = 'application/json'
-  if (session) headers.authorization = `Bearer ${session.token}`
-  return fetch(path, {
-    method,
-    headers,
-    ...(opts.body !== undefined ? { body: opts.body instanceof Blob ? opts.body : JSON.stringify(opts.body) } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-  })
-}
+/** The API as the signed-in player: `api.GET('/api/v1/avatars/{id}', …)`, typed by the route schemas. */
+export const api = createQuestlineClient({ baseUrl: '', fetch: sessionFetch(false) })
+/** The API without a session: registering, signing in, refreshing. */
+export const anonymousApi = createQuestlineClient({ baseUrl: '', fetch: sessionFetch(true) })
 
-export const get = <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, signal ? { signal } : {}).then((a) => a.data)
-export const post = <T = void>(path: string, body?: unknown) => request<T>('POST', path, body === undefined ? {} : { body }).then((a) => a.data)
-export const patch = (path: string, body: unknown) => request('PATCH', path, { body }).then(() => undefined)
-export const del = (path: string, body?: unknown) => request('DELETE', path, body === undefined ? {} : { body }).then(() => undefined)
+/** What a call answered (a refusal has thrown ApiError). */
+export const dataOf = <T>(call: Promise<{ data: T }>): Promise<T> => call.then((a) => a.data)
+/** Waits for a call whose answer says nothing (204). */
+export const completed = (call: Promise<unknown>): Promise<void> => call.then(() => undefined)
 
 // ---- tokens ----
 
@@ -154,17 +136,16 @@ export function refreshSession(stale: Session): Promise<Session | null> {
     if (!stored) return null
     // Another tab already refreshed: use its tokens.
     if (stored.refreshToken !== stale.refreshToken) return stored
-    const res = await fetch('/auth/refresh', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ refreshToken: stored.refreshToken }),
+    const refreshed = await dataOf(anonymousApi.POST('/auth/refresh', { body: { refreshToken: stored.refreshToken } })).catch((e: unknown) => {
+      if (e instanceof ApiError) return null
+      throw e
     })
-    if (!res.ok) {
+    if (!refreshed) {
       setSession(null)
       onSessionLost('Your session has ended. Please sign in again.')
       return null
     }
-    return setSession((await res.json()) as SessionAnswer)
+    return setSession(refreshed)
   }).finally(() => {
     refreshing = null
   })

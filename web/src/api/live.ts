@@ -4,8 +4,8 @@
  * producing contexts' event contracts (the stream route's description names them); the screens
  * read only the fields they use, and only after `readEvent` has checked the envelope.
  */
-import { get, post } from './client'
-import type { paths } from './schema'
+import type { paths } from '@questline/client'
+import { api, completed, dataOf } from './client'
 
 const e = encodeURIComponent
 const avatarPath = (id: string) => `/api/v1/avatars/${e(id)}`
@@ -15,7 +15,8 @@ const avatarPath = (id: string) => `/api/v1/avatars/${e(id)}`
 export type StreamTicket = paths['/api/v1/avatars/{id}/stream-tickets']['post']['responses'][201]['content']['application/json']
 
 /** A single-use ticket that lets `EventSource` (which cannot send a header) open the stream; good for a minute. */
-export const streamTicket = (avatarId: string) => post<StreamTicket>(`${avatarPath(avatarId)}/stream-tickets`)
+export const streamTicket = (avatarId: string): Promise<StreamTicket> =>
+  dataOf(api.POST('/api/v1/avatars/{id}/stream-tickets', { params: { path: { id: avatarId } } }))
 
 /** Where `EventSource` opens the avatar's stream: with a ticket, and where the last stream left off. */
 export function streamUrl(avatarId: string, ticket: string, lastEventId: string | undefined): string {
@@ -105,7 +106,13 @@ export function readEvent<T extends LiveType>(type: T, id: string, data: string)
 export type InboxPage = paths['/api/v1/avatars/{id}/notifications']['get']['responses'][200]['content']['application/json']
 export type Notification = InboxPage['items'][number]
 
-export const inbox = (avatarId: string, opts: { limit?: number; cursor?: string | null; unread?: boolean } = {}) =>
-  get<InboxPage>(`${avatarPath(avatarId)}/notifications?limit=${opts.limit ?? 20}${opts.cursor ? `&cursor=${e(opts.cursor)}` : ''}${opts.unread ? '&unread=true' : ''}`)
-export const markRead = (avatarId: string, notificationId: string) => post(`${avatarPath(avatarId)}/notifications/${e(notificationId)}/read`)
-export const markAllRead = (avatarId: string) => post(`${avatarPath(avatarId)}/notifications/read-all`)
+export const inbox = (avatarId: string, opts: { limit?: number; cursor?: string | null; unread?: boolean } = {}): Promise<InboxPage> =>
+  dataOf(api.GET('/api/v1/avatars/{id}/notifications', {
+    params: {
+      path: { id: avatarId },
+      query: { limit: opts.limit ?? 20, ...(opts.cursor ? { cursor: opts.cursor } : {}), ...(opts.unread ? { unread: true } : {}) },
+    },
+  }))
+export const markRead = (avatarId: string, notificationId: string) =>
+  completed(api.POST('/api/v1/avatars/{id}/notifications/{nid}/read', { params: { path: { id: avatarId, nid: notificationId } } }))
+export const markAllRead = (avatarId: string) => completed(api.POST('/api/v1/avatars/{id}/notifications/read-all', { params: { path: { id: avatarId } } }))

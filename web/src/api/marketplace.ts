@@ -2,10 +2,13 @@
  * The marketplace API (contract: /api/v1/marketplaces). Collections are read by readItems alone,
  * so a change of the collection's shape is one function to adjust.
  */
-import { ApiError, get, post, request } from './client'
+import { ApiError, api, completed, dataOf } from './client'
 import type { ItemType, MarketItem } from './types'
 
-const e = encodeURIComponent
+/** The sold items shown: one page, the size the API gives by default. */
+const SOLD_ITEMS_SHOWN = 50
+/** The path parameter of the marketplace's calls. */
+const market = (marketplaceId: string) => ({ marketplaceId })
 
 export interface Marketplace {
   id: string
@@ -27,13 +30,13 @@ export function readItems(body: unknown): MarketItem[] {
 /** The avatar's marketplace: found by the listing extension, else provisioned (idempotent). */
 export async function marketplaceOf(avatarId: string): Promise<Marketplace> {
   try {
-    const found = await get<unknown>(`/api/v1/marketplaces?avatarId=${e(avatarId)}`)
+    const found: unknown = await dataOf(api.GET('/api/v1/marketplaces', { params: { query: { avatarId } } }))
     const first = Array.isArray(found) ? found[0] : readAny(found)
     if (first && typeof first === 'object' && 'id' in first) return toMarketplace(first)
   } catch (err) {
     if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) throw err
   }
-  return toMarketplace(await post<unknown>('/api/v1/marketplaces', { avatarId }))
+  return toMarketplace(await dataOf(api.POST('/api/v1/marketplaces', { body: { avatarId } })))
 }
 
 /** A lookup may answer the marketplace itself or a collection holding it. */
@@ -51,15 +54,18 @@ function toMarketplace(body: unknown): Marketplace {
 }
 
 export const catalog = (marketplaceId: string, type: ItemType | 'ALL') =>
-  get<unknown>(`/api/v1/marketplaces/${e(marketplaceId)}/items?type=${type}`).then(readItems)
+  dataOf(api.GET('/api/v1/marketplaces/{marketplaceId}/items', { params: { path: market(marketplaceId), query: { type } } })).then(readItems)
 
-export const soldItems = (marketplaceId: string) => get<unknown>(`/api/v1/marketplaces/${e(marketplaceId)}/sold-items`).then(readItems)
+export const soldItems = (marketplaceId: string) =>
+  dataOf(api.GET('/api/v1/marketplaces/{marketplaceId}/sold-items', { params: { path: market(marketplaceId), query: { limit: SOLD_ITEMS_SHOWN } } })).then(readItems)
 
 export const buy = (marketplaceId: string, itemName: string, currentLevel: number) =>
-  request('POST', `/api/v1/marketplaces/${e(marketplaceId)}/items/${e(itemName)}/buy?currentLevel=${currentLevel}`).then(() => undefined)
+  completed(api.POST('/api/v1/marketplaces/{marketplaceId}/items/{itemName}/buy', {
+    params: { path: { ...market(marketplaceId), itemName }, query: { currentLevel } },
+  }))
 
 export const sell = (marketplaceId: string, itemName: string) =>
-  request('POST', `/api/v1/marketplaces/${e(marketplaceId)}/sold-items/${e(itemName)}/sell`).then(() => undefined)
+  completed(api.POST('/api/v1/marketplaces/{marketplaceId}/sold-items/{itemName}/sell', { params: { path: { ...market(marketplaceId), itemName } } }))
 
 /** What a refused buy or sell means to the player. */
 export function tradeProblem(err: unknown, itemName: string): string {

@@ -3,7 +3,7 @@
  * localStorage so a reload (or another tab) stays signed in; other tabs hear of every change.
  */
 import { now } from '../clock'
-import type { paths } from './schema'
+import type { paths } from '@questline/client'
 
 export interface Session {
   token: string

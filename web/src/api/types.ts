@@ -1,9 +1,10 @@
 /**
- * The API's shapes, as the web app reads them: names for parts of schema.d.ts, which
- * `npm run web:types` generates from the route schemas (/openapi.json). Nothing here restates a
- * field: a route schema that changes reaches the web app's type-check.
+ * The API's shapes, as the web app reads them: names for parts of the client package's types
+ * (@questline/client, packages/client/src/schema.d.ts), which `npm run client:generate` generates
+ * from the route schemas (/openapi.json). Nothing here restates a field: a route schema that
+ * changes reaches the web app's type-check.
  */
-import type { paths } from './schema'
+import type { paths } from '@questline/client'
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'patch'
 
