@@ -43,8 +43,11 @@ async function main(): Promise<void> {
   const stop = () => void cluster.stop().then(() => process.exit(0))
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
-  console.log(`[launcher] Questline (split) is up on ${cluster.gateway.url}; processes:`)
-  for (const p of cluster.processes) console.log(`[launcher]   ${p.name} ${p.url}`)
+  // One write, so a reader that sees the first line of the listing has the whole of it.
+  console.log([
+    `[launcher] Questline (split) is up on ${cluster.gateway.url}; processes:`,
+    ...cluster.processes.map((p) => `[launcher]   ${p.name} ${p.url}`),
+  ].join('\n'))
 }
 
 void main()

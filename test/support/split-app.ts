@@ -10,6 +10,7 @@
 import { request as httpRequest } from 'node:http'
 import { sql, type SQL } from 'drizzle-orm'
 import { inject } from 'vitest'
+import { withDocumentedProblems } from './documented-problems.js'
 import { loadConfig } from '../../src/config.js'
 import { loadSigningKeys } from '../../src/platform/auth/keys.js'
 import { AccessTokens } from '../../src/platform/auth/tokens.js'
@@ -181,7 +182,7 @@ async function drive(opts: SplitAppOptions, target: {
   return {
     cluster: { gateway: { name: 'gateway', context: 'edge', url: target.gateway() }, of: ofContext },
     http: undefined as never,
-    inject: (async (o: InjectOptions | string) => {
+    inject: withDocumentedProblems(async (o: InjectOptions | string) => {
       await syncClock()
       return send(target.gateway(), o)
     }) as unknown as TestApp['inject'],
@@ -216,9 +217,21 @@ export async function buildSplitApp(opts: SplitAppOptions): Promise<SplitTestApp
   const env = opts.env ?? {}
   const res = await fetch(`${inject('splitBroker')}/clusters`, { method: 'POST', body: JSON.stringify({ env }) })
   if (!res.ok) throw new Error(`No split cluster: ${await res.text()}`)
-  const lease = (await res.json()) as ClusterLease
-  const database = await Database.postgres(lease.databaseUrl, 4)
-  return drive(opts, { gateway: () => lease.gateway, processes: () => lease.processes, database, jwk: lease.jwk, close: () => database.close() })
+  const lease = (await res.json()) as ClusterLease & { key: string }
+  const release = async () => {
+    await fetch(`${inject('splitBroker')}/clusters/release`, { method: 'POST', body: JSON.stringify({ key: lease.key }) })
+  }
+  const database = await Database.postgres(lease.databaseUrl, 4).catch(async (e: unknown) => {
+    await release()
+    throw e
+  })
+  return drive(opts, {
+    gateway: () => lease.gateway, processes: () => lease.processes, database, jwk: lease.jwk,
+    close: async () => {
+      await database.close()
+      await release()
+    },
+  })
 }
 
 /**
@@ -227,7 +240,7 @@ export async function buildSplitApp(opts: SplitAppOptions): Promise<SplitTestApp
  */
 export async function buildOwnSplitApp(opts: SplitAppOptions, nats: NatsSettings): Promise<OwnSplitTestApp> {
   const output = process.env.QL_TEST_SPLIT_LOGS ? (line: string) => console.log(line) : undefined
-  const own = await startTestCluster(inject('templates'), nats, opts.env ?? {}, 10, output)
+  const own = await startTestCluster(inject('templates'), nats, opts.env ?? {}, 4, output)
   const c = own.cluster
   const app = await drive(opts, {
     gateway: () => c.gateway.url,

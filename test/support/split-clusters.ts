@@ -1,9 +1,10 @@
 /**
  * Split-services clusters shared by the test files of one run. Starting every context as its own
- * process takes 10–30 s on two cores, so the global setup keeps one cluster per distinct set of
+ * process takes 10–30 s on two cores, so the global setup keeps a cluster per distinct set of
  * settings and lends it to each test app that asks for those settings (over a small loopback
- * HTTP endpoint, since test files run in worker processes). Each cluster has a database and a
- * NATS stream of its own; all are stopped and removed when the run ends.
+ * HTTP endpoint, since test files run in worker processes); a test app gives it back when it
+ * closes, and clusters nobody holds are stopped once more than CLUSTERS_KEPT are alive. Each
+ * cluster has a database and a NATS stream of its own; all are stopped and removed when the run ends.
  */
 import { createServer, type Server } from 'node:http'
 import { generateSigningJwk } from '../../src/platform/auth/keys.js'
@@ -35,8 +36,22 @@ interface Running {
   stop(): Promise<void>
 }
 
+/** A cluster kept by the broker: how many test apps hold it now, and when it was last lent. */
+interface Kept {
+  running: Promise<Running>
+  holders: number
+  lastLent: number
+}
+
+/**
+ * Clusters kept alive at once, beyond those held. Each idle cluster still holds about one
+ * PostgreSQL connection per process (its pollers), and the machine's PostgreSQL takes 100 in all:
+ * keeping every cluster a run made (six) held 70 of them while the fault tests needed 50.
+ */
+const CLUSTERS_KEPT = 2
+
 export class SplitClusterBroker {
-  private readonly clusters = new Map<string, Promise<Running>>()
+  private readonly clusters = new Map<string, Kept>()
   private server: Server | undefined
   private made = 0
 
@@ -46,15 +61,19 @@ export class SplitClusterBroker {
     private readonly output?: (line: string) => void,
   ) {}
 
-  /** Serves `POST /clusters {env}` on a loopback port; answers its base URL. */
+  /**
+   * Serves `POST /clusters {env}` (a lease of the cluster for those settings, with its `key`) and
+   * `POST /clusters/release {key}` (a test app is done with it) on a loopback port; answers its base URL.
+   */
   async listen(): Promise<string> {
     const server = createServer((req, res) => {
       let body = ''
       req.on('data', (chunk: Buffer) => (body += chunk.toString()))
       req.on('end', () => {
-        const { env } = JSON.parse(body || '{}') as { env?: Record<string, string> }
-        this.lend(env ?? {}).then(
-          (lease) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(lease)),
+        const asked = JSON.parse(body || '{}') as { env?: Record<string, string>; key?: string }
+        const answer = req.url === '/clusters/release' ? Promise.resolve(this.release(asked.key ?? '')) : this.lend(asked.env ?? {})
+        answer.then(
+          (lease) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(lease ?? {})),
           (e: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String((e as Error).stack ?? e)),
         )
       })
@@ -66,20 +85,43 @@ export class SplitClusterBroker {
 
   async close(): Promise<void> {
     await new Promise((resolve) => this.server?.close(resolve) ?? resolve(undefined))
-    const running = await Promise.allSettled(this.clusters.values())
+    const running = await Promise.allSettled([...this.clusters.values()].map((k) => k.running))
     for (const r of running) if (r.status === 'fulfilled') await r.value.stop()
   }
 
-  private async lend(env: Record<string, string>): Promise<ClusterLease> {
+  private async lend(env: Record<string, string>): Promise<ClusterLease & { key: string }> {
     const key = JSON.stringify(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)))
-    let running = this.clusters.get(key)
-    if (!running) {
-      running = this.start(env)
-      this.clusters.set(key, running)
+    let kept = this.clusters.get(key)
+    if (!kept) {
+      await this.stopIdleBeyond(CLUSTERS_KEPT - 1)
+      kept = { running: this.start(env), holders: 0, lastLent: 0 }
+      this.clusters.set(key, kept)
       // A failed start is not kept: the next test asks again and sees its own error.
-      running.catch(() => this.clusters.delete(key))
+      kept.running.catch(() => this.clusters.delete(key))
     }
-    return (await running).lease
+    kept.holders++
+    kept.lastLent = Date.now()
+    try {
+      return { ...(await kept.running).lease, key }
+    } catch (e) {
+      kept.holders--
+      throw e
+    }
+  }
+
+  private release(key: string): void {
+    const kept = this.clusters.get(key)
+    if (kept && kept.holders > 0) kept.holders--
+  }
+
+  /** Stops the clusters nobody holds, least recently lent first, until at most `keep` clusters are left. */
+  private async stopIdleBeyond(keep: number): Promise<void> {
+    const idle = [...this.clusters.entries()].filter(([, k]) => k.holders === 0).sort(([, a], [, b]) => a.lastLent - b.lastLent)
+    for (const [key, k] of idle) {
+      if (this.clusters.size <= keep) return
+      this.clusters.delete(key)
+      await k.running.then((r) => r.stop(), () => undefined)
+    }
   }
 
   private async start(env: Record<string, string>): Promise<Running> {
@@ -115,6 +157,9 @@ export async function startTestCluster(
   templates: TemplateInfo, nats: NatsSettings, env: Record<string, string>, poolSize: number, output?: (line: string) => void,
 ): Promise<TestCluster> {
   const jwk = env.JWT_PRIVATE_KEY ?? JSON.stringify(await generateSigningJwk())
+  // A process's errors (a 500's stack, a crash) always reach the run's output: a failure seen only
+  // under CI's load must say why. Everything else only when asked (QL_TEST_SPLIT_LOGS).
+  const lines = output ?? ((line: string) => console.error(line))
   const db = await openPostgresTestDatabase(templates, poolSize)
   const remove = async () => {
     await db.drop()
@@ -128,10 +173,13 @@ export async function startTestCluster(
       ...(templates.bundle ? { entry: [templates.bundle] } : {}),
       testControls: true,
       env: {
-        DATABASE_URL: db.url!, ...nats.env, LOG_LEVEL: output ? 'warn' : 'silent', JOBS_ENABLED: 'false',
+        // The machine's PostgreSQL takes 100 connections, and a cluster is ten processes that run beside the
+        // other projects' databases: at the default pool of 10, one busy cluster could take them all (CI saw
+        // "sorry, too many clients already" as 500s under faults).
+        DATABASE_URL: db.url!, DATABASE_POOL_SIZE: '4', ...nats.env, LOG_LEVEL: output ? 'warn' : 'error', JOBS_ENABLED: 'false',
         JWT_PRIVATE_KEY: jwk, ...env,
       },
-      ...(output ? { output } : {}),
+      output: lines,
     })
     return {
       cluster, db, jwk,
