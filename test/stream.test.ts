@@ -208,6 +208,19 @@ describe('who may open a stream', () => {
     expect((await watch(p, {}, `?ticket=${encodeURIComponent(ticket)}`)).status).toBe(401)
   })
 
+  test('deleting the account ends its streams, opened with the token or with a ticket', async () => {
+    const p = await newPlayer(app)
+    const s = await watch(p)
+    const ticketed = await watch(p, {}, `?ticket=${encodeURIComponent((await ticketFor(p)).json().ticket)}`)
+    const deleted = await app.inject({ method: 'DELETE', url: '/api/v1/me', headers: p.auth, payload: { password: p.password } })
+    expect(deleted.statusCode, deleted.body).toBe(204)
+    // The token itself was never logged out: only the account-wide refusal can end them.
+    for (const stream of [s, ticketed]) {
+      await stream.next((e) => e.event === 'expired', 5_000)
+      await stream.ended
+    }
+  })
+
   test('when the token that opened it expires, the stream says `expired` and ends', async () => {
     const p = await newPlayer(app)
     const s = await watch(p)

@@ -11,6 +11,11 @@ export interface Principal {
   tokenId: string
   /** Expiry, seconds since the epoch. */
   expiresAt: number
+  /**
+   * When the token was issued, seconds since the epoch (a token's `iat`): what an account-wide
+   * revocation (a role change, the account deleted) is judged by. Absent for SYSTEM.
+   */
+  issuedAt?: number
 }
 
 /** Service and admin tokens act for the platform itself, not for one player. */

@@ -73,7 +73,7 @@ export class StreamApp {
     const now = this.d.clock.now()
     await streamTicketRepo.insert(this.d.database.db, {
       hash: digest(ticket), avatarId, userId: p.userId, tokenId: p.tokenId,
-      tokenExpiresAt: new Date(p.expiresAt * 1000), expiresAt: new Date(now.getTime() + STREAM_TICKET_TTL_SECONDS * 1000),
+      tokenIssuedAt: p.issuedAt === undefined ? null : new Date(p.issuedAt * 1000), tokenExpiresAt: new Date(p.expiresAt * 1000), expiresAt: new Date(now.getTime() + STREAM_TICKET_TTL_SECONDS * 1000),
     })
     return { ticket, expiresIn: STREAM_TICKET_TTL_SECONDS }
   }
@@ -83,14 +83,17 @@ export class StreamApp {
     if ('principal' in credentials) {
       const p = credentials.principal
       await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
-      return { avatarId, userId: p.userId, tokenId: p.tokenId, expiresAtMs: p.expiresAt * 1000 }
+      return { avatarId, userId: p.userId, tokenId: p.tokenId, ...(p.issuedAt === undefined ? {} : { tokenIssuedAt: p.issuedAt }), expiresAtMs: p.expiresAt * 1000 }
     }
     const row = await streamTicketRepo.take(this.d.database.db, digest(credentials.ticket))
     const now = this.d.clock.now()
     if (!row || row.expiresAt <= now || row.avatarId !== avatarId) {
       throw new Unauthorized('The stream ticket is unknown, used, expired or for another avatar: ask for a new one with the access token.', 'invalid-ticket')
     }
-    return { avatarId, userId: row.userId, tokenId: row.tokenId, expiresAtMs: row.tokenExpiresAt.getTime() }
+    return {
+      avatarId, userId: row.userId, tokenId: row.tokenId, expiresAtMs: row.tokenExpiresAt.getTime(),
+      ...(row.tokenIssuedAt ? { tokenIssuedAt: Math.floor(row.tokenIssuedAt.getTime() / 1000) } : {}),
+    }
   }
 
   /**

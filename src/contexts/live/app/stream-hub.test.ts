@@ -102,7 +102,7 @@ describe('the stream hub', () => {
   test('heartbeats keep a stream open; an expired or revoked token ends it with `expired`', async () => {
     const history = new History()
     const revoked = new Set<string>()
-    hub = new StreamHub(history, clock, (t) => revoked.has(t), { heartbeatMs: 30, catchUpMs: 60_000, watchRenewMs: 60_000 })
+    hub = new StreamHub(history, clock, (g) => revoked.has(g.tokenId), { heartbeatMs: 30, catchUpMs: 60_000, watchRenewMs: 60_000 })
     const expiring = new Sink()
     const revoking = new Sink()
     const staying = new Sink()

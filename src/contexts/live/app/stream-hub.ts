@@ -15,6 +15,8 @@ export interface StreamGrant {
   avatarId: string
   userId: string
   tokenId: string
+  /** When that token was issued (seconds since the epoch), so a revocation of all the account's tokens ends the stream too. */
+  tokenIssuedAt?: number
   /** When the token that opened it expires (ms since the epoch): the stream says `expired` and ends then. */
   expiresAtMs: number
 }
@@ -120,7 +122,8 @@ export class StreamHub {
   constructor(
     private readonly history: HistoryReader,
     private readonly clock: Clock,
-    private readonly isRevoked: (tokenId: string) => boolean,
+    /** Whether the token that granted the stream is refused now: itself logged out, or its account's tokens all revoked. */
+    private readonly isRevoked: (grant: StreamGrant) => boolean,
     private readonly options: HubOptions = { heartbeatMs: STREAM_HEARTBEAT_MS, catchUpMs: STREAM_CATCH_UP_MS, watchRenewMs: STREAM_WATCH_RENEW_MS },
     private readonly log?: Logger,
   ) {}
@@ -194,7 +197,7 @@ export class StreamHub {
     const now = this.clock.now().getTime()
     for (const set of this.byAvatar.values()) {
       for (const c of set) {
-        if (now >= c.grant.expiresAtMs || this.isRevoked(c.grant.tokenId)) {
+        if (now >= c.grant.expiresAtMs || this.isRevoked(c.grant)) {
           c.end({ type: 'expired', data: { detail: 'The access token that opened this stream has expired or was revoked: open it again with a fresh one.' } })
           this.remove(c)
         } else {

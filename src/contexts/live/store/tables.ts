@@ -66,6 +66,8 @@ export const streamTickets = liveSchema.table(
     userId: text('user_id').notNull(),
     /** The token that asked for it: a stream opened with the ticket ends when that token would. */
     tokenId: text('token_id').notNull(),
+    /** When that token was issued, so revoking all the account's tokens (its deletion) ends the stream too; null in tickets from before. */
+    tokenIssuedAt: instant('token_issued_at'),
     tokenExpiresAt: instant('token_expires_at').notNull(),
     expiresAt: instant('expires_at').notNull(),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "live"."stream_tickets" ADD COLUMN "token_issued_at" timestamp with time zone;
