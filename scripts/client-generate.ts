@@ -12,13 +12,9 @@
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
-import { loadConfig } from '../src/config.js'
-import { Database } from '../src/platform/db/database.js'
-import { assemblePlatform } from '../src/server.js'
+import { openApiDocument, ROOT } from './openapi-document.js'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SCHEMA_FILE = path.join(ROOT, 'packages', 'client', 'src', 'schema.d.ts')
 const COMMAND = 'npm run client:generate'
 
@@ -32,31 +28,9 @@ const HEADER = `/**
 
 `
 
-/**
- * The OpenAPI document of every context, as an all-in-one process serves it. Settings are fixed
- * here, not read from the environment, so the document (and the file) is the same on every machine.
- * Declaring the routes needs no started platform: the database is not migrated, nothing listens.
- */
-async function openApiDocument(): Promise<OpenAPI3> {
-  const database = await Database.embedded({})
-  try {
-    const config = loadConfig({ LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', WEB_DIR: path.join(ROOT, 'web', 'no-web-app-here') })
-    const { http } = await assemblePlatform({ config, logger: false, database })
-    try {
-      await http.ready()
-      // What GET /openapi.json answers, through JSON as it is served.
-      return JSON.parse(JSON.stringify(http.swagger())) as OpenAPI3
-    } finally {
-      await http.close()
-    }
-  } finally {
-    await database.close()
-  }
-}
-
 /** The content schema.d.ts should have. */
 async function generateSchemaTypes(): Promise<string> {
-  const ast = await openapiTS(await openApiDocument(), { silent: true })
+  const ast = await openapiTS((await openApiDocument()) as unknown as OpenAPI3, { silent: true })
   return HEADER + astToString(ast)
 }
 
