@@ -8,8 +8,14 @@
  * every day completed but every tenth, judged missed), then times `GET /api/v1/me/export` over HTTP
  * BENCH_RUNS times (default 5), reading the whole streamed body, and checks what it holds. Prints
  * the import's time, each export's time to first byte and to the end, the size, and the rows read.
+ *
+ * On PostgreSQL it also times, in the same run and on the same database, the floor: one statement
+ * reading the same history rows (completions and judged windows of the avatar's habits) with a
+ * bare client, serialized with JSON.stringify, no HTTP; and prints the export's median over the
+ * floor's. (The embedded data directory belongs to the server process, so there the floor is not run.)
  */
 import { performance } from 'node:perf_hooks'
+import pg from 'pg'
 import { withBenchDatabase } from './lib/database.js'
 import { call } from './lib/http.js'
 import { startServer, type Started } from './lib/processes.js'
@@ -57,7 +63,33 @@ async function timedExport(base: string, token: string): Promise<{ firstByteMs: 
   return { firstByteMs, totalMs: performance.now() - started, bytes: body.length, body: body.toString('utf8') }
 }
 
-async function measure(server: Started): Promise<void> {
+/** The floor's one statement: every history row of the avatar's habits, as the export reads them. */
+const FLOOR_QUERY = `select c.habit_id, c.window_start, c.attended_at as detail from tracking.completions c
+    join tracking.habits h on h.id = c.habit_id where h.avatar_id = $1
+  union all
+  select m.habit_id, m.window_start, m.outcome from tracking.missed_windows m
+    join tracking.habits h on h.id = m.habit_id where h.avatar_id = $1`
+
+/** The floor's median over RUNS: the rows read in one statement and serialized, in ms. */
+async function floorMs(url: string, avatarId: string, expectedRows: number): Promise<number> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const times = []
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now()
+      const { rows } = await client.query(FLOOR_QUERY, [avatarId])
+      const bytes = JSON.stringify(rows).length
+      times.push(performance.now() - started)
+      if (rows.length !== expectedRows || bytes === 0) throw new Error(`the floor read ${rows.length} rows, not ${expectedRows}`)
+    }
+    return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!
+  } finally {
+    await client.end()
+  }
+}
+
+async function measure(server: Started, databaseUrl?: string): Promise<void> {
   const base = server.url
   const session = await call(base, undefined, 'POST', '/auth/register', { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' }) as { token: string; userId: string }
   const seed = seedDocument()
@@ -83,6 +115,10 @@ async function measure(server: Started): Promise<void> {
   const totals = runs.map((r) => r.totalMs).sort((a, b) => a - b)
   const median = totals[Math.floor(totals.length / 2)]!
   console.log(`\nexport of ${HABITS} habits × ${DAYS} days (${EMBEDDED ? 'embedded' : 'PostgreSQL'}): median ${median.toFixed(0)} ms, best ${totals[0]!.toFixed(0)} ms, worst ${totals.at(-1)!.toFixed(0)} ms (goal < 2000 ms)`)
+  if (databaseUrl) {
+    const floor = await floorMs(databaseUrl, session.userId, seed.completions + seed.missed)
+    console.log(`floor (one statement reading the same rows, JSON.stringify, no HTTP): median ${floor.toFixed(0)} ms; export / floor ${(median / floor).toFixed(1)}×`)
+  }
 }
 
 async function main(): Promise<void> {
@@ -96,7 +132,7 @@ async function main(): Promise<void> {
   }
   await withBenchDatabase(ADMIN_URL, async (url) => {
     const server = await startServer('platform', 'src/main.ts', ['serve'], { ...env, DATABASE_URL: url }, '/readyz')
-    try { await measure(server) } finally { await server.stop() }
+    try { await measure(server, url) } finally { await server.stop() }
   })
 }
 

@@ -25,6 +25,7 @@ import { OutboxRelay } from './platform/events/relay.js'
 import { oldestUnpublished, outboxPruning } from './platform/events/retention.js'
 import { RequestActivity } from './platform/http/activity.js'
 import { requireToken } from './platform/http/auth-guard.js'
+import { mergeProblemCatalogs, PLATFORM_PROBLEMS } from './platform/http/problem-types.js'
 import { createHttpServer, type HttpServer } from './platform/http/server.js'
 import { registerTestControls } from './platform/http/test-control.js'
 import { UpstreamPool } from './platform/http/upstreams.js'
@@ -36,6 +37,9 @@ import type { Logger } from './platform/log.js'
 import type { ContextParts } from './platform/module.js'
 
 export { CONTEXT_NAMES, type ContextName }
+
+/** Every problem type the platform's refusals carry: each process documents and titles all of them (the gateway answers for every context). */
+export const PROBLEM_TYPES = mergeProblemCatalogs([PLATFORM_PROBLEMS, ...MODULES.map((m) => m.problemTypes)])
 
 export interface PlatformOptions {
   config: Config
@@ -184,6 +188,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       metrics: [eventMetrics(served.map((c) => c.outbox), bus, database), deadLetters.metrics, retention.metrics, vacuum.metrics, tableSizeMetrics(database, schemas),
         ...served.flatMap((c) => (c.metrics ? [c.metrics] : []))],
       webDir: edge ? config.webDir : undefined,
+      problemTypes: PROBLEM_TYPES,
     })
     activity.track(http)
     for (const c of served) if (c.rootRoutes) await http.register(c.rootRoutes)

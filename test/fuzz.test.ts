@@ -24,6 +24,8 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { problemTypeSlug } from '../src/platform/http/problem-types.js'
+import { PROBLEM_TYPES } from '../src/server.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { inviteTo, joinGuild, newGuild } from './support/guilds.js'
 import { newHabit } from './support/habits.js'
@@ -320,8 +322,8 @@ async function send(op: Operation, r: FuzzRequest): Promise<Response> {
 
 const PROBLEM = /^application\/problem\+json/
 const FIELD_PATH = /^(body|querystring|params|headers)(\/|$)/
-/** RuleViolation's title: a well-formed request refused by a game rule, which is about state, not a field. */
-const RULE_TITLE = 'Business rule violation'
+/** Whether the problem type is a game rule's refusal of a well-formed request, which is about state, not a field. */
+const isRule = (type: string) => PROBLEM_TYPES[problemTypeSlug(type) ?? '']?.rule === true
 
 /** The title each problem type was first seen with: one type, one title. */
 const titles = new Map<string, string>()
@@ -345,7 +347,7 @@ function fault(r: FuzzRequest, res: Response): string | undefined {
   titles.set(p.type, p.title)
   // A 400 says what in the request is wrong, unless the request was fine and a game rule refused it.
   const namesFields = Array.isArray(p.errors) && p.errors.length > 0
-  if (res.statusCode === 400 && p.title !== RULE_TITLE && !namesFields) return 'a 400 that names no field'
+  if (res.statusCode === 400 && !isRule(p.type) && !namesFields) return 'a 400 that names no field'
   const bad = namesFields ? p.errors!.find((e) => typeof e.path !== 'string' || !FIELD_PATH.test(e.path) || typeof e.message !== 'string') : undefined
   if (bad) return `a field error without a field path: ${JSON.stringify(bad)}`
   if (res.statusCode === 405 && !res.headers.allow) return 'a 405 without Allow'

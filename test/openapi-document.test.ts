@@ -1,36 +1,68 @@
 /**
  * The API document as a client generator and a reader take it (issue 19): every operation is named
  * like a client method, summed up in a line, described with its rule and tagged with its context,
- * and the document says where it is served and what each tag holds.
+ * and the document says where it is served and what each tag holds. Every error status an operation
+ * declares lists the problem types it answers with, each documented at its URI. Every request body
+ * comes with an example body that its schema accepts.
  */
+import { Ajv } from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { buildTestApp, type TestApp } from './support/app.js'
+import { newPlayer } from './support/players.js'
 
 /** The tags an operation may carry: one per context, plus `account` (the /me routes) and `service`. */
-const TAGS = ['auth', 'account', 'avatars', 'items', 'habits', 'quests', 'guilds', 'battles', 'marketplace', 'inbox', 'stream', 'service']
+const TAGS = ['auth', 'account', 'avatars', 'items', 'habits', 'quests', 'guilds', 'battles', 'marketplace', 'inbox', 'stream', 'service', 'problems']
 const OPERATION_ID = /^[a-z][a-zA-Z0-9]+$/
 const SUMMARY_MAX = 70
 /** The keys of a path item that are operations (the others are parameters, servers, …). */
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
 
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+/** A `uuid` as the server takes it (platform/http/validation.ts): 8-4-4-4-12 hex, no `urn:uuid:`. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** The content types whose bodies are JSON. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json$/
+
+interface ProblemExample {
+  value: { type: string; title: string; status: number }
+}
+interface MediaType {
+  schema?: object
+  example?: unknown
+  examples?: Record<string, { value?: unknown }>
+}
 interface Operation {
   operationId?: string
   summary?: string
   description?: string
   tags?: string[]
+  requestBody?: { content?: Record<string, MediaType> }
+  responses?: Record<string, { description?: string; content?: Record<string, { examples?: Record<string, ProblemExample> }> }>
+}
+interface ProblemTypeView {
+  type: string
+  status: number
+  statusVaries?: boolean
+  title: string
+  description: string
 }
 interface ApiDocument {
   servers?: { url: string; description?: string }[]
   tags?: { name: string; description?: string }[]
   paths: Record<string, Record<string, Operation>>
+  components?: { schemas?: Record<string, object> }
 }
 
 let app: TestApp
 let doc: ApiDocument
+let problemTypes: Map<string, ProblemTypeView>
 
 beforeAll(async () => {
   app = await buildTestApp()
   doc = (await app.inject({ url: '/openapi.json' })).json()
+  const listed: ProblemTypeView[] = (await app.inject({ url: '/problems', headers: { accept: 'application/json' } })).json()
+  problemTypes = new Map(listed.map((t) => [t.type, t]))
 })
 afterAll(() => app.close())
 
@@ -69,4 +101,95 @@ test('the document names a server that holds behind any host, and describes each
   expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })])
   expect(doc.tags?.map((t) => t.name)).toEqual(TAGS)
   for (const tag of doc.tags ?? []) expect(tag.description, tag.name).toMatch(/\S/)
+})
+
+/** Every operation of the document with where it is. */
+function operations(): { at: string; op: Operation }[] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).filter(([method]) => METHODS.has(method)).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, op })))
+}
+
+test('every error status of every operation lists its problem types, each of that status, with an example body', () => {
+  const faults: string[] = []
+  let listed = 0
+  for (const { at, op } of operations()) {
+    for (const [status, response] of Object.entries(op.responses ?? {})) {
+      if (Number(status) < 400) continue
+      const examples = Object.values(response.content?.['application/problem+json']?.examples ?? {})
+      if (examples.length === 0) faults.push(`${at} ${status}: no problem type listed`)
+      for (const { value } of examples) {
+        listed++
+        const known = problemTypes.get(value.type)
+        if (!known) faults.push(`${at} ${status}: ${value.type} is not a documented problem type`)
+        else if (known.status !== Number(status) || value.status !== known.status || value.title !== known.title) {
+          faults.push(`${at} ${status}: the example of ${value.type} is not its ${known.status} ${known.title}`)
+        }
+        if (!response.description?.includes(value.type)) faults.push(`${at} ${status}: the description does not name ${value.type}`)
+      }
+    }
+    // A refusal the description names is one the operation declares.
+    for (const [, slug] of (op.description ?? '').matchAll(/`([a-z]+(?:-[a-z]+)*)`/g)) {
+      const known = problemTypes.get(`/problems/${slug}`)
+      if (known && !known.statusVaries && !op.responses?.[String(known.status)]) faults.push(`${at}: names \`${slug}\` but declares no ${known.status}`)
+    }
+  }
+  expect(faults).toEqual([])
+  expect(listed).toBeGreaterThan(300)
+})
+
+test('each problem type is documented at its URI: a page for people, JSON when asked for; an unknown one is 404', async () => {
+  expect(problemTypes.size).toBeGreaterThan(80)
+  for (const [uri, t] of problemTypes) {
+    expect(t.title, uri).toMatch(/\S/)
+    expect(t.description, uri).toMatch(/\S/)
+    expect(t.status, uri).toBeGreaterThanOrEqual(400)
+  }
+  const page = await app.inject({ url: '/problems/insufficient-funds' })
+  expect(page.statusCode).toBe(200)
+  expect(page.headers['content-type']).toMatch(/^text\/html/)
+  expect(page.body).toContain('<h1>Insufficient funds</h1>')
+  expect(page.body).toContain('/problems/insufficient-funds')
+  const json = await app.inject({ url: '/problems/insufficient-funds', headers: { accept: 'application/json' } })
+  expect(json.json()).toEqual(problemTypes.get('/problems/insufficient-funds'))
+  const index = await app.inject({ url: '/problems' })
+  expect(index.headers['content-type']).toMatch(/^text\/html/)
+  for (const uri of problemTypes.keys()) expect(index.body).toContain(`href="${uri}"`)
+  const unknown = await app.inject({ url: '/problems/no-such-type' })
+  expect(unknown.statusCode).toBe(404)
+  expect(unknown.json()).toMatchObject({ type: '/problems/not-found', status: 404 })
+})
+
+test('a refusal carries its type\'s title, the same for every occurrence', async () => {
+  const player = await newPlayer(app)
+  const spend = await app.inject({ method: 'POST', url: `/api/v1/avatars/${player.avatarId}/money/spend`, headers: player.auth, payload: { amount: 1_000_000 } })
+  expect(spend.statusCode).toBe(400)
+  expect(spend.json()).toMatchObject({ type: '/problems/insufficient-funds', title: 'Insufficient funds', status: 400 })
+  const unauthenticated = await app.inject({ url: `/api/v1/avatars/${player.avatarId}` })
+  expect(unauthenticated.json()).toMatchObject({ type: '/problems/unauthorized', title: problemTypes.get('/problems/unauthorized')!.title })
+})
+
+test('every request body has an example that its schema accepts', () => {
+  // Read as the server reads a body: nothing coerced, formats checked. Each component schema is known
+  // by its place in the document, so a body schema's `$ref: '#/components/schemas/…'` resolves to it.
+  // `nullable` is OpenAPI 3.0's, which ajv knows; `example` is OpenAPI's annotation (a body schema
+  // reused inside another keeps its example there).
+  const ajv = addFormats(new Ajv({ allErrors: true })).addFormat('uuid', UUID).addKeyword('example')
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) ajv.addSchema(schema, `#/components/schemas/${name}`)
+  const faults: string[] = []
+  let checked = 0
+  for (const { at, op } of operations()) {
+    for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+      if (!JSON_MEDIA_TYPE.test(type)) continue
+      const examples = [...(media.example === undefined ? [] : [media.example]), ...Object.values(media.examples ?? {}).map((e) => e.value)]
+      if (examples.length === 0) faults.push(`${at} ${type}: no example`)
+      const validate = ajv.compile(media.schema ?? {})
+      for (const example of examples) {
+        checked++
+        if (!validate(example)) faults.push(`${at} ${type}: the example is refused: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`)
+      }
+    }
+  }
+  expect(faults).toEqual([])
+  // Every body was checked (a document that lost its request bodies would pass the loop above).
+  expect(checked).toBeGreaterThan(50)
 })

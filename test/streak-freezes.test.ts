@@ -97,7 +97,7 @@ describe('the Ice Crystal', () => {
     const third = await buyAndUse(p, marketplaceId)
     expect(third.statusCode).toBe(400)
     expect(third.headers['content-type']).toMatch(/^application\/problem\+json/)
-    expect(third.json()).toMatchObject({ type: '/problems/freezes-full', status: 400, title: 'Business rule violation' })
+    expect(third.json()).toMatchObject({ type: '/problems/freezes-full', status: 400, title: 'Streak freezes full' })
     expect(third.json().detail).toMatch(/2 streak freezes/)
     a = await avatarOf(app, p)
     expect(a.streakFreezes).toEqual({ held: 2, max: 2 })

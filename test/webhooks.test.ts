@@ -7,6 +7,7 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { SEND_WEBHOOKS_JOB } from '../src/contexts/live/app/webhook-sender.js'
 import { ManualClock } from '../src/platform/clock.js'
@@ -235,7 +236,31 @@ describe('webhooks', () => {
     }, 'both delivered after enabling')
     expect(log).toHaveLength(2)
   })
+
+  test("deleting the account forgets its endpoints and their log; another account's stay", async ({ onTestFinished }) => {
+    const [p, other] = [await newPlayer(app), await newPlayer(app)]
+    const r = await receiver(onTestFinished)
+    const endpoint = await addEndpoint(p, r.url)
+    const kept = await addEndpoint(other, r.url)
+    await earn(p)
+    await eventually(async () => atLeast(await deliveriesOf(p, endpoint.id), 1), 'a delivery in the log')
+    expect((await storedOf(endpoint.id)).endpoints).toBe(1)
+
+    const deleted = await app.inject({ method: 'DELETE', url: '/api/v1/me', headers: p.auth, payload: { password: p.password } })
+    expect(deleted.statusCode, deleted.body).toBe(204)
+    await app.settle()
+    expect(await storedOf(endpoint.id)).toEqual({ endpoints: 0, deliveries: 0 })
+    expect((await app.inject({ url: hooks, headers: other.auth })).json().items).toEqual([expect.objectContaining({ id: kept.id })])
+  })
 })
+
+/** What the live context still stores of an endpoint (its row, its deliveries): read under the API, since its account is gone. */
+async function storedOf(endpointId: string): Promise<{ endpoints: number; deliveries: number }> {
+  const res = await app.database.db.execute(sql`select
+    (select count(*)::int from live.webhook_endpoints where id = ${endpointId}) as endpoints,
+    (select count(*)::int from live.webhook_deliveries where endpoint_id = ${endpointId}) as deliveries`)
+  return (res as unknown as { rows: { endpoints: number; deliveries: number }[] }).rows[0]!
+}
 
 describe('refusals', () => {
   test('a URL that is no http(s) URL, carries credentials, or is on a private address is refused, naming the field; so is an unknown type', async ({ onTestFinished }) => {

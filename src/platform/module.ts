@@ -7,6 +7,7 @@ import type { TokenSource } from './auth/service-token.js'
 import type { EventHandler } from './events/contract.js'
 import type { Outbox } from './events/outbox.js'
 import type { MetricsSource } from './http/metrics.js'
+import type { ProblemCatalog } from './http/problem-types.js'
 import type { ServiceClientOptions } from './http/service-client.js'
 import type { PruneRule } from './jobs/retention.js'
 import type { Job } from './jobs/scheduler.js'
@@ -35,6 +36,8 @@ export interface ContextParts<Port = undefined> {
  */
 export interface ContextModule<Name extends string = string, Deps = never, Port = undefined> {
   name: Name
+  /** The problem types its refusals carry (the platform's own are not repeated). */
+  problemTypes: ProblemCatalog
   build: (deps: Deps) => ContextParts<Port>
   remotePort?: (baseUrl: () => string, tokens: TokenSource, options: Partial<ServiceClientOptions>) => Port
 }

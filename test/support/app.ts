@@ -5,6 +5,7 @@ import { buildPlatform, type ContextName } from '../../src/server.js'
 import type { EventBus } from '../../src/platform/events/bus.js'
 import type { OutboxRelay } from '../../src/platform/events/relay.js'
 import { openTestDatabase } from './backends.js'
+import { withDocumentedProblems } from './documented-problems.js'
 import { ownStream } from './nats.js'
 import { buildOwnSplitApp, buildSplitApp } from './split-app.js'
 
@@ -56,7 +57,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     await http.ready()
     return {
       http,
-      inject: http.inject.bind(http),
+      inject: withDocumentedProblems(http.inject.bind(http)),
       clock,
       database: testDb.database,
       settle: () => settle(relay, bus),

@@ -7,6 +7,46 @@
  */
 
 export interface paths {
+    "/problems": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every problem type refusals carry
+         * @description No token needed. Each type a problem+json body can carry in `type`, with its status, title and what it means. HTML unless the request asks for JSON (`Accept: application/json`).
+         */
+        get: operations["listProblemTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/problems/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What one problem type means
+         * @description No token needed. The page at a problem type's URI: its status, title and what it means. HTML unless the request asks for JSON (`Accept: application/json`); 404 `not-found` for a type the API never answers.
+         */
+        get: operations["getProblemType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/calendar/{secret}.ics": {
         parameters: {
             query?: never;
@@ -176,7 +216,7 @@ export interface paths {
         };
         /**
          * Export everything held of the caller's account as one JSON document
-         * @description The account (name, email) and every avatar of it: the avatar, its settings, each habit with its whole history (completions, missed, frozen and not-due windows), quests created and joined, guild membership, purchases, sales and notifications. Its schema: /schemas/export-v1.json. POST /api/v1/avatars/{id}/import reads its habits back. Only the caller's own account; the document is streamed as it is written, as an attachment. Refused with 404 `not-found` when the token's account is gone (or a service token, which has none); 502 `upstream-unreachable` or `upstream-error` (503 when the database is down) when part of it cannot be read before the first byte; a failure later cuts the stream short, so a client checks that the document is whole JSON.
+         * @description The account (name, email) and every avatar of it: the avatar, its settings, each habit with its whole history (completions, missed, frozen and not-due windows), quests created and joined, guild membership, purchases, sales and notifications. Its schema: /schemas/export-v1.json. POST /api/v1/avatars/{id}/import reads its habits back. Only the caller's own account; the document is streamed as it is written, as an attachment. Refused with 404 `not-found` when the token's account is gone (or a service token, which has none); 502 `upstream-unreachable` or `upstream-error` (503 `service-unavailable` when the database is down) when part of it cannot be read before the first byte; a failure later cuts the stream short, so a client checks that the document is whole JSON.
          */
         get: operations["exportAccount"];
         put?: never;
@@ -1108,7 +1148,7 @@ export interface paths {
         };
         /**
          * An avatar's day settings: time zone, day start hour, vacation
-         * @description The settings now (UTC, midnight and no vacation until changed); they shape the windows of its habits. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404.
+         * @description The settings now (UTC, midnight and no vacation until changed); they shape the windows of its habits. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`.
          */
         get: operations["getAvatarSettings"];
         put?: never;
@@ -1118,7 +1158,7 @@ export interface paths {
         head?: never;
         /**
          * Change an avatar's day settings from tomorrow on
-         * @description A change governs the windows that start after today (a window under way keeps the settings it began with); the reminders of its habits move with their days, and a vacation's windows are not due. Fields left out keep their value. Refused with 400 `invalid-time-zone` for a zone that is not IANA, 400 `invalid-day-start-hour` outside 0–23, and 400 `invalid-vacation` for one that ends before it starts or lasts more than 90 days. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404.
+         * @description A change governs the windows that start after today (a window under way keeps the settings it began with); the reminders of its habits move with their days, and a vacation's windows are not due. Fields left out keep their value. Refused with 400 `invalid-time-zone` for a zone that is not IANA, 400 `invalid-day-start-hour` outside 0–23, and 400 `invalid-vacation` for one that ends before it starts or lasts more than 90 days. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`.
          */
         patch: operations["updateAvatarSettings"];
         trace?: never;
@@ -2534,6 +2574,75 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listProblemTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The URI problem bodies carry in `type` */
+                        type: string;
+                        status: number;
+                        statusVaries?: boolean;
+                        /** @description A game rule refused a well-formed request: it is about the current state and names no field */
+                        rule?: boolean;
+                        title: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    getProblemType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The URI problem bodies carry in `type` */
+                        type: string;
+                        status: number;
+                        statusVaries?: boolean;
+                        /** @description A game rule refused a well-formed request: it is about the current state and names no field */
+                        rule?: boolean;
+                        title: string;
+                        description: string;
+                    };
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getCalendarFeed: {
         parameters: {
             query?: never;
@@ -2554,13 +2663,13 @@ export interface operations {
                     "text/calendar": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2574,6 +2683,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "email": "ada@example.com",
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Also the avatar name */
                     name: string;
@@ -2602,31 +2718,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `email-taken` (/problems/email-taken): Email taken */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `avatar-unavailable` (/problems/avatar-unavailable): Avatar service unavailable */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2640,6 +2756,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: email */
                     email: string;
@@ -2666,31 +2788,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `invalid-credentials` (/problems/invalid-credentials): Invalid credentials */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `too-many-requests` (/problems/too-many-requests): Too many requests */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2704,6 +2826,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "kQ7vZp2xR9sLmT4wYc1nHbG8uE3jA6dFo0iNqWtXyVe"
+                 *     }
+                 */
                 "application/json": {
                     refreshToken: string;
                 };
@@ -2728,22 +2855,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `invalid-refresh-token` (/problems/invalid-refresh-token): Invalid refresh token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2757,6 +2884,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "kQ7vZp2xR9sLmT4wYc1nHbG8uE3jA6dFo0iNqWtXyVe"
+                 *     }
+                 */
                 "application/json": {
                     refreshToken: string;
                 };
@@ -2770,22 +2902,22 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2799,6 +2931,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The account's password, asked again */
                     password: string;
@@ -2813,31 +2950,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token; `invalid-credentials` (/problems/invalid-credentials): Invalid credentials */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `too-many-requests` (/problems/too-many-requests): Too many requests */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2851,6 +2988,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "eyJhbGciOiJFZERTQSIsImtpZCI6IlEyeFZuUjhkVDRzWWsxcEx3N1pjSDBqTWZCNmFFM3VOZzlyS29TNXRXaUEiLCJ0eXAiOiJKV1QifQ.eyJyb2xlIjoicGxheWVyIiwic3ViIjoiNWI3ZDJjMWUtM2Y0YS00YjhjLTlkMGUtMWEyYjNjNGQ1ZTZmIiwiaXNzIjoicXVlc3RsaW5lIiwiYXVkIjoicXVlc3RsaW5lIiwiaWF0IjoxNzcyNDM4NDAwLCJleHAiOjE3NzI0MzkzMDAsImp0aSI6IjllNGYyYTZjLThiMWQtNGMzZS1hNWY3LTBkMmI0ZTZhOGMxOSJ9.qmX3vqaFONkC0jO9fpiLe3ag84XPx0whV49lws8D7pjOojHgxTuCrx9yR6JWV4Aw13F5shzgH6NJTnhtpBMY7Q"
+                 *     }
+                 */
                 "application/json": {
                     token?: string;
                 } | null;
@@ -2866,6 +3008,15 @@ export interface operations {
                     "application/json": {
                         valid: boolean;
                     };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2906,40 +3057,40 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `upstream-unreachable` (/problems/upstream-unreachable): Upstream unreachable; `upstream-error` (/problems/upstream-error): Upstream error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-unavailable` (/problems/service-unavailable): Service unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2971,6 +3122,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "ada-ranger",
+                 *       "name": "Ada the Ranger"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                     id: string;
@@ -2996,31 +3153,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `reserved-avatar-id` (/problems/reserved-avatar-id): Reserved avatar id; `too-many-avatars` (/problems/too-many-avatars): Too many avatars */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `avatar-exists` (/problems/avatar-exists): Avatar exists */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3126,22 +3283,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `invalid-level-range` (/problems/invalid-level-range): Invalid level range */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3235,31 +3392,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3276,6 +3433,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ownerId": "5b7d2c1e-3f4a-4b8c-9d0e-1a2b3c4d5e6f",
+                 *       "name": "Ada Lovelace"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -3294,40 +3457,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `avatar-exists` (/problems/avatar-exists): Avatar exists */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3351,31 +3514,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3403,31 +3566,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3461,22 +3624,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3493,6 +3656,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada the Bold"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                 };
@@ -3506,40 +3674,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3573,22 +3741,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3622,22 +3790,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3673,22 +3841,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3723,22 +3891,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3758,6 +3926,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 15
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                 };
@@ -3777,49 +3950,49 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3854,22 +4027,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3889,6 +4062,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 25
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                 };
@@ -3902,49 +4080,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `wallet-full` (/problems/wallet-full): Wallet full */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `economy-authoritative` (/problems/economy-authoritative): Authoritative economy */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3964,6 +4142,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 25
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                 };
@@ -3977,49 +4160,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-funds` (/problems/insufficient-funds): Insufficient funds */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4039,6 +4222,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 25
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                 };
@@ -4052,49 +4240,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `economy-authoritative` (/problems/economy-authoritative): Authoritative economy */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4114,6 +4302,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 25
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                 };
@@ -4127,49 +4320,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `economy-authoritative` (/problems/economy-authoritative): Authoritative economy */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4189,6 +4382,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 25
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                 };
@@ -4202,49 +4400,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-mana` (/problems/insufficient-mana): Insufficient mana */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4264,6 +4462,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 25
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                 };
@@ -4277,49 +4480,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `economy-authoritative` (/problems/economy-authoritative): Authoritative economy */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4360,22 +4563,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4399,40 +4602,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `no-stat-points` (/problems/no-stat-points): No stat points */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4456,40 +4659,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `no-stat-points` (/problems/no-stat-points): No stat points */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4513,40 +4716,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `no-stat-points` (/problems/no-stat-points): No stat points */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4589,22 +4792,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4624,6 +4827,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "CONSUMABLE",
+                 *       "name": "Minor Healing Draught",
+                 *       "description": "A red, fizzy tonic that tastes of cherries and closes small wounds.",
+                 *       "power": 20,
+                 *       "effect": "HEALTH"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     type: "WEAPON" | "ARMOR" | "CONSUMABLE";
@@ -4646,49 +4858,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `inventory-full` (/problems/inventory-full): Inventory full */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `economy-authoritative` (/problems/economy-authoritative): Authoritative economy */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4708,6 +4920,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "WEAPON",
+                 *       "name": "Rusty Shortsword"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     type: "WEAPON" | "ARMOR" | "CONSUMABLE";
@@ -4725,49 +4943,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4787,6 +5005,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Minor Healing Draught"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                 };
@@ -4810,49 +5033,49 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-equipped` (/problems/item-equipped): Item equipped; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4869,6 +5092,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "WEAPON",
+                 *       "name": "Rusty Shortsword"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     type: "WEAPON" | "ARMOR" | "CONSUMABLE";
@@ -4886,40 +5115,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory; `item-not-equippable` (/problems/item-not-equippable): Item not equippable */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4936,6 +5165,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "WEAPON",
+                 *       "name": "Rusty Shortsword"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     type: "WEAPON" | "ARMOR" | "CONSUMABLE";
@@ -4953,40 +5188,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-equipped` (/problems/item-not-equipped): Item not equipped; `inventory-full` (/problems/inventory-full): Inventory full */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5003,6 +5238,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Minor Healing Draught"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                 };
@@ -5034,40 +5274,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `freezes-full` (/problems/freezes-full): Streak freezes full; `item-not-usable` (/problems/item-not-usable): Item not usable; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5110,22 +5350,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5214,31 +5454,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5272,31 +5512,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `invalid-instant` (/problems/invalid-instant): Invalid instant; `invalid-span` (/problems/invalid-span): Invalid span */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5360,31 +5600,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5398,6 +5638,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "avatarId": "ada-ranger",
+                 *       "title": "Read 20 pages",
+                 *       "description": "Any book, before bed",
+                 *       "tags": [
+                 *         "reading",
+                 *         "evening"
+                 *       ],
+                 *       "recurrenceType": "DAILY",
+                 *       "restDays": [
+                 *         "SATURDAY"
+                 *       ],
+                 *       "timeZone": "Europe/Berlin",
+                 *       "reminderTime": "21:30"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                     avatarId: string;
@@ -5442,31 +5699,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence; `invalid-rest-days` (/problems/invalid-rest-days): Invalid rest days; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time; `invalid-time-zone` (/problems/invalid-time-zone): Invalid time zone */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5524,31 +5781,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5564,6 +5821,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "avatarId": "grace-mage",
+                 *       "questId": "c1a9e7d3-5b2f-4a6e-8d0c-3f9b1e7a5c24",
+                 *       "title": "Evening stretch",
+                 *       "description": "10 minutes of stretching before bed",
+                 *       "tags": [
+                 *         "fitness"
+                 *       ],
+                 *       "recurrence": {
+                 *         "type": "TIMES_PER_WEEK",
+                 *         "timesPerWeek": 3
+                 *       },
+                 *       "timeZone": "Europe/London",
+                 *       "startsOn": "2026-03-02"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                     avatarId: string;
@@ -5573,6 +5847,13 @@ export interface operations {
                     description: string;
                     /** @description Trimmed and de-duplicated; 1–40 characters each */
                     tags: string[];
+                    /**
+                     * @example {
+                     *       "type": "WEEKLY",
+                     *       "dayOfWeek": "SATURDAY",
+                     *       "dayOfMonth": null
+                     *     }
+                     */
                     recurrence: {
                         /** @enum {string} */
                         type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
@@ -5602,40 +5883,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `habit-id-taken` (/problems/habit-id-taken): Habit id taken */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5658,40 +5939,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5718,31 +5999,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5758,6 +6039,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Read 30 pages"
+                 *     }
+                 */
                 "application/json": {
                     title: string;
                 };
@@ -5771,40 +6057,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5831,31 +6117,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5871,6 +6157,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Fiction or not, with a cup of tea before bed"
+                 *     }
+                 */
                 "application/json": {
                     description: string;
                 };
@@ -5884,40 +6175,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5944,31 +6235,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5984,6 +6275,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tags": [
+                 *         "reading",
+                 *         "evening",
+                 *         "wind-down"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Trimmed and de-duplicated; 1–40 characters each */
                     tags: string[];
@@ -5998,40 +6298,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-tags` (/problems/invalid-tags): Invalid tags */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6064,31 +6364,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6104,6 +6404,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "WEEKLY",
+                 *       "dayOfWeek": "SATURDAY",
+                 *       "dayOfMonth": null
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
@@ -6126,40 +6433,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6186,31 +6493,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6226,6 +6533,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "restDays": [
+                 *         "SATURDAY",
+                 *         "SUNDAY"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description DAILY only: weekdays whose windows are not due (not all seven); changes govern windows from tomorrow on */
                     restDays: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[] | null;
@@ -6240,40 +6555,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-rest-days` (/problems/invalid-rest-days): Invalid rest days */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6315,40 +6630,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `invalid-date` (/problems/invalid-date): Invalid date; `invalid-span` (/problems/invalid-span): Invalid span */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6376,31 +6691,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6416,6 +6731,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reminderTime": "09:30"
+                 *     }
+                 */
                 "application/json": {
                     /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
                     reminderTime: string | null;
@@ -6430,40 +6750,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6490,31 +6810,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6549,31 +6869,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6589,6 +6909,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "date": "2026-03-02T21:15:00"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Local date-time YYYY-MM-DDTHH:mm:ss[.SSS], no offset */
                     date: string;
@@ -6603,40 +6928,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-date` (/problems/invalid-date): Invalid date; `attend-in-future` (/problems/attend-in-future): Completion in the future; `before-first-window` (/problems/before-first-window): Before the first window; `window-already-completed` (/problems/window-already-completed): Window already completed; `day-already-completed` (/problems/day-already-completed): Day already completed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6680,40 +7005,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6730,6 +7055,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "timeZone": "Europe/Berlin",
+                 *       "dayStartHour": 4,
+                 *       "vacation": {
+                 *         "from": "2026-08-03",
+                 *         "to": "2026-08-16"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     timeZone?: string;
                     dayStartHour?: number;
@@ -6777,40 +7112,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-time-zone` (/problems/invalid-time-zone): Invalid time zone; `invalid-day-start-hour` (/problems/invalid-day-start-hour): Invalid day start hour; `invalid-vacation` (/problems/invalid-vacation): Invalid vacation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6858,31 +7193,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6939,40 +7274,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `invalid-date` (/problems/invalid-date): Invalid date */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6986,6 +7321,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "questId": "c1a9e7d3-5b2f-4a6e-8d0c-3f9b1e7a5c24",
+                 *       "habitIds": [
+                 *         "e2b4d6f8-1a3c-4e5a-9b7d-2c4e6f8a0b13",
+                 *         "f3c5e7a9-2b4d-4f6b-8c0e-3d5f7a9b1c24"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     questId: string;
@@ -7001,31 +7345,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7047,6 +7391,59 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "format": "questline-export",
+                 *       "version": 1,
+                 *       "exportedAt": "2026-03-06T18:00:00.000Z",
+                 *       "user": {
+                 *         "name": "Ada Lovelace",
+                 *         "email": "ada@example.com"
+                 *       },
+                 *       "avatars": [
+                 *         {
+                 *           "avatar": {
+                 *             "id": "ada-ranger"
+                 *           },
+                 *           "habits": [
+                 *             {
+                 *               "habit": {
+                 *                 "title": "Read 20 pages",
+                 *                 "description": "Any book, before bed",
+                 *                 "tags": [
+                 *                   "reading"
+                 *                 ],
+                 *                 "recurrence": {
+                 *                   "type": "DAILY"
+                 *                 },
+                 *                 "timeZone": "Europe/Berlin",
+                 *                 "restDays": [],
+                 *                 "reminderTime": "21:30",
+                 *                 "firstWindowStart": "2026-03-02"
+                 *               },
+                 *               "completions": [
+                 *                 {
+                 *                   "windowStart": "2026-03-02",
+                 *                   "attendedAt": "2026-03-02T21:40:00"
+                 *                 },
+                 *                 {
+                 *                   "windowStart": "2026-03-03",
+                 *                   "attendedAt": "2026-03-03T22:05:00"
+                 *                 }
+                 *               ],
+                 *               "missed": [
+                 *                 {
+                 *                   "windowStart": "2026-03-04",
+                 *                   "outcome": "MISSED"
+                 *                 }
+                 *               ],
+                 *               "frozen": []
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     format: "questline-export";
@@ -7143,49 +7540,49 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-import` (/problems/invalid-import): Invalid import */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `import-too-large` (/problems/import-too-large): Import too large */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7229,31 +7626,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7319,31 +7716,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7394,31 +7791,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7456,31 +7853,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `invalid-host` (/problems/invalid-host): Invalid host */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `forbidden` (/problems/forbidden): Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7501,22 +7898,22 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `forbidden` (/problems/forbidden): Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7570,22 +7967,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7599,6 +7996,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Dawn Runners",
+                 *       "creatorAvatarId": "ada-ranger",
+                 *       "creatorNickname": "Ada"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 3–40 characters after trimming; unique ignoring case */
                     name: string;
@@ -7627,40 +8031,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-guild-name` (/problems/invalid-guild-name): Invalid guild name; `invalid-nickname` (/problems/invalid-nickname): Invalid nickname */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `guild-name-taken` (/problems/guild-name-taken): Guild name taken; `already-in-guild` (/problems/already-in-guild): Already in a guild */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7716,22 +8120,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7777,22 +8181,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7809,6 +8213,11 @@ export interface operations {
         /** @description Optional: without it, the caller must own the leader's avatar */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "requestorId": "ada-ranger"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                     requestorId?: string;
@@ -7823,49 +8232,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `guild-role-required` (/problems/guild-role-required): Guild role required */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7897,22 +8297,22 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7954,31 +8354,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `guild-role-required` (/problems/guild-role-required): Guild role required */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7994,6 +8394,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "requestorId": "ada-ranger",
+                 *       "targetAvatarId": "grace-mage"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                     requestorId: string;
@@ -8010,49 +8416,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `already-member` (/problems/already-member): Already a member */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `guild-role-required` (/problems/guild-role-required): Guild role required */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `invite-pending` (/problems/invite-pending): Invite pending */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8093,31 +8499,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8141,49 +8547,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8200,6 +8597,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "avatarId": "grace-mage",
+                 *       "nickname": "Grace"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                     avatarId: string;
@@ -8216,49 +8619,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-invite-target` (/problems/not-invite-target): Not the invited avatar; `invite-expired` (/problems/invite-expired): Invite expired; `already-member` (/problems/already-member): Already a member; `guild-full` (/problems/guild-full): Guild full; `invalid-nickname` (/problems/invalid-nickname): Invalid nickname */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `already-in-guild` (/problems/already-in-guild): Already in a guild; `nickname-taken` (/problems/nickname-taken): Nickname taken */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8276,6 +8679,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "requestorId": "ada-ranger"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                     requestorId: string;
@@ -8290,49 +8698,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member; `leader-cannot-be-removed` (/problems/leader-cannot-be-removed): Leader cannot be removed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `guild-role-required` (/problems/guild-role-required): Guild role required */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8357,49 +8756,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8417,6 +8807,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "roleName": "OFFICER",
+                 *       "requestorId": "ada-ranger"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     roleName: "OFFICER" | "MEMBER";
@@ -8433,49 +8829,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member; `own-role` (/problems/own-role): Own role */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `guild-role-required` (/problems/guild-role-required): Guild role required */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8491,6 +8878,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "avatarId": "grace-mage",
+                 *       "requestorId": "ada-ranger"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                     avatarId: string;
@@ -8507,49 +8900,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `guild-role-required` (/problems/guild-role-required): Guild role required */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8582,22 +8966,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8640,31 +9024,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8700,13 +9084,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8720,6 +9104,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guildId": "8c3e5a71-2d4f-4e9b-a6c1-0f7d9b2e4a58",
+                 *       "bossType": "GOBLIN",
+                 *       "requesterId": "ada-ranger"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     guildId: string;
@@ -8748,40 +9139,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `battle-in-progress` (/problems/battle-in-progress): Battle in progress */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `guild-role-required` (/problems/guild-role-required): Guild role required */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8842,22 +9233,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8873,6 +9264,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guildId": "8c3e5a71-2d4f-4e9b-a6c1-0f7d9b2e4a58",
+                 *       "requesterId": "ada-ranger"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     guildId: string;
@@ -8889,40 +9286,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `battle-of-another-guild` (/problems/battle-of-another-guild): Battle of another guild; `battle-over` (/problems/battle-over): Battle over */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `guild-role-required` (/problems/guild-role-required): Guild role required */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8983,22 +9380,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9025,22 +9422,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9103,22 +9500,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9154,22 +9551,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9196,22 +9593,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9238,22 +9635,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9280,22 +9677,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9324,22 +9721,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9355,6 +9752,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "damage": 14,
+                 *       "attackerAvatarId": "grace-mage"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The damage asked for; what is dealt is capped by the attacker's effective attack */
                     damage: number;
@@ -9371,40 +9774,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `attacker-fallen` (/problems/attacker-fallen): Attacker fallen; `battle-over` (/problems/battle-over): Battle over */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `not-a-participant` (/problems/not-a-participant): Not a participant */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9446,22 +9849,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9502,22 +9905,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9555,31 +9958,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9629,31 +10032,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9667,12 +10070,55 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Two Weeks of Early Mornings",
+                 *       "description": "Up with the sun: a run every morning, and a short stretch three evenings a week.",
+                 *       "duration": "P14D",
+                 *       "reward": {
+                 *         "experience": 300,
+                 *         "money": 150
+                 *       },
+                 *       "habits": [
+                 *         {
+                 *           "habitId": "morning-run",
+                 *           "title": "Morning run",
+                 *           "description": "At least 3 km",
+                 *           "tags": [
+                 *             "fitness",
+                 *             "outdoors"
+                 *           ],
+                 *           "recurrence": {
+                 *             "type": "DAILY"
+                 *           }
+                 *         },
+                 *         {
+                 *           "habitId": "evening-stretch",
+                 *           "title": "Evening stretch",
+                 *           "tags": [
+                 *             "fitness"
+                 *           ],
+                 *           "recurrence": {
+                 *             "type": "TIMES_PER_WEEK",
+                 *             "timesPerWeek": 3
+                 *           }
+                 *         }
+                 *       ],
+                 *       "ownerAvatarId": "ada-ranger"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Trimmed */
                     name: string;
                     description?: string;
                     /** @description ISO 8601 duration (P7D, PT12H, P1M2D, P1W, PT1.5H), positive, whole seconds and at most one year; a fraction only on the last of hours, minutes or seconds (P1DT12H, not P1.5D); returned as set */
                     duration?: string;
+                    /**
+                     * @example {
+                     *       "experience": 200,
+                     *       "money": 100
+                     *     }
+                     */
                     reward?: {
                         experience: number;
                         money: number;
@@ -9724,40 +10170,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-duration` (/problems/invalid-duration): Invalid duration; `too-many-quest-habits` (/problems/too-many-quest-habits): Too many quest habits; `invalid-title` (/problems/invalid-title): Invalid title; `invalid-description` (/problems/invalid-description): Invalid description; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence; `unknown-guild` (/problems/unknown-guild): Unknown guild */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `not-guild-member` (/problems/not-guild-member): Not a guild member */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `duplicate-quest-habit` (/problems/duplicate-quest-habit): Duplicate quest habit */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9800,22 +10246,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9838,40 +10284,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9898,22 +10344,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9929,6 +10375,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Three Weeks of Early Mornings"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Trimmed */
                     name: string;
@@ -9943,40 +10394,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10003,22 +10454,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10034,6 +10485,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "duration": "P21D"
+                 *     }
+                 */
                 "application/json": {
                     /** @description ISO 8601 duration (P7D, PT12H, P1M2D, P1W, PT1.5H), positive, whole seconds and at most one year; a fraction only on the last of hours, minutes or seconds (P1DT12H, not P1.5D); returned as set */
                     duration: string;
@@ -10048,40 +10504,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-duration` (/problems/invalid-duration): Invalid duration */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10109,22 +10565,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10140,6 +10596,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "experience": 200,
+                 *       "money": 100
+                 *     }
+                 */
                 "application/json": {
                     experience: number;
                     money: number;
@@ -10154,40 +10616,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10236,22 +10698,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10267,6 +10729,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "habitId": "long-run",
+                 *       "title": "Long run",
+                 *       "description": "10 km or more, at an easy pace",
+                 *       "tags": [
+                 *         "fitness",
+                 *         "outdoors"
+                 *       ],
+                 *       "recurrence": {
+                 *         "type": "WEEKLY",
+                 *         "dayOfWeek": "SUNDAY"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Chosen by the owner, unique in the quest; 1–64 of A–Z a–z 0–9 _ - */
                     habitId: string;
@@ -10299,49 +10776,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `too-many-quest-habits` (/problems/too-many-quest-habits): Too many quest habits; `invalid-title` (/problems/invalid-title): Invalid title; `invalid-description` (/problems/invalid-description): Invalid description; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `duplicate-quest-habit` (/problems/duplicate-quest-habit): Duplicate quest habit */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10357,6 +10834,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "habitId": "evening-stretch",
+                 *       "title": "Evening stretch"
+                 *     }
+                 */
                 "application/json": {
                     habitId: string;
                     /** @description Must match the entry's title */
@@ -10372,40 +10855,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10471,31 +10954,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10511,6 +10994,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "avatarId": "grace-mage"
+                 *     }
+                 */
                 "application/json": {
                     /** @description An avatar the caller owns */
                     avatarId: string;
@@ -10561,40 +11049,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `quest-has-no-habits` (/problems/quest-has-no-habits): Quest has no habits */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner; `not-guild-member` (/problems/not-guild-member): Not a guild member */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10655,22 +11143,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10695,40 +11183,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10816,31 +11304,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10897,40 +11385,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10944,6 +11432,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "avatarId": "ada-ranger"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                     avatarId: string;
@@ -10991,31 +11484,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11071,40 +11564,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11152,40 +11645,40 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11232,40 +11725,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11293,49 +11786,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `insufficient-funds` (/problems/insufficient-funds): Insufficient funds; `level-too-low` (/problems/level-too-low): Level too low; `inventory-full` (/problems/inventory-full): Inventory full */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `avatar-unavailable` (/problems/avatar-unavailable): Avatar service unavailable */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11384,40 +11877,40 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11464,40 +11957,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11522,49 +12015,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory; `item-equipped` (/problems/item-equipped): Item equipped */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `avatar-unavailable` (/problems/avatar-unavailable): Avatar service unavailable */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11624,31 +12117,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11701,40 +12194,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11759,40 +12252,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11816,40 +12309,40 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11897,31 +12390,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11952,31 +12445,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12007,40 +12500,40 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token; `invalid-ticket` (/problems/invalid-ticket): Invalid stream ticket */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12088,13 +12581,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12108,6 +12601,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks/questline",
+                 *       "events": [
+                 *         "HabitAttended",
+                 *         "AvatarLeveledUp",
+                 *         "QuestCompleted"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description An http:// or https:// URL without credentials, on a public address (checked now and at each attempt) */
                     url: string;
@@ -12151,22 +12654,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `too-many-webhooks` (/problems/too-many-webhooks): Too many webhooks; `webhook-url-refused` (/problems/webhook-url-refused): Webhook URL refused */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12189,31 +12692,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12261,31 +12764,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12338,31 +12841,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12408,40 +12911,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `validation` (/problems/validation): Invalid request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `not-found` (/problems/not-found): Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description `webhook-disabled` (/problems/webhook-disabled): Webhook disabled */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -27,10 +27,12 @@ import { itemRoutes } from './http/item-routes.js'
 import { avatarRepo } from './store/avatars.js'
 import { earningsRepo } from './store/earnings.js'
 import { appliedCalls, closedAccounts, earnings, inbox, outbox as outboxTable } from './store/tables.js'
+import { AVATAR_PROBLEMS } from './http/problem-types.js'
 
 /** The avatar context: the RPG avatar, its stats, wallet, inventory and equipment. */
 export const avatarModule = contextModule({
   name: 'avatar',
+  problemTypes: AVATAR_PROBLEMS,
   remotePort: httpAvatarClient,
   build(deps: { database: Database; clock: Clock; config: { economyMode: EconomyMode } }) {
     const outbox = new Outbox<AvatarDraft>('avatar', outboxTable, deps.clock, deps.database)

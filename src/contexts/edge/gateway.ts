@@ -89,7 +89,7 @@ function forwardTo(pool: UpstreamPool, streams: Set<ServerResponse>) {
         ...headers,
       }),
       onError: (r, { error }) => {
-        if (tooLarge()) return void r.send(new PayloadTooLarge())
+        if (tooLarge()) return void r.send(new PayloadTooLarge(req.routeOptions.bodyLimit))
         pool.markDown(base)
         req.log.warn({ err: error, upstream: base }, 'upstream failed')
         r.send(new ServiceUnavailable(`The ${pool.name} service did not answer; try again shortly.`))

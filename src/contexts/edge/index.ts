@@ -15,6 +15,7 @@ import { exportRoutes } from './http/export-routes.js'
 import { identityRoutes } from './http/routes.js'
 import { loginFailureRepo, refreshTokenRepo, registrationRepo } from './store/repositories.js'
 import { loginFailures, outbox as outboxTable, refreshTokens, registrations } from './store/tables.js'
+import { EDGE_PROBLEMS } from './http/problem-types.js'
 
 export const RECOVER_REGISTRATIONS_JOB = 'edge.recover-registrations'
 
@@ -24,6 +25,7 @@ export const RECOVER_REGISTRATIONS_JOB = 'edge.recover-registrations'
  */
 export const edgeModule = contextModule({
   name: 'edge',
+  problemTypes: EDGE_PROBLEMS,
   build(deps: {
     database: Database
     clock: Clock

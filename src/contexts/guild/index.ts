@@ -18,12 +18,14 @@ import { battleRoutes } from './http/battle-routes.js'
 import { guildExportRoutes } from './http/export-routes.js'
 import { guildRoutes } from './http/guild-routes.js'
 import { inbox, outbox as outboxTable } from './store/tables.js'
+import { GUILD_PROBLEMS } from './http/problem-types.js'
 
 export const EXPIRE_INVITES_JOB = 'guild.expire-invites'
 
 /** The guild context: guilds, members, invites, points and rank, and boss battles. */
 export const guildModule = contextModule({
   name: 'guild',
+  problemTypes: GUILD_PROBLEMS,
   remotePort: httpGuildClient,
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient } }) {
     const outbox = new Outbox<GuildDraft>('guild', outboxTable, deps.clock, deps.database)

@@ -45,6 +45,7 @@ import { guildMemberRepo } from './store/guild-members.js'
 import { streamHistory, type NewEntry } from './store/stream-history.js'
 import { inbox, notifications, outbox as outboxTable, streamEvents, streamTickets, webhookDeliveries } from './store/tables.js'
 import { webhookDeliveryRepo, webhookEndpointRepo, type NewDelivery } from './store/webhooks.js'
+import { LIVE_PROBLEMS } from './http/problem-types.js'
 
 /** Membership changes the live context follows, applied around recording an event (so its audience is right). */
 interface Follow<P> {
@@ -55,6 +56,7 @@ interface Follow<P> {
 /** The live context: what the player is told of as it happens (DESIGN §9.2): the inbox and the stream. */
 export const liveModule = contextModule({
   name: 'live',
+  problemTypes: LIVE_PROBLEMS,
   remotePort: httpLiveClient,
   build(deps: { database: Database; clock: Clock; broadcast: Broadcast; revocations: RevocationList; config: { streamHeartbeatMs: number; webhookAllowPrivate: boolean; webhookTimeoutMs: number }; ports: { avatar: AvatarClient } }) {
     const { database, clock } = deps
@@ -64,7 +66,7 @@ export const liveModule = contextModule({
       after: (avatarId, seq, limit) => streamHistory.after(database, avatarId, seq, limit),
       lastSeqs: (avatarIds) => streamHistory.lastSeqs(database, avatarIds),
       watch: (avatarIds) => streamHistory.watch(database, avatarIds, new Date(clock.now().getTime() + STREAM_HISTORY_MINUTES * 60_000)),
-    }, clock, (tokenId) => deps.revocations.isRevoked(tokenId), {
+    }, clock, (g) => deps.revocations.isRevoked(g.tokenId, g.tokenIssuedAt === undefined ? undefined : { userId: g.userId, issuedAt: g.tokenIssuedAt }), {
       heartbeatMs: deps.config.streamHeartbeatMs, catchUpMs: STREAM_CATCH_UP_MS, watchRenewMs: STREAM_WATCH_RENEW_MS,
     })
     const stream = new StreamApp({ database, clock, avatars: deps.ports.avatar, broadcast: deps.broadcast, hub })

@@ -23,6 +23,7 @@ import { marketplaceExportRoutes } from './http/export-routes.js'
 import { marketplaceRoutes } from './http/routes.js'
 import { sagaRepo } from './store/repositories.js'
 import { inbox, outbox as outboxTable, sagas as sagaTable } from './store/tables.js'
+import { MARKETPLACE_PROBLEMS } from './http/problem-types.js'
 
 export const RECOVER_SAGAS_JOB = 'marketplace.recover-sagas'
 
@@ -39,6 +40,7 @@ interface MarketplaceDeps {
 /** The marketplace: one shop per avatar, the catalog, and the buy and sell sagas with the avatar. */
 export const marketplaceModule = contextModule({
   name: 'marketplace',
+  problemTypes: MARKETPLACE_PROBLEMS,
   remotePort: httpMarketplaceClient,
   build(deps: MarketplaceDeps) {
     const { database, clock, config } = deps

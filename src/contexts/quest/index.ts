@@ -19,6 +19,7 @@ import type { QuestDraft } from './events.js'
 import { questExportRoutes } from './http/export-routes.js'
 import { questRoutes } from './http/routes.js'
 import { inbox, outbox as outboxTable } from './store/tables.js'
+import { QUEST_PROBLEMS } from './http/problem-types.js'
 
 export const EXPIRE_JOB = 'quest.expire-participations'
 export const FINISH_JOINS_JOB = 'quest.finish-joins'
@@ -26,6 +27,7 @@ export const FINISH_JOINS_JOB = 'quest.finish-joins'
 /** The quest context: quests, their habit entries, participations, progress and payouts (as events). */
 export const questModule = contextModule({
   name: 'quest',
+  problemTypes: QUEST_PROBLEMS,
   remotePort: httpQuestClient,
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient; tracking: TrackingClient; guild: GuildClient } }) {
     const outbox = new Outbox<QuestDraft>('quest', outboxTable, deps.clock, deps.database)

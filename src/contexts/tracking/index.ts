@@ -27,6 +27,7 @@ import { settingsRoutes } from './http/settings-routes.js'
 import { statsRoutes } from './http/stats-routes.js'
 import { reminderRepo } from './store/habits.js'
 import { inbox, outbox as outboxTable, remindersSent } from './store/tables.js'
+import { TRACKING_PROBLEMS } from './http/problem-types.js'
 
 export const MISSED_WINDOWS_JOB = 'tracking.missed-windows'
 export const REMINDERS_JOB = 'tracking.reminders'
@@ -34,6 +35,7 @@ export const REMINDERS_JOB = 'tracking.reminders'
 /** The tracking context: habits, their windows and completions, rewards and penalties as events. */
 export const trackingModule = contextModule({
   name: 'tracking',
+  problemTypes: TRACKING_PROBLEMS,
   remotePort: httpTrackingClient,
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient } }) {
     const outbox = new Outbox<TrackingDraft>('tracking', outboxTable, deps.clock, deps.database)

@@ -1,8 +1,10 @@
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isDatabaseUnavailable } from '../db/unavailable.js'
 import { AppError, InvalidRequest, type FieldError } from '../errors.js'
 import { toFieldErrors } from './validation.js'
+import { problemTypeSlug, problemTypeUri, type ProblemCatalog } from './problem-types.js'
 import type { RouteTable } from './route-table.js'
 import type { PageFallback } from './web-app.js'
 
@@ -22,7 +24,7 @@ export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply
 }
 
 function problem(req: FastifyRequest, status: number, slug: string, title: string, detail: string, errors?: FieldError[]): Problem {
-  return { type: `/problems/${slug}`, title, status, detail, instance: req.url, ...(errors ? { errors } : {}) }
+  return { type: problemTypeUri(slug), title, status, detail, instance: req.url, ...(errors ? { errors } : {}) }
 }
 
 /** Fastify's own client errors, by code: status, slug, title, and the part of the request at fault. */
@@ -50,6 +52,9 @@ function toProblem(err: FastifyError | AppError | Error, req: FastifyRequest): P
   }
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return problem(req, fe.statusCode, 'client-error', 'Client error', err.message)
+  }
+  if (isDatabaseUnavailable(err)) {
+    return problem(req, 503, 'service-unavailable', 'Service unavailable', 'The database is unavailable for the moment; try again shortly.')
   }
   return problem(req, 500, 'internal', 'Internal server error', 'The server failed to handle the request; it has been logged.')
 }
@@ -82,7 +87,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
   if (err.code === 'ECONNRESET' || socket.destroyed) return
   const [status, slug, title, detail, field] = PARSER_ERRORS[err.code ?? ''] ??
     [400, 'malformed-request', 'Malformed request', 'The request is not well-formed HTTP.', { path: 'headers', message: 'must be well-formed HTTP' }]
-  const body = JSON.stringify({ type: `/problems/${slug}`, title, status, detail, ...(field ? { errors: [field] } : {}) })
+  const body = JSON.stringify({ type: problemTypeUri(slug), title, status, detail, ...(field ? { errors: [field] } : {}) })
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   }
@@ -90,17 +95,25 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
 }
 
 /** Errors the router raises before any route runs (a bad escape, an over-long parameter). */
-export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  void sendProblem(reply, toProblem(err, req))
+export function frameworkErrorHandler(catalog: ProblemCatalog) {
+  return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): void => {
+    void sendProblem(reply, titled(toProblem(err, req), catalog))
+  }
+}
+
+/** Every occurrence of a type has the type's title (RFC 9457 §3.1.3); the occurrence's own words are its `detail`. */
+function titled(p: Problem, catalog: ProblemCatalog): Problem {
+  const type = catalog[problemTypeSlug(p.type) ?? '']
+  return type ? { ...p, title: type.title } : p
 }
 
 /**
  * The only place that turns errors into response bodies. An unmatched browser navigation gets the
  * web app's page from `pageFallback`, when the app is served.
  */
-export function registerProblemHandlers(app: FastifyInstance, routes: RouteTable, pageFallback?: PageFallback): void {
+export function registerProblemHandlers(app: FastifyInstance, routes: RouteTable, catalog: ProblemCatalog, pageFallback?: PageFallback): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    const p = toProblem(err, req)
+    const p = titled(toProblem(err, req), catalog)
     if (p.status >= 500) req.log.error({ err }, 'request failed')
     if (err instanceof AppError && 'retryAfterSeconds' in err) {
       reply.header('retry-after', String((err as { retryAfterSeconds: number }).retryAfterSeconds))

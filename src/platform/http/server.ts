@@ -8,6 +8,8 @@ import type { Logger } from '../log.js'
 import { BODY_LIMIT } from './get-body.js'
 import { compileOnFirstUse, LazyCompiles } from './lazy-compile.js'
 import { Metrics, type MetricsSource } from './metrics.js'
+import { documentProblemTypes, serveProblemTypes } from './problem-docs.js'
+import type { ProblemCatalog } from './problem-types.js'
 import { clientErrorHandler, frameworkErrorHandler, registerProblemHandlers, sendProblem } from './problems.js'
 import { RouteTable } from './route-table.js'
 import { ProblemSchema } from './schemas.js'
@@ -31,6 +33,8 @@ export interface HttpServerOptions {
   metrics?: MetricsSource[]
   /** The built web app to serve at `/` (the edge does); nothing is served when it is not built. */
   webDir?: string | undefined
+  /** Every problem type refusals carry (the platform's and every context's): titles, the document, /problems. */
+  problemTypes: ProblemCatalog
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
@@ -52,6 +56,7 @@ const API_TAGS = [
   { name: 'inbox', description: "Notifications in an avatar's inbox" },
   { name: 'stream', description: 'A live stream of what happens to an avatar (server-sent events)' },
   { name: 'service', description: 'Calls between services when they run apart: service and admin tokens only' },
+  { name: 'problems', description: 'The problem types refusals carry, documented at their URIs' },
 ] as const
 
 type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>
@@ -95,7 +100,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId()
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    frameworkErrors: frameworkErrorHandler,
+    frameworkErrors: frameworkErrorHandler(opts.problemTypes),
     clientErrorHandler,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers(pending) } },
   }).withTypeProvider<TypeBoxTypeProvider>()
@@ -119,7 +124,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   routes.track(app)
   const webApp = opts.webDir ? await serveWebApp(app, opts.webDir) : undefined
   if (opts.webDir && !webApp && opts.logger) opts.logger.warn(`The web app is not built (${opts.webDir}): run npm run build:web; serving the API only.`)
-  registerProblemHandlers(app, routes, webApp?.fallback)
+  registerProblemHandlers(app, routes, opts.problemTypes, webApp?.fallback)
   app.addSchema(ProblemSchema)
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id)
@@ -132,9 +137,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
         title: opts.title,
         version: '1.0.0',
         description: 'Habit tracking that grows an RPG avatar. Every error is RFC 9457 application/problem+json, its `type` ' +
-          'a stable `/problems/<slug>` that each operation\'s description names where it refuses. Every /api/v1 operation needs a ' +
+          'a stable `/problems/<slug>` documented at that URI, listed under each error status of each operation that answers it ' +
+          'and named in the operation\'s description. Every /api/v1 operation needs a ' +
           'bearer token: 401 `unauthorized` without one, 401 `invalid-token` for one invalid, expired or revoked. A request whose ' +
-          'fields are not what the operation takes is 400 `validation`, naming each field in `errors`.',
+          'fields are not what the operation takes is 400 `validation`, naming each field in `errors`; a body that is not JSON is ' +
+          '400 `malformed-json`.',
       },
       // Relative: the document holds behind any host, port or scheme it is reached by.
       servers: [{ url: '/', description: 'This server' }],
@@ -143,9 +150,13 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       security: [{ bearer: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (document) => 'openapiObject' in document
+      ? documentProblemTypes(document.openapiObject as Parameters<typeof documentProblemTypes>[0], opts.problemTypes)
+      : document.swaggerObject,
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  await serveProblemTypes(app, opts.problemTypes)
 
   new Metrics(opts.processMetrics, opts.metrics).register(app)
 

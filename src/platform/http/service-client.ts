@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { TokenSource } from '../auth/service-token.js'
 import { AppError, BadGateway, type FieldError } from '../errors.js'
 import { IDEMPOTENCY_HEADER } from './idempotency.js'
+import { problemTypeSlug } from './problem-types.js'
 
 export interface ServiceClientOptions {
   /** Each attempt is abandoned after this long. */
@@ -111,7 +112,7 @@ function toAppError(res: Response, text: string, req: ServiceRequest): AppError 
   } catch {
     body = undefined
   }
-  const slug = typeof body?.type === 'string' && body.type.startsWith('/problems/') ? body.type.slice('/problems/'.length) : undefined
+  const slug = problemTypeSlug(body?.type)
   const detail = typeof body?.detail === 'string' ? body.detail : `${req.method} ${req.path} answered ${res.status}.`
   const title = typeof body?.title === 'string' ? body.title : res.statusText || 'Upstream error'
   const errors = Array.isArray(body?.errors) ? (body.errors as FieldError[]) : undefined

@@ -14,12 +14,12 @@ export const AvatarName = Type.String({ minLength: 1, maxLength: AVATAR_NAME_MAX
 export const CreateAvatarBody = Type.Object({
   id: AvatarIdString(),
   name: AvatarName,
-})
+}, { examples: [{ id: 'ada-ranger', name: 'Ada the Ranger' }] })
 
-export const NameBody = Type.Object({ name: AvatarName })
+export const NameBody = Type.Object({ name: AvatarName }, { examples: [{ name: 'Ada the Bold' }] })
 
-export const Amount = Type.Object({ amount: Type.Integer({ minimum: AMOUNT_MIN, maximum: AMOUNT_MAX }) })
-export const DamageAmount = Type.Object({ amount: Type.Integer({ minimum: DAMAGE_MIN, maximum: AMOUNT_MAX }) })
+export const Amount = Type.Object({ amount: Type.Integer({ minimum: AMOUNT_MIN, maximum: AMOUNT_MAX }) }, { examples: [{ amount: 25 }] })
+export const DamageAmount = Type.Object({ amount: Type.Integer({ minimum: DAMAGE_MIN, maximum: AMOUNT_MAX }) }, { examples: [{ amount: 15 }] })
 
 const ItemType = StringEnum(ITEM_TYPES)
 const ItemName = Type.String({ minLength: 1, maxLength: ITEM_NAME_MAX, pattern: '\\S' })
@@ -30,6 +30,10 @@ export const ItemBody = Type.Object({
   description: Type.Optional(Type.String({ maxLength: ITEM_DESCRIPTION_MAX })),
   power: Type.Integer({ minimum: 0, maximum: ITEM_POWER_MAX }),
   effect: Type.Optional(StringEnum(CONSUMABLE_EFFECTS, { description: 'For consumables: what it does: restores HEALTH (the default) or MANA, or adds a streak FREEZE' })),
+}, {
+  examples: [{
+    type: 'CONSUMABLE', name: 'Minor Healing Draught', description: 'A red, fizzy tonic that tastes of cherries and closes small wounds.', power: 20, effect: 'HEALTH',
+  }],
 })
 
 /** Names an inventory or equipped item; matched by type and name, other fields ignored but bounded as an item's. */
@@ -38,9 +42,9 @@ export const ItemRefBody = Type.Object({
   name: ItemName,
   description: ItemBody.properties.description,
   power: Type.Optional(ItemBody.properties.power),
-})
+}, { examples: [{ type: 'WEAPON', name: 'Rusty Shortsword' }] })
 
-export const UseItemBody = Type.Object({ name: ItemName })
+export const UseItemBody = Type.Object({ name: ItemName }, { examples: [{ name: 'Minor Healing Draught' }] })
 
 export const SearchCriteria = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: AVATAR_NAME_MAX })),
@@ -129,6 +133,6 @@ export const DiedView = Type.Object({ died: Type.Boolean(), health: Type.Integer
 export const ProvisionBody = Type.Object({
   ownerId: Type.String({ format: 'uuid', description: 'The user who will own the avatar' }),
   name: AvatarName,
-})
+}, { examples: [{ ownerId: '5b7d2c1e-3f4a-4b8c-9d0e-1a2b3c4d5e6f', name: 'Ada Lovelace' }] })
 
 export const OwnerView = Type.Object({ userId: Type.String() })

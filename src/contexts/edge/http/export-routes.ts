@@ -33,7 +33,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ app: ExportApp; tokens: A
         `Its schema: ${EXPORT_SCHEMA_PATH}. POST /api/v1/avatars/{id}/import reads its habits back. ` +
         'Only the caller\'s own account; the document is streamed as it is written, as an attachment. Refused with 404 `not-found` ' +
         'when the token\'s account is gone (or a service token, which has none); 502 `upstream-unreachable` or `upstream-error` ' +
-        '(503 when the database is down) when part of it cannot be read before the first byte; a failure later cuts the stream short, ' +
+        '(503 `service-unavailable` when the database is down) when part of it cannot be read before the first byte; a failure later cuts the stream short, ' +
         'so a client checks that the document is whole JSON.',
       security: [{ bearer: [] }],
       response: { 200: ExportResponse, ...problemResponses(401, 404, 502, 503) },

@@ -9,15 +9,32 @@ import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_NAME_M
 const tags = ['auth']
 const Email = Type.String({ format: 'email', maxLength: EMAIL_MAX_LENGTH })
 
+/** The password of the examples: at least PASSWORD_MIN_LENGTH characters. */
+const EXAMPLE_PASSWORD = 'correct-horse-battery-staple'
+/** An access token as login answers it (EdDSA-signed JWT; made up). */
+const EXAMPLE_ACCESS_TOKEN = 'eyJhbGciOiJFZERTQSIsImtpZCI6IlEyeFZuUjhkVDRzWWsxcEx3N1pjSDBqTWZCNmFFM3VOZzlyS29TNXRXaUEiLCJ0eXAiOiJKV1QifQ.' +
+  'eyJyb2xlIjoicGxheWVyIiwic3ViIjoiNWI3ZDJjMWUtM2Y0YS00YjhjLTlkMGUtMWEyYjNjNGQ1ZTZmIiwiaXNzIjoicXVlc3RsaW5lIiwiYXVkIjoicXVlc3RsaW5lIiwi' +
+  'aWF0IjoxNzcyNDM4NDAwLCJleHAiOjE3NzI0MzkzMDAsImp0aSI6IjllNGYyYTZjLThiMWQtNGMzZS1hNWY3LTBkMmI0ZTZhOGMxOSJ9.' +
+  'qmX3vqaFONkC0jO9fpiLe3ag84XPx0whV49lws8D7pjOojHgxTuCrx9yR6JWV4Aw13F5shzgH6NJTnhtpBMY7Q'
+
 const RegisterBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: USER_NAME_MAX_LENGTH, pattern: '\\S', description: 'Also the avatar name' }),
   email: Email,
   password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
+}, { examples: [{ name: 'Ada Lovelace', email: 'ada@example.com', password: EXAMPLE_PASSWORD }] })
+const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }) }, {
+  examples: [{ email: 'ada@example.com', password: EXAMPLE_PASSWORD }],
 })
-const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }) })
-const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) })
-const DeleteAccountBody = Type.Object({ password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: 'The account\'s password, asked again' }) })
-const ValidateBody = Type.Union([Type.Object({ token: Type.Optional(Type.String({ maxLength: 8192 })) }), Type.Null()])
+const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) }, {
+  examples: [{ refreshToken: 'kQ7vZp2xR9sLmT4wYc1nHbG8uE3jA6dFo0iNqWtXyVe' }],
+})
+const DeleteAccountBody = Type.Object({ password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: 'The account\'s password, asked again' }) }, {
+  examples: [{ password: EXAMPLE_PASSWORD }],
+})
+const ValidateBody = Type.Union([
+  Type.Object({ token: Type.Optional(Type.String({ maxLength: 8192 })) }, { examples: [{ token: EXAMPLE_ACCESS_TOKEN }] }),
+  Type.Null(),
+])
 
 const SessionView = Type.Object({
   token: Type.String({ description: 'EdDSA-signed JWT access token' }),
@@ -30,6 +47,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ app: IdentityApp; token
   f.post('/auth/register', {
     schema: {
       tags,
+      security: [],
       operationId: 'registerAccount',
       summary: 'Register an account; its avatar (id = userId) is created with it',
       description: 'No token needed. The account and its first avatar (id = userId, named as the account) are made both or neither, ' +
@@ -46,6 +64,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ app: IdentityApp; token
   f.post('/auth/login', {
     schema: {
       tags,
+      security: [],
       operationId: 'logIn',
       summary: 'Log in with email and password for an access and refresh token',
       description: 'No token needed. Refused with 401 `invalid-credentials` alike whether the email is unknown or the password wrong, ' +
@@ -59,6 +78,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ app: IdentityApp; token
   f.post('/auth/refresh', {
     schema: {
       tags,
+      security: [],
       operationId: 'refreshSession',
       summary: 'Trade a refresh token for a new access and refresh token',
       description: 'No access token needed: the refresh token is the proof. It is spent by the trade. Refused with 401 ' +
@@ -106,18 +126,20 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ app: IdentityApp; token
   f.post('/auth/validate', {
     schema: {
       tags,
+      security: [],
       operationId: 'validateToken',
       summary: 'Check a token (Authorization header or body {token}); always 200',
       description: 'No token needed. Answers `{valid}` for any token, good or bad: valid when it is a well-signed access token, ' +
         'not expired, not revoked by a logout and not of a deleted account. A refresh token is never valid here. ' +
         'Only a malformed body is refused (400 `malformed-json`, or `validation` when `token` is not a string).',
-      body: Type.Optional(ValidateBody), response: { 200: Type.Object({ valid: Type.Boolean() }) },
+      body: Type.Optional(ValidateBody), response: { 200: Type.Object({ valid: Type.Boolean() }), ...problemResponses(400) },
     },
   }, async (req) => ({ valid: await app.validate(req.body?.token ?? bearerToken(req)) }))
 
   f.get('/auth/jwks.json', {
     schema: {
       tags,
+      security: [],
       operationId: 'getPublicKeys',
       summary: 'Public keys that verify access tokens',
       description: 'No token needed. A JSON Web Key Set of the Ed25519 keys access tokens are signed with (EdDSA), ' +

@@ -16,7 +16,7 @@ import { links } from '../../../platform/http/links.js'
 
 const tags = ['guilds']
 const params = GuildIdParams
-const changes = { 204: NoContent, ...problemResponses(400, 401, 403, 404, 409) }
+const changes = { 204: NoContent, ...problemResponses(400, 401, 403, 404) }
 
 // The rules the descriptions state, each shared by the routes it applies to.
 const READ = 'Any signed-in player may read any guild. Refused with 404 `not-found` for an unknown guild.'
@@ -142,7 +142,7 @@ export const guildRoutes: FastifyPluginAsyncTypebox<{ app: GuildApp }> = async (
         `member of this guild, 409 \`already-in-guild\` for a member of another, 400 \`guild-full\` at ${MEMBER_CAP} members. ` +
         `${NICKNAME_RULE} It is unique in the guild ignoring case (409 \`nickname-taken\`). ` +
         "The avatar's other pending invites are withdrawn. Emits `MemberJoined`.",
-      params: InviteParams, body: AcceptBody, response: changes,
+      params: InviteParams, body: AcceptBody, response: { ...changes, ...problemResponses(409) },
     },
   }, async (req, reply) => {
     await app.accept(req.principal, req.params.id, req.params.inviteId, req.body)

@@ -21,18 +21,18 @@ export const CreateGuildBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: GUILD_NAME_MAX + 20, description: '3–40 characters after trimming; unique ignoring case' }),
   creatorAvatarId: AvatarId,
   creatorNickname: Type.String({ minLength: 1, maxLength: NICKNAME_MAX + 20, description: '1–32 characters after trimming' }),
-})
+}, { examples: [{ name: 'Dawn Runners', creatorAvatarId: 'ada-ranger', creatorNickname: 'Ada' }] })
 export const DeleteGuildBody = Type.Object({
   requestorId: Type.Optional(AvatarId),
-}, { description: 'Optional: without it, the caller must own the leader\'s avatar' })
-export const InviteBody = Type.Object({ requestorId: AvatarId, targetAvatarId: AvatarId })
+}, { description: 'Optional: without it, the caller must own the leader\'s avatar', examples: [{ requestorId: 'ada-ranger' }] })
+export const InviteBody = Type.Object({ requestorId: AvatarId, targetAvatarId: AvatarId }, { examples: [{ requestorId: 'ada-ranger', targetAvatarId: 'grace-mage' }] })
 export const AcceptBody = Type.Object({
   avatarId: AvatarId,
   nickname: Type.String({ minLength: 1, maxLength: NICKNAME_MAX + 20, description: '1–32 characters after trimming; unique in the guild ignoring case' }),
-})
-export const RequestorBody = Type.Object({ requestorId: AvatarId })
-export const RoleBody = Type.Object({ roleName: StringEnum(ASSIGNABLE_ROLES), requestorId: AvatarId })
-export const LeaderBody = Type.Object({ avatarId: AvatarId, requestorId: AvatarId })
+}, { examples: [{ avatarId: 'grace-mage', nickname: 'Grace' }] })
+export const RequestorBody = Type.Object({ requestorId: AvatarId }, { examples: [{ requestorId: 'ada-ranger' }] })
+export const RoleBody = Type.Object({ roleName: StringEnum(ASSIGNABLE_ROLES), requestorId: AvatarId }, { examples: [{ roleName: 'OFFICER', requestorId: 'ada-ranger' }] })
+export const LeaderBody = Type.Object({ avatarId: AvatarId, requestorId: AvatarId }, { examples: [{ avatarId: 'grace-mage', requestorId: 'ada-ranger' }] })
 
 export const LeaderboardQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: LEADERBOARD_MAX_LIMIT, default: LEADERBOARD_DEFAULT_LIMIT }),
@@ -79,12 +79,14 @@ export const InviteListView = Type.Object({ items: Type.Array(InviteView) })
 
 // ---- battles ----
 
-export const StartBattleBody = Type.Object({ guildId: Id, bossType: StringEnum(BOSS_TYPES), requesterId: AvatarId })
-export const CancelBattleBody = Type.Object({ guildId: Id, requesterId: AvatarId })
+export const StartBattleBody = Type.Object({ guildId: Id, bossType: StringEnum(BOSS_TYPES), requesterId: AvatarId }, {
+  examples: [{ guildId: '8c3e5a71-2d4f-4e9b-a6c1-0f7d9b2e4a58', bossType: 'GOBLIN', requesterId: 'ada-ranger' }],
+})
+export const CancelBattleBody = Type.Object({ guildId: Id, requesterId: AvatarId }, { examples: [{ guildId: '8c3e5a71-2d4f-4e9b-a6c1-0f7d9b2e4a58', requesterId: 'ada-ranger' }] })
 export const DamageBody = Type.Object({
   damage: Type.Integer({ minimum: ATTACK_DAMAGE_MIN, maximum: ATTACK_DAMAGE_MAX, description: 'The damage asked for; what is dealt is capped by the attacker\'s effective attack' }),
   attackerAvatarId: AvatarId,
-})
+}, { examples: [{ damage: 14, attackerAvatarId: 'grace-mage' }] })
 
 export const BossView = Type.Object({
   type: StringEnum(BOSS_TYPES),

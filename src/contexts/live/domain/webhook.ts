@@ -102,7 +102,7 @@ export function signature(secret: string, unixSeconds: number, body: string): st
 export const isDelivered = (statusCode: number | undefined): boolean => statusCode !== undefined && statusCode >= 200 && statusCode < 300
 
 /** Each retry's wait over the one before: the first retry waits WEBHOOK_FIRST_RETRY_MS, the last WEBHOOK_MAX_RETRY_MS. */
-const RETRY_GROWTH = (WEBHOOK_MAX_RETRY_MS / WEBHOOK_FIRST_RETRY_MS) ** (1 / (WEBHOOK_MAX_ATTEMPTS - 2))
+export const RETRY_GROWTH = (WEBHOOK_MAX_RETRY_MS / WEBHOOK_FIRST_RETRY_MS) ** (1 / (WEBHOOK_MAX_ATTEMPTS - 2))
 
 /**
  * The wait before the next attempt after `attemptsMade` attempts, the last of which failed:

@@ -7,7 +7,7 @@ import {
   LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX, WEBHOOK_FIRST_RETRY_MS, WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_MAX_RETRY_MS, WEBHOOK_URL_MAX_LENGTH,
 } from '../domain/rules.js'
-import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from '../domain/webhook.js'
+import { DELIVERY_STATUSES, RETRY_GROWTH, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from '../domain/webhook.js'
 import type { DeliveryRow, EndpointRow } from '../store/webhooks.js'
 
 const tags = ['account']
@@ -24,7 +24,7 @@ const CreateBody = Type.Object({
     description: 'An http:// or https:// URL without credentials, on a public address (checked now and at each attempt)',
   }),
   events: EventTypes,
-}, { additionalProperties: false })
+}, { additionalProperties: false, examples: [{ url: 'https://example.com/hooks/questline', events: ['HabitAttended', 'AvatarLeveledUp', 'QuestCompleted'] }] })
 
 const endpointFields = {
   id: Id,
@@ -78,7 +78,7 @@ const deliveryView = (d: DeliveryRow) => ({
 const DESCRIPTION = `Each event of a chosen type that concerns one of the account's avatars is POSTed to the URL as
 \`{id, type, occurredAt, payload}\` with \`Questline-Event-Id\` and \`Questline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\`.
 A 2xx answer delivers it; anything else (or no answer within the timeout; redirects are not followed) is tried again after
-${WEBHOOK_FIRST_RETRY_MS / 1000} s, then about 2.8 times as long each time up to ${WEBHOOK_MAX_RETRY_MS / 3_600_000} h, ${WEBHOOK_MAX_ATTEMPTS} attempts in all, then FAILED.
+${WEBHOOK_FIRST_RETRY_MS / 1000} s, then about ${RETRY_GROWTH.toFixed(1)} times as long each time up to ${WEBHOOK_MAX_RETRY_MS / 3_600_000} h, ${WEBHOOK_MAX_ATTEMPTS} attempts in all, then FAILED.
 An endpoint every attempt to which failed for ${WEBHOOK_DISABLE_AFTER_MS / 3_600_000} h is disabled, with a WEBHOOK_DISABLED notification.
 At most ${WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX} endpoints per account (400 \`too-many-webhooks\`). A URL that is not http:// or https://, carries
 credentials, does not resolve or resolves to a loopback, private, link-local or otherwise non-public address (unless the server allows

@@ -16,7 +16,7 @@ const ItemName = Type.String({
 export const MarketplaceParams = Type.Object({ marketplaceId: MarketplaceId })
 export const ItemParams = Type.Object({ marketplaceId: MarketplaceId, itemName: ItemName })
 
-export const OpenBody = Type.Object({ avatarId: AvatarId })
+export const OpenBody = Type.Object({ avatarId: AvatarId }, { examples: [{ avatarId: 'ada-ranger' }] })
 export const FindQuery = Type.Object({ avatarId: AvatarId })
 export const ItemsQuery = Type.Object({
   type: StringEnum(ITEM_FILTERS, { default: 'ALL', description: 'Only items of this type; ALL (the default) lists every item' }),

@@ -20,7 +20,7 @@ const Duration = Type.String({
   description: 'ISO 8601 duration (P7D, PT12H, P1M2D, P1W, PT1.5H), positive, whole seconds and at most one year; a fraction only on the last of hours, minutes or seconds (P1DT12H, not P1.5D); returned as set',
 })
 const RewardAmount = Type.Integer({ minimum: REWARD_MIN, maximum: REWARD_MAX })
-export const RewardBody = Type.Object({ experience: RewardAmount, money: RewardAmount })
+export const RewardBody = Type.Object({ experience: RewardAmount, money: RewardAmount }, { examples: [{ experience: 200, money: 100 }] })
 
 /** A habit's schedule, as a habit takes it: the fields of other types are null or absent. */
 const Recurrence = Type.Object({
@@ -41,12 +41,17 @@ export const QuestHabitBody = Type.Object({
   description: Type.Optional(Type.String({ description: 'At most 2,000 characters' })),
   tags: Type.Optional(Type.Array(Type.String(), { description: 'At most 20 of 1–40 characters, trimmed and de-duplicated' })),
   recurrence: Recurrence,
+}, {
+  examples: [{
+    habitId: 'long-run', title: 'Long run', description: '10 km or more, at an easy pace', tags: ['fitness', 'outdoors'],
+    recurrence: { type: 'WEEKLY', dayOfWeek: 'SUNDAY' },
+  }],
 })
 
 export const RemoveHabitBody = Type.Object({
   habitId: Type.String({ minLength: 1, maxLength: 64 }),
   title: Type.String({ minLength: 1, description: 'Must match the entry\'s title' }),
-})
+}, { examples: [{ habitId: 'evening-stretch', title: 'Evening stretch' }] })
 
 export const CreateQuestBody = Type.Object({
   name: Name,
@@ -56,11 +61,21 @@ export const CreateQuestBody = Type.Object({
   guildId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'Only members of this guild may join' }))),
   habits: Type.Optional(Type.Array(QuestHabitBody, { maxItems: QUEST_HABITS_MAX })),
   ownerAvatarId: Type.Optional(AvatarIdString({ description: 'An avatar the caller owns; default their registration avatar' })),
+}, {
+  examples: [{
+    name: 'Two Weeks of Early Mornings', description: 'Up with the sun: a run every morning, and a short stretch three evenings a week.', duration: 'P14D',
+    reward: { experience: 300, money: 150 },
+    habits: [
+      { habitId: 'morning-run', title: 'Morning run', description: 'At least 3 km', tags: ['fitness', 'outdoors'], recurrence: { type: 'DAILY' } },
+      { habitId: 'evening-stretch', title: 'Evening stretch', tags: ['fitness'], recurrence: { type: 'TIMES_PER_WEEK', timesPerWeek: 3 } },
+    ],
+    ownerAvatarId: 'ada-ranger',
+  }],
 })
 
-export const NameBody = Type.Object({ name: Name })
-export const DurationBody = Type.Object({ duration: Duration })
-export const JoinBody = Type.Object({ avatarId: AvatarIdString({ description: 'An avatar the caller owns' }) })
+export const NameBody = Type.Object({ name: Name }, { examples: [{ name: 'Three Weeks of Early Mornings' }] })
+export const DurationBody = Type.Object({ duration: Duration }, { examples: [{ duration: 'P21D' }] })
+export const JoinBody = Type.Object({ avatarId: AvatarIdString({ description: 'An avatar the caller owns' }) }, { examples: [{ avatarId: 'grace-mage' }] })
 
 const Limit = Type.Integer({ minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT })
 export const ListQuery = Type.Object({

@@ -34,6 +34,32 @@ const ImportedView = Type.Object({
 /** The zip as parsed (see the content type parser below): its CSV files. */
 interface ZipUpload { loopZip: LoopFiles }
 
+/**
+ * A small export document as GET /api/v1/me/export writes it (the import reads `format`, `version`
+ * and each avatar's habits with their history; the other fields are ignored).
+ */
+const EXAMPLE_DOCUMENT = {
+  format: 'questline-export',
+  version: 1,
+  exportedAt: '2026-03-06T18:00:00.000Z',
+  user: { name: 'Ada Lovelace', email: 'ada@example.com' },
+  avatars: [{
+    avatar: { id: 'ada-ranger' },
+    habits: [{
+      habit: {
+        title: 'Read 20 pages', description: 'Any book, before bed', tags: ['reading'], recurrence: { type: 'DAILY' },
+        timeZone: 'Europe/Berlin', restDays: [], reminderTime: '21:30', firstWindowStart: '2026-03-02',
+      },
+      completions: [
+        { windowStart: '2026-03-02', attendedAt: '2026-03-02T21:40:00' },
+        { windowStart: '2026-03-03', attendedAt: '2026-03-03T22:05:00' },
+      ],
+      missed: [{ windowStart: '2026-03-04', outcome: 'MISSED' }],
+      frozen: [],
+    }],
+  }],
+}
+
 const isZipUpload = (body: unknown): body is ZipUpload => typeof body === 'object' && body !== null && 'loopZip' in body
 const isLoopPair = (body: unknown): body is { habits: string; checkmarks: string } =>
   typeof body === 'object' && body !== null && typeof (body as { habits?: unknown }).habits === 'string'
@@ -66,7 +92,7 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ app: ImportApp }> = async
       querystring: ImportQuery,
       body: {
         content: {
-          'application/json': { schema: Type.Union([ImportDocument, LoopCsvPair]) },
+          'application/json': { schema: Type.Union([ImportDocument, LoopCsvPair], { examples: [EXAMPLE_DOCUMENT] }) },
           'application/zip': { schema: Type.Any({ description: 'A Loop Habit Tracker CSV export as the app writes it (zip), with ?format=loop' }) },
         },
       } as never,

@@ -43,17 +43,22 @@ export const CreateHabitBody = Type.Object({
   restDays: Type.Optional(RestDays),
   timeZone: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: "The habit's own IANA zone; absent or null: it follows its avatar's (settings)" }))),
   reminderTime: Type.Optional(ReminderTime),
+}, {
+  examples: [{
+    avatarId: 'ada-ranger', title: 'Read 20 pages', description: 'Any book, before bed', tags: ['reading', 'evening'],
+    recurrenceType: 'DAILY', restDays: ['SATURDAY'], timeZone: 'Europe/Berlin', reminderTime: '21:30',
+  }],
 })
 
-export const TitleBody = Type.Object({ title: Title })
-export const DescriptionBody = Type.Object({ description: Description })
-export const TagsBody = Type.Object({ tags: Tags })
-export const ReminderTimeBody = Type.Object({ reminderTime: ReminderTime })
-export const RecurrenceBody = Type.Object({ type: RecurrenceType, ...scheduleFields })
-export const RestDaysBody = Type.Object({ restDays: RestDays })
+export const TitleBody = Type.Object({ title: Title }, { examples: [{ title: 'Read 30 pages' }] })
+export const DescriptionBody = Type.Object({ description: Description }, { examples: [{ description: 'Fiction or not, with a cup of tea before bed' }] })
+export const TagsBody = Type.Object({ tags: Tags }, { examples: [{ tags: ['reading', 'evening', 'wind-down'] }] })
+export const ReminderTimeBody = Type.Object({ reminderTime: ReminderTime }, { examples: [{ reminderTime: '09:30' }] })
+export const RecurrenceBody = Type.Object({ type: RecurrenceType, ...scheduleFields }, { examples: [{ type: 'WEEKLY', dayOfWeek: 'SATURDAY', dayOfMonth: null }] })
+export const RestDaysBody = Type.Object({ restDays: RestDays }, { examples: [{ restDays: ['SATURDAY', 'SUNDAY'] }] })
 export const AttendBody = Type.Object({
   date: Type.String({ minLength: 1, maxLength: 40, description: 'Local date-time YYYY-MM-DDTHH:mm:ss[.SSS], no offset' }),
-})
+}, { examples: [{ date: '2026-03-02T21:15:00' }] })
 
 export const ListQuery = Type.Object({
   avatarId: AvatarIdString(),
@@ -110,7 +115,7 @@ export const SettingsBody = Type.Object({
   timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   dayStartHour: Type.Optional(Type.Integer({ minimum: 0, maximum: DAY_START_HOUR_MAX })),
   vacation: Type.Optional(Vacation),
-})
+}, { examples: [{ timeZone: 'Europe/Berlin', dayStartHour: 4, vacation: { from: '2026-08-03', to: '2026-08-16' } }] })
 
 export const CreatedHabitView = Type.Object({ id: Type.String(), _links: LinksSchema })
 export const HabitListView = Type.Object({ items: Type.Array(HabitView), next: Nullable(Type.String()) })

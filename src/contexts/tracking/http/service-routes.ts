@@ -28,11 +28,16 @@ const QuestCopyBody = Type.Object({
   startsOn: Type.Optional(Type.String({
     format: 'date', description: "Local date the caller counts the copy's windows from (an EVERY_N_DAYS copy's N-day steps start on it); absent: the day it is made",
   })),
+}, {
+  examples: [{
+    avatarId: 'grace-mage', questId: 'c1a9e7d3-5b2f-4a6e-8d0c-3f9b1e7a5c24', title: 'Evening stretch', description: '10 minutes of stretching before bed',
+    tags: ['fitness'], recurrence: { type: 'TIMES_PER_WEEK', timesPerWeek: 3 }, timeZone: 'Europe/London', startsOn: '2026-03-02',
+  }],
 })
 const UnlinkBody = Type.Object({
   questId: QuestId,
   habitIds: Type.Array(Type.String({ format: 'uuid' }), { maxItems: UNLINK_MAX_HABITS }),
-})
+}, { examples: [{ questId: 'c1a9e7d3-5b2f-4a6e-8d0c-3f9b1e7a5c24', habitIds: ['e2b4d6f8-1a3c-4e5a-9b7d-2c4e6f8a0b13', 'f3c5e7a9-2b4d-4f6b-8c0e-3d5f7a9b1c24'] }] })
 
 export const trackingServiceRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = async (f, { app }) => {
   f.put('/habits/:id', {

@@ -5,7 +5,7 @@ import { DAY_START_HOUR_MAX, VACATION_MAX_DAYS } from '../domain/rules.js'
 import { AvatarParams, SettingsBody, SettingsView } from './schemas.js'
 
 const tags = ['habits']
-const OWNER_ONLY = "Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404."
+const OWNER_ONLY = "Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`."
 
 /** An avatar's day settings: served by tracking, whose windows they shape (DESIGN §9.3). */
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = async (f, { app }) => {
