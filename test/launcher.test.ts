@@ -53,9 +53,9 @@ test('on an empty database: every process migrates at once and comes up, logs ca
   const ports = processes.filter((_, i) => i % 2 === 1).map(Number)
   expect(names.sort()).toEqual(['avatar#1', 'avatar#2', 'gateway', 'guild', 'live', 'marketplace', 'quest', 'tracking'])
   expect(ports).toContain(port)
-  // Every process's log lines carry its name.
-  expect(lines.some((l) => l.startsWith('[avatar#2] '))).toBe(true)
-  expect(lines.some((l) => l.startsWith('[gateway] '))).toBe(true)
+  // Every process's log lines carry its name (each comes through its own pipe, in its own time).
+  await expect.poll(() => lines.some((l) => l.startsWith('[avatar#2] ')), { timeout: 5_000 }).toBe(true)
+  await expect.poll(() => lines.some((l) => l.startsWith('[gateway] ')), { timeout: 5_000 }).toBe(true)
 
   const base = `http://127.0.0.1:${port}`
   expect((await fetch(`${base}/readyz`)).status).toBe(200)
