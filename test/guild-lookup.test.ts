@@ -56,6 +56,13 @@ test('a memberId that is not an avatar id is a validation problem', async () => 
   expect(res.json().errors).toEqual([expect.objectContaining({ path: 'querystring/memberId' })])
 })
 
+test('a memberId that names no avatar is 400 unknown-avatar, not an empty list (one in no guild is)', async () => {
+  const p = await newPlayer(app)
+  const res = await list(p, `memberId=${randomUUID()}`)
+  expect(res.statusCode, res.body).toBe(400)
+  expect(res.json()).toMatchObject({ type: '/problems/unknown-avatar', errors: [{ path: 'querystring/memberId' }] })
+})
+
 /** Where the guild API answers over a real port: the guild process in split mode, else the app itself. */
 async function guildServiceUrl(): Promise<string> {
   if (splitTarget) return (app as SplitTestApp).cluster.of('guild')[0]!.url

@@ -99,7 +99,8 @@ describe('the stream', () => {
     }
   })
 
-  test('a guild battle: every member sees each turn with the boss\'s health after it, and its cancelling', async () => {
+  /** A guild of two fighting a GOBLIN, its member watching. */
+  async function battleWatched() {
     const leader = await newPlayer(app)
     const member = await newPlayer(app)
     const guildId = await newGuild(app, leader)
@@ -108,7 +109,11 @@ describe('the stream', () => {
     const watching = await watch(member)
     const started = await post(leader, '/api/v1/battles', { guildId, bossType: 'GOBLIN', requesterId: leader.avatarId })
     expect(started.statusCode, started.body).toBe(200)
-    const battleId = started.json().id as string
+    return { leader, member, guildId, watching, battleId: started.json().id as string }
+  }
+
+  test('a guild battle: every member sees each turn with the boss\'s health after it, and its cancelling', async () => {
+    const { leader, guildId, watching, battleId } = await battleWatched()
     const hit = await post(leader, `/api/v1/battles/${battleId}/damage`, { damage: 20, attackerAvatarId: leader.avatarId })
     expect(hit.statusCode, hit.body).toBe(204)
     const turn = await watching.next((e) => e.event === 'BattleTurnTaken')
@@ -120,6 +125,18 @@ describe('the stream', () => {
     const cancelled = await app.inject({ method: 'DELETE', url: `/api/v1/battles/${battleId}`, headers: leader.auth, payload: { guildId, requesterId: leader.avatarId } })
     expect(cancelled.statusCode, cancelled.body).toBe(204)
     expect((await watching.next((e) => e.event === 'BattleCancelled')).data).toMatchObject({ payload: { battleId, guildId, cancelledBy: leader.avatarId } })
+  })
+
+  test('a guild deleted in the middle of a battle: the members hear the battle called off, then the guild gone', async () => {
+    const { leader, member, guildId, watching, battleId } = await battleWatched()
+    const deleted = await app.inject({ method: 'DELETE', url: `/api/v1/guilds/${guildId}`, headers: leader.auth, payload: { requestorId: leader.avatarId } })
+    expect(deleted.statusCode, deleted.body).toBe(204)
+    // Told even when the guild's members are forgotten first: the event names its participants.
+    const cancelled = await watching.next((e) => e.event === 'BattleCancelled')
+    expect(cancelled.data).toMatchObject({ payload: { battleId, guildId, cancelledBy: leader.avatarId } })
+    expect(new Set((cancelled.data as { payload: { participants: string[] } }).payload.participants)).toEqual(new Set([leader.avatarId, member.avatarId]))
+    await watching.next((e) => e.event === 'GuildDisbanded')
+    expect((await app.inject({ url: `/api/v1/battles/${battleId}`, headers: leader.auth })).statusCode).toBe(404)
   })
 
   test('an invite reaches the invitee\'s stream with its notification', async () => {

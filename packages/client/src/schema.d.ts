@@ -1336,7 +1336,7 @@ export interface paths {
         };
         /**
          * List guilds, oldest first, by name or by member
-         * @description `name` keeps the guilds whose name contains it (ignoring case); `memberId` the guild that avatar belongs to (none or one). In pages of `limit` (`next` names the following page); a cursor that names no guild is 400 `invalid-cursor`.
+         * @description `name` keeps the guilds whose name contains it (ignoring case); `memberId` the guild that avatar belongs to (none or one; 400 `unknown-avatar` when no such avatar exists). In pages of `limit` (`next` names the following page); a cursor that names no guild is 400 `invalid-cursor`.
          */
         get: operations["listGuilds"];
         put?: never;
@@ -7967,7 +7967,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;

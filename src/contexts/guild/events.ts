@@ -40,8 +40,12 @@ export const BattleTurnTaken = event('BattleTurnTaken', Type.Object({
   bossHealth: Type.Integer({ minimum: 0 }), bossMaxHealth: Type.Integer({ minimum: 1 }),
   status: Type.Union([Type.Literal('IN_PROGRESS'), Type.Literal('WON'), Type.Literal('LOST')]),
 }))
-/** The leader called a battle in progress off: it is gone, without reward or penalty. */
-export const BattleCancelled = event('BattleCancelled', Type.Object({ ...Battle, cancelledBy: Type.String() }))
+/**
+ * A battle in progress was called off (by its leader, or with its guild): it is gone, without
+ * reward or penalty. It names its participants, who are told even when the guild went with it.
+ * (`participants` is optional only for events written before it was added.)
+ */
+export const BattleCancelled = event('BattleCancelled', Type.Object({ ...Battle, cancelledBy: Type.String(), participants: Type.Optional(Participants) }))
 /** Every participant receives the reward (the avatar context applies it). */
 export const BattleWon = event('BattleWon', Type.Object({
   ...Battle,

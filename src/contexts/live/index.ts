@@ -175,7 +175,7 @@ export const liveModule = contextModule({
         streaming(InviteWithdrawn, audience.toGuildAndInvitee),
         streaming(BattleStarted, audience.toGuild),
         streaming(BattleTurnTaken, audience.toGuild),
-        streaming(BattleCancelled, audience.toGuild),
+        streaming(BattleCancelled, audience.toGuildAndParticipants),
         streaming(MemberRolesChanged, audience.toGuild),
         streaming(GuildCreated, audience.toLeader, { before: (tx, ps) => guildMemberRepo.join(tx, ps.map((p) => ({ avatarId: p.leaderAvatarId, guildId: p.guildId }))) }),
         streaming(MemberJoined, audience.toGuild, { before: (tx, ps) => guildMemberRepo.join(tx, ps.map((p) => ({ avatarId: p.avatarId, guildId: p.guildId }))) }),

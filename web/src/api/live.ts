@@ -58,7 +58,7 @@ export interface LivePayloads {
     battleId: string; guildId: string; turn: number; numOfTurns: number; avatarId: string; dealt: number; strikeBack: number
     attackerFell: boolean; bossHealth: number; bossMaxHealth: number; status: 'IN_PROGRESS' | 'WON' | 'LOST'
   }
-  BattleCancelled: { battleId: string; guildId: string; cancelledBy: string }
+  BattleCancelled: { battleId: string; guildId: string; cancelledBy: string; participants?: string[] }
   BattleWon: { battleId: string; guildId: string }
   BattleLost: { battleId: string; guildId: string }
   /** Control: the stream could not replay from where the client left off; read the state again. */

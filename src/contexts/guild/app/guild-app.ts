@@ -11,9 +11,11 @@ import * as rules from '../domain/guild.js'
 import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
 import { POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
 import type { GuildDraft } from '../events.js'
+import { battleVersion } from '../domain/battle.js'
 import { battleRepo } from '../store/battles.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
 import type { GuildMembershipExport } from '../http/export-schemas.js'
+import { battleCancelled } from './battle-app.js'
 import { membershipExport } from './membership-export.js'
 
 export interface GuildDeps {
@@ -68,6 +70,8 @@ export class GuildApp {
       fetch: (afterSeq, limit) => guildRepo.list(q, { name: s.name, memberId: s.memberId, afterSeq, limit }),
       keyOf: (g) => g.id,
     })
+    // A member in no guild, or no avatar at all: only the second is a bad request (asked only then).
+    if (s.memberId && page.items.length === 0 && (await this.d.avatars.ownerOf(s.memberId)) === undefined) throw new UnknownAvatar(s.memberId, '/memberId')
     const ranked = await Promise.all(page.items.map(async (guild) => ({ guild, globalRank: await guildRepo.rankOf(q, guild) })))
     return { items: ranked, next: page.next }
   }
@@ -112,14 +116,20 @@ export class GuildApp {
     await this.d.database.transaction(async (tx) => {
       const guild = await guildRepo.getForUpdate(tx, id)
       rules.actingAs(guild, acting, rules.LEADER_ONLY, 'delete the guild')
-      await this.disband(tx, guild)
+      await this.disband(tx, guild, acting)
     })
   }
 
-  /** Deletes the guild; `drafts` are the events of the change that emptied it, if one did. */
-  private async disband(tx: Tx, guild: StoredGuild, drafts: Draft[] = []): Promise<void> {
+  /**
+   * Deletes the guild, on the word of avatar `by`, and calls off its battle in progress; `drafts`
+   * are the events of the change that emptied it, if one did.
+   */
+  private async disband(tx: Tx, guild: StoredGuild, by: string, drafts: Draft[] = []): Promise<void> {
     const battle = await battleRepo.inProgressOf(tx, guild.id)
-    if (battle) await battleRepo.delete(tx, battle.id)
+    if (battle) {
+      await battleRepo.delete(tx, battle.id)
+      await this.d.outbox.add(tx, [{ ...battleCancelled(battle, by), aggregateId: battle.id, version: battleVersion(battle) }])
+    }
     await guildRepo.delete(tx, guild.id)
     await this.events(tx, guild.id, guild.version + 1, [...drafts, { type: 'GuildDisbanded', payload: { guildId: guild.id } }])
   }
@@ -230,31 +240,32 @@ export class GuildApp {
 
   async removeMember(p: Principal, guildId: string, memberId: string, requestorId: string): Promise<void> {
     await requireOwnedAvatar(this.d.avatars, p, requestorId, '/requestorId')
-    await this.changeMembers(guildId, (g) => rules.remove(g, requestorId, memberId),
+    await this.changeMembers(guildId, requestorId, (g) => rules.remove(g, requestorId, memberId),
       [{ type: 'MemberLeft', payload: { guildId, avatarId: memberId, reason: 'REMOVED' } }])
   }
 
   async leave(p: Principal, guildId: string, memberId: string): Promise<void> {
     await requireOwnedAvatar(this.d.avatars, p, memberId, '/memberId')
-    await this.changeMembers(guildId, (g) => rules.leave(g, memberId),
+    await this.changeMembers(guildId, memberId, (g) => rules.leave(g, memberId),
       [{ type: 'MemberLeft', payload: { guildId, avatarId: memberId, reason: 'LEFT' } }])
   }
 
   async changeRole(p: Principal, guildId: string, memberId: string, input: { roleName: AssignableRole; requestorId: string }): Promise<void> {
     await requireOwnedAvatar(this.d.avatars, p, input.requestorId, '/requestorId')
-    await this.changeMembers(guildId, (g) => rules.changeRole(g, input.requestorId, memberId, input.roleName))
+    await this.changeMembers(guildId, input.requestorId, (g) => rules.changeRole(g, input.requestorId, memberId, input.roleName))
   }
 
   async transferLeadership(p: Principal, guildId: string, input: { avatarId: string; requestorId: string }): Promise<void> {
     await requireOwnedAvatar(this.d.avatars, p, input.requestorId, '/requestorId')
-    await this.changeMembers(guildId, (g) => rules.transferLeadership(g, input.requestorId, input.avatarId))
+    await this.changeMembers(guildId, input.requestorId, (g) => rules.transferLeadership(g, input.requestorId, input.avatarId))
   }
 
-  private async changeMembers(guildId: string, decide: (g: Guild) => Member[], drafts: Draft[] = []): Promise<void> {
+  /** A change of the members, asked for by avatar `actor`; one that empties the guild disbands it. */
+  private async changeMembers(guildId: string, actor: string, decide: (g: Guild) => Member[], drafts: Draft[] = []): Promise<void> {
     await this.d.database.transaction(async (tx) => {
       const guild = await guildRepo.getForUpdate(tx, guildId)
       const after = decide(guild)
-      if (after.length === 0) return this.disband(tx, guild, drafts)
+      if (after.length === 0) return this.disband(tx, guild, actor, drafts)
       const changes = rules.roleChanges(guild.members, after)
       const roles: Draft[] = changes.length > 0 ? [{ type: 'MemberRolesChanged', payload: { guildId, changes } }] : []
       await this.events(tx, guildId, await guildRepo.saveMembers(tx, guildId, guild.members, after), [...drafts, ...roles])
@@ -283,7 +294,7 @@ export class GuildApp {
       await inviteRepo.deleteOfTarget(tx, avatarId)
       const guildId = await guildRepo.guildOf(tx, avatarId)
       if (!guildId) return
-      await this.changeMembers(guildId, (g) => rules.leave(g, avatarId),
+      await this.changeMembers(guildId, avatarId, (g) => rules.leave(g, avatarId),
         [{ type: 'MemberLeft', payload: { guildId, avatarId, reason: 'AVATAR_DELETED' } }])
     })
   }

@@ -50,7 +50,8 @@ export const guildRoutes: FastifyPluginAsyncTypebox<{ app: GuildApp }> = async (
     schema: {
       tags, operationId: 'listGuilds', summary: 'List guilds, oldest first, by name or by member',
       description: '`name` keeps the guilds whose name contains it (ignoring case); `memberId` the guild that avatar belongs to ' +
-        '(none or one). In pages of `limit` (`next` names the following page); a cursor that names no guild is 400 `invalid-cursor`.',
+        '(none or one; 400 `unknown-avatar` when no such avatar exists). In pages of `limit` (`next` names the following page); a cursor ' +
+        'that names no guild is 400 `invalid-cursor`.',
       querystring: GuildListQuery, response: { 200: GuildListView, ...problemResponses(400, 401) },
     },
   }, async (req) => {

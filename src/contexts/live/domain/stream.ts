@@ -35,6 +35,8 @@ export const toInvitee = (p: { targetAvatarId: string }): Audience => ({ avatars
 export const toGuildAndInvitee = (p: { guildId: string; targetAvatarId: string }): Audience => ({ guild: p.guildId, avatars: [p.targetAvatarId] })
 /** The members who stay, and the one who left (told it is out). */
 export const toGuildAndMember = (p: { guildId: string; avatarId: string }): Audience => ({ guild: p.guildId, avatars: [p.avatarId] })
+/** The guild's members, and the battle's participants: they still hear of it when the guild is gone by then. */
+export const toGuildAndParticipants = (p: { guildId: string; participants?: string[] | undefined }): Audience => ({ guild: p.guildId, avatars: p.participants ?? [] })
 export const toLeader = (p: { leaderAvatarId: string }): Audience => ({ avatars: [p.leaderAvatarId] })
 
 /** The avatars an audience names, members looked up by `membersOf`: each once. */
