@@ -31,9 +31,10 @@ type AttackEvent = Extract<Draft, { type: 'BossStruckBack' | 'BattleTurnTaken' }
 
 const REMEMBERED_BATTLES = 1_000
 
-/** A battle in progress called off by `by` (its leader, or whoever's change ended its guild). */
-export const battleCancelled = (b: Battle, by: string): Extract<Draft, { type: 'BattleCancelled' }> => ({
-  type: 'BattleCancelled', payload: { battleId: b.id, guildId: b.guildId, cancelledBy: by, participants: b.participants.map((x) => x.avatarId) },
+/** The event of a battle in progress called off by `by` (its leader, or whoever's change ended its guild). */
+export const battleCancelled = (b: Battle, by: string): EventDraft<Draft> => ({
+  type: 'BattleCancelled', aggregateId: b.id, version: fight.battleVersion(b),
+  payload: { battleId: b.id, guildId: b.guildId, cancelledBy: by, participants: b.participants.map((x) => x.avatarId) },
 })
 
 /** An attack waiting for its battle's next batch, with what was read of the attacker before. */
@@ -113,7 +114,7 @@ export class BattleApp {
       actingAs(guild, input.requesterId, LEADER_ONLY, 'cancel a battle')
       if (battle.status !== 'IN_PROGRESS') throw new BattleOver(battle.status)
       await battleRepo.delete(tx, id)
-      await this.events(tx, battle, [battleCancelled(battle, input.requesterId)])
+      await this.d.outbox.add(tx, [battleCancelled(battle, input.requesterId)])
     })
   }
 

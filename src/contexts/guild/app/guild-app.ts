@@ -11,7 +11,6 @@ import * as rules from '../domain/guild.js'
 import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
 import { POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
 import type { GuildDraft } from '../events.js'
-import { battleVersion } from '../domain/battle.js'
 import { battleRepo } from '../store/battles.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
 import type { GuildMembershipExport } from '../http/export-schemas.js'
@@ -128,7 +127,7 @@ export class GuildApp {
     const battle = await battleRepo.inProgressOf(tx, guild.id)
     if (battle) {
       await battleRepo.delete(tx, battle.id)
-      await this.d.outbox.add(tx, [{ ...battleCancelled(battle, by), aggregateId: battle.id, version: battleVersion(battle) }])
+      await this.d.outbox.add(tx, [battleCancelled(battle, by)])
     }
     await guildRepo.delete(tx, guild.id)
     await this.events(tx, guild.id, guild.version + 1, [...drafts, { type: 'GuildDisbanded', payload: { guildId: guild.id } }])
