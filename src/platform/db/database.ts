@@ -22,8 +22,8 @@ interface UnitOfWork {
   afterCommit: (() => void)[]
 }
 
-/** Runs one SQL statement on its own (autocommit), by a fixed name so PostgreSQL keeps it prepared. */
-type RawQuery = (name: string, text: string, params: unknown[]) => Promise<Record<string, unknown>[]>
+/** Runs one SQL statement on its own (autocommit): by a fixed name, so PostgreSQL keeps it prepared, or unnamed, planned for its values. */
+type RawQuery = (name: string | undefined, text: string, params: unknown[]) => Promise<Record<string, unknown>[]>
 
 /**
  * The platform's one database handle, embedded (PGlite) or PostgreSQL, with the same API.
@@ -85,7 +85,7 @@ export class Database {
     // An idle client's error (server restart) must not crash the process; the next query reports it.
     pool.on('error', () => {})
     const db = drizzlePg(pool) as unknown as Db
-    const raw: RawQuery = async (name, text, values) => (await pool.query<Record<string, unknown>>({ name, text, values })).rows
+    const raw: RawQuery = async (name, text, values) => (await pool.query<Record<string, unknown>>({ ...(name ? { name } : {}), text, values })).rows
     return new Database('postgres', db, () => pool.end(), raw, Promise.resolve())
   }
 
@@ -103,6 +103,16 @@ export class Database {
    */
   statement(name: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
     return this.raw(name, text, params)
+  }
+
+  /**
+   * The same, planned anew for the values it is given each time, not kept prepared: for tables
+   * whose size swings (outboxes fill and empty). PostgreSQL keeps a prepared statement's generic
+   * plan once made, and one made while the table was nearly empty (a sequential scan) goes on
+   * being used after it has grown to thousands of pages, until the table is next analyzed.
+   */
+  plannedEachTime(text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    return this.raw(undefined, text, params)
   }
 
   /** The open transaction of this async context, else the pool. */

@@ -39,12 +39,25 @@ export function outboxTable(schema: PgSchema) {
 
 export type OutboxTable = ReturnType<typeof outboxTable>
 
+/** An event as a producer's own statement writes it into its outbox, for an aggregate at an instant. */
+export interface WrittenEvent {
+  id: string
+  type: string
+  version: number
+  payload: unknown
+}
+
+/** The events a statement wrote for one aggregate at one instant, as they will be delivered. */
+export const writtenEvents = (aggregateId: string, at: Date, written: WrittenEvent[]): DomainEvent[] =>
+  written.map((e) => ({ id: e.id, type: e.type, occurredAt: at.toISOString(), aggregateId, version: e.version, payload: e.payload }))
+
 /**
- * Writes events in the caller's transaction, so they commit or vanish with the state change,
- * and tells the relay once they have committed so delivery need not wait for its next poll.
+ * Writes events in the caller's transaction, so they commit or vanish with the state change, and
+ * hands them to the relay once they have committed, which publishes them at once, with no read
+ * of the outbox (its poll finds what a crash or a failed publish left there).
  */
 export class Outbox<D extends { type: string; payload: unknown } = { type: string; payload: unknown }> {
-  private readonly listeners: (() => void)[] = []
+  private readonly listeners: ((events: DomainEvent[]) => void)[] = []
 
   constructor(
     readonly context: string,
@@ -56,18 +69,23 @@ export class Outbox<D extends { type: string; payload: unknown } = { type: strin
   async add(tx: Tx, drafts: EventDraft<D>[]): Promise<void> {
     if (drafts.length === 0) return
     const occurredAt = this.clock.now()
-    await tx.insert(this.table).values(
-      drafts.map((d) => ({ id: newId(), type: d.type, aggregateId: d.aggregateId, version: d.version, occurredAt, payload: d.payload })),
-    )
-    this.database.afterCommit(() => this.announce())
+    const rows = drafts.map((d) => ({ id: newId(), type: d.type, aggregateId: d.aggregateId, version: d.version, occurredAt, payload: d.payload }))
+    await tx.insert(this.table).values(rows)
+    this.database.afterCommit(() => this.committed(rows.map((r) => ({ ...r, occurredAt: r.occurredAt.toISOString() }))))
   }
 
-  /** Tells the relay that events were committed (by a statement of the caller's own, outside `add`). */
-  announce(): void {
-    this.listeners.forEach((l) => l())
+  /**
+   * Hands events that committed to the relay: those of `add`, or those a store's own statement
+   * wrote (`writtenEvents`). Each goes as a redelivery from the table would: its payload as JSON
+   * gives it back (a Date as its string, no undefined members).
+   */
+  committed(events: DomainEvent[]): void {
+    if (events.length === 0) return
+    const delivered = events.map((e) => ({ ...e, payload: JSON.parse(JSON.stringify(e.payload)) as unknown }))
+    this.listeners.forEach((l) => l(delivered))
   }
 
-  onCommitted(listener: () => void): void {
+  onCommitted(listener: (events: DomainEvent[]) => void): void {
     this.listeners.push(listener)
   }
 }

@@ -7,7 +7,7 @@ import { coalescedReads, Coalescer } from '../../../platform/db/coalescer.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
 import { Forbidden, NotFound } from '../../../platform/errors.js'
-import type { Outbox } from '../../../platform/events/outbox.js'
+import { writtenEvents, type Outbox } from '../../../platform/events/outbox.js'
 import type { AvatarDraft } from '../events.js'
 import { newId } from '../../../platform/ids.js'
 import * as rules from '../domain/avatar.js'
@@ -367,7 +367,7 @@ export class AvatarApp {
       const { outcomes, write } = decideBatch(loaded, commands, this.d.clock.now())
       if (write && (await this.writes.submit(write))) {
         this.lastWritten.set(id, write.avatar)
-        if (write.events.length) this.d.outbox.announce()
+        this.d.outbox.committed(writtenEvents(id, write.at, write.events))
         return outcomes
       }
       return write || remembered ? RACE_LOST : outcomes

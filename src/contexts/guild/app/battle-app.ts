@@ -5,7 +5,7 @@ import type { Database, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import { BoundedMap } from '../../../platform/bounded-map.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
-import type { EventDraft, Outbox } from '../../../platform/events/outbox.js'
+import { writtenEvents, type EventDraft, type Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import { requireOwnedAvatar, requireOwnedProfile, type AvatarClient, type AvatarProfile } from '../../avatar/client.js'
 import * as fight from '../domain/battle.js'
@@ -162,8 +162,11 @@ export class BattleApp {
         ? await battleAttacks.write(this.d.database, read.currentTurn, battle, records, events, now)
         : await this.writeLastAttacks(read.currentTurn, battle, records, events)
       if (!written) return RACE_LOST
-      if (battle.status === 'IN_PROGRESS') this.lastWritten.set(id, battle)
-      if (events.length > 0 || battle.status !== 'IN_PROGRESS') this.d.outbox.announce()
+      // The last batch's events went through the outbox in its transaction; the others', by this statement.
+      if (battle.status === 'IN_PROGRESS') {
+        this.lastWritten.set(id, battle)
+        this.d.outbox.committed(writtenEvents(id, now, events))
+      }
       return judged.outcomes
     })
   }

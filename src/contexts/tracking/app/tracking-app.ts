@@ -4,7 +4,7 @@ import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
 import { BadRequest, Conflict } from '../../../platform/errors.js'
-import type { Outbox } from '../../../platform/events/outbox.js'
+import { writtenEvents, type Outbox } from '../../../platform/events/outbox.js'
 import type { TrackingDraft } from '../events.js'
 import { newId } from '../../../platform/ids.js'
 import { inBatches } from '../../../platform/jobs/batches.js'
@@ -320,7 +320,7 @@ export class TrackingApp {
       const now = this.d.clock.now()
       const decided = decideAttends(loaded, pending.map((x) => x.c), now)
       const written = decided.writes.length ? await attendanceStore.write(this.d.database, decided.writes, now) : new Set<string>()
-      if (written.size > 0) this.d.outbox.announce()
+      this.d.outbox.committed(decided.writes.filter((w) => written.has(w.habit.id)).flatMap((w) => writtenEvents(w.habit.id, now, w.events)))
       const lost = new Set(decided.writes.filter((w) => !written.has(w.habit.id)).map((w) => w.habit.id))
       // An answer stands unless its habit's write lost the race; a refusal was judged on fresh state.
       pending.forEach(({ c, i }, k) => {
