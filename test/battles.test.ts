@@ -152,6 +152,27 @@ test('20 attacks at once by one attacker: the strike-back that takes their last 
   expect(a.money.amount).toBe(90)
 })
 
+test('an attacker fights as it entered the battle: a sword equipped after its first attack counts from the next battle', async () => {
+  const { guildId, leader } = await guildOfSize(1)
+  const outsider = await newPlayer(app)
+  const id = await startBattle(leader, guildId, 'GOBLIN')
+  // Attack 10 (strength alone) asked 100: 10 - 2 = 8 dealt.
+  expect((await hit(leader, id, 100)).statusCode).toBe(204)
+  await arm(leader, 50)
+  expect((await hit(leader, id, 100)).statusCode).toBe(204)
+  const log = (await get(leader, battleUrl(id, '/attacks'))).json().items as { dealt: number }[]
+  expect(log.map((a) => a.dealt)).toEqual([8, 8])
+  // The battle knows whose avatar entered it: someone else may still not attack with it.
+  expectProblem(await post(outsider, battleUrl(id, '/damage'), { damage: 5, attackerAvatarId: leader.avatarId }), 403, 'not-owner')
+  for (let i = 0; i < 4; i++) expect((await hit(leader, id, 100)).statusCode).toBe(204)
+  expect((await get(leader, battleUrl(id, '/status'))).json().status).toBe('LOST')
+
+  // The next battle: the leader enters with the sword (10 + 50 = 60 attack, 58 dealt).
+  const next = await startBattle(leader, guildId, 'GOBLIN')
+  expect((await hit(leader, next, 100)).statusCode).toBe(204)
+  expect((await get(leader, battleUrl(next, '/attacks/1'))).json()).toMatchObject({ dealt: 58 })
+})
+
 test('the leader cancels a battle in progress; another can start after', async () => {
   const { guildId, leader, players: [, member] } = await guildOfSize(2)
   const id = await startBattle(leader, guildId, 'TROLL')

@@ -158,8 +158,13 @@ const missing = (avatarId: string, named: Naming) => (named === 'path' ? new Not
 export async function requireOwnedAvatar(avatars: AvatarClient, p: Principal, avatarId: string, named: Naming): Promise<string> {
   const owner = await avatars.ownerOf(avatarId)
   if (owner === undefined) throw missing(avatarId, named)
-  if (owner !== p.userId && !isTrusted(p)) throw new NotYourAvatar(avatarId)
+  requireOwner(p, avatarId, owner)
   return owner
+}
+
+/** The same check of an avatar whose owner is known already (an avatar's owner never changes): no read. */
+export function requireOwner(p: Principal, avatarId: string, ownerId: string): void {
+  if (ownerId !== p.userId && !isTrusted(p)) throw new NotYourAvatar(avatarId)
 }
 
 /** The profile of an avatar the caller acts as (named by the field `field`), refused as `requireOwnedAvatar` would, in one read. */
@@ -169,7 +174,7 @@ export async function requireOwnedProfile(avatars: AvatarClient, p: Principal, a
     throw e
   })
   if (!profile) throw new UnknownAvatar(avatarId, field)
-  if (profile.ownerId !== p.userId && !isTrusted(p)) throw new NotYourAvatar(avatarId)
+  requireOwner(p, avatarId, profile.ownerId)
   return profile
 }
 

@@ -7,9 +7,9 @@ import { BoundedMap } from '../../../platform/bounded-map.js'
 import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
 import { writtenEvents, type EventDraft, type Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
-import { requireOwnedAvatar, requireOwnedProfile, type AvatarClient, type AvatarProfile } from '../../avatar/client.js'
+import { requireOwnedAvatar, requireOwnedProfile, requireOwner, type AvatarClient } from '../../avatar/client.js'
 import * as fight from '../domain/battle.js'
-import type { Battle } from '../domain/battle.js'
+import { FighterNotRead, type Battle, type Fighter } from '../domain/battle.js'
 import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
 import { actingAs, LEADER_ONLY } from '../domain/guild.js'
 import type { BossType } from '../domain/rules.js'
@@ -37,11 +37,11 @@ export const battleCancelled = (b: Battle, by: string): EventDraft<Draft> => ({
   payload: { battleId: b.id, guildId: b.guildId, cancelledBy: by, participants: b.participants.map((x) => x.avatarId) },
 })
 
-/** An attack waiting for its battle's next batch, with what was read of the attacker before. */
+/** An attack waiting for its battle's next batch, with what was read of the attacker before its first attack. */
 interface PendingAttack {
   attacker: string
   damage: number
-  fighter: AvatarProfile
+  fighter: Fighter | undefined
 }
 
 /**
@@ -53,6 +53,8 @@ export class BattleApp {
   private readonly pendingAttacks = new KeyedBatcher<PendingAttack, number>((id, batch) => this.applyAttacks(id, batch))
   /** Battles as this process last wrote them: the next batch on one of them needs no read. */
   private readonly lastWritten = new BoundedMap<string, Battle>(REMEMBERED_BATTLES)
+  /** Battles as this process last read or wrote them: who has entered the fight, so their attacks read nothing first. */
+  private readonly lastSeen = new BoundedMap<string, Battle>(REMEMBERED_BATTLES)
 
   constructor(private readonly d: BattleDeps) {}
 
@@ -119,14 +121,26 @@ export class BattleApp {
   }
 
   /**
-   * One attack, one turn. The attacker's profile is read first; then, in the battle's next batch,
-   * the pure rules judge the hit, the strike-back and whether it fells the attacker (from the
-   * battle's own health ledger), and the battle, the attack and the strike-back event are written
-   * together. The avatar context applies the strike-back after commit, exactly once, from the
-   * event. Answers the turn the attack used.
+   * One attack, one turn. An attacker's first attack of a battle reads its profile first (its
+   * owner, attack, defense and health), which the battle keeps; later ones read nothing. Then, in
+   * the battle's next batch, the pure rules judge the hit, the strike-back and whether it fells the
+   * attacker (from the battle's own health ledger), and the battle, the attack and the turn's
+   * event are written together. The avatar context applies the strike-back after commit, exactly
+   * once, from the event. Answers the turn the attack used.
    */
   async attackBoss(p: Principal, id: string, input: { damage: number; attackerAvatarId: string }): Promise<number> {
     const attacker = input.attackerAvatarId
+    const seen = this.lastSeen.get(id)
+    const entered = seen && fight.enteredFighter(seen, attacker)
+    if (entered) {
+      requireOwner(p, attacker, entered.ownerId)
+      try {
+        return await this.pendingAttacks.submit(id, { attacker, damage: input.damage, fighter: undefined })
+      } catch (e) {
+        // Only when the battle as written does not have the fighter this process saw: read it, as below.
+        if (!(e instanceof FighterNotRead)) throw e
+      }
+    }
     // The attacker's ownership is judged first; the battle (an unknown one, a finished one, an
     // outsider, a fallen attacker) by the batch, on the battle as it is.
     const fighter = await requireOwnedProfile(this.d.avatars, p, attacker, '/attackerAvatarId')
@@ -153,6 +167,7 @@ export class BattleApp {
         if (e instanceof NotFound) return batch.map(() => failed(e))
         throw e
       }
+      if (!remembered) this.lastSeen.set(id, read)
       const now = this.d.clock.now()
       const judged = this.judge(read, batch, now)
       // Answers that write nothing are given only on a battle just read.
@@ -162,6 +177,7 @@ export class BattleApp {
         ? await battleAttacks.write(this.d.database, read.currentTurn, battle, records, events, now)
         : await this.writeLastAttacks(read.currentTurn, battle, records, events)
       if (!written) return RACE_LOST
+      this.lastSeen.set(id, battle)
       // The last batch's events went through the outbox in its transaction; the others', by this statement.
       if (battle.status === 'IN_PROGRESS') {
         this.lastWritten.set(id, battle)

@@ -1,9 +1,10 @@
 /**
  * Boss battle rules. Pure. An attack is judged whole inside the battle: the hit, the boss's
- * strike-back, and whether it fells the attacker. The fall is judged from the battle's own health
- * ledger of the attacker (the lower of the health the avatar reported before the attack and what
- * the battle left it with), so the battle knows at once, without waiting for the avatar context
- * to apply the strike-back (which it does after commit, from an event).
+ * strike-back, and whether it fells the attacker. An avatar enters the fight with its first attack:
+ * what it brings then (its owner, attack, defense and health) is kept by the battle, which from then
+ * on keeps the attacker's health itself (its own ledger), so a fall is known at once, without
+ * waiting for the avatar context to apply the strike-back (which it does after commit, from an
+ * event), and later attacks need nothing read of the avatar.
  */
 import { AttackerFallen, BattleOver, NotAParticipant } from './errors.js'
 import { BATTLE_POINTS_DIVISOR, BOSSES, MIN_HIT, type Boss, type BossType } from './rules.js'
@@ -17,6 +18,16 @@ export interface Participant {
   attacks: number
   /** The attacker's health as this battle last left it (after its strike-back); absent before its first attack. */
   health?: number | undefined
+  /** What the avatar brought to its first attack, kept for the rest of the battle; absent before it. */
+  fighter?: EnteredFighter | undefined
+}
+
+/** An attacker as it entered the fight: gear changed later does not change how it fights in this battle. */
+export interface EnteredFighter {
+  /** The user owning the avatar (an avatar's owner never changes). */
+  ownerId: string
+  attack: number
+  defense: number
 }
 
 export interface Battle {
@@ -33,12 +44,20 @@ export interface Battle {
   endedAt: Date | null
 }
 
-/** What an attacker brings to a fight (from the avatar context, read before the attack). */
-export interface Fighter {
-  attack: number
-  defense: number
+/** What an attacker brings to its first attack of a battle (from the avatar context, read before it). */
+export interface Fighter extends EnteredFighter {
   /** The avatar's health as it reported it; strike-backs of this battle may not have reached it yet. */
   health: number
+}
+
+/**
+ * The attacker has not entered this battle yet and nothing was read of it: its first attack needs
+ * its fighter read from the avatar context. Not a refusal: the caller reads and attacks again.
+ */
+export class FighterNotRead extends Error {
+  constructor(readonly avatarId: string) {
+    super(`Avatar '${avatarId}' has not entered this battle; read its fighter first.`)
+  }
 }
 
 export interface Strike {
@@ -70,6 +89,9 @@ export function startBattle(b: { id: string; guildId: string; bossType: BossType
 
 const participantOf = (b: Battle, avatarId: string) => b.participants.find((p) => p.avatarId === avatarId)
 
+/** The attacker as it entered this battle, or undefined before its first attack (or when it is no participant). */
+export const enteredFighter = (b: Battle, avatarId: string): EnteredFighter | undefined => participantOf(b, avatarId)?.fighter
+
 /** Who may attack now: throws when the battle is over, or the avatar is not in it or has fallen. */
 export function checkAttacker(b: Battle, avatarId: string): void {
   if (b.status !== 'IN_PROGRESS') throw new BattleOver(b.status)
@@ -78,26 +100,36 @@ export function checkAttacker(b: Battle, avatarId: string): void {
   if (p.fallen) throw new AttackerFallen(avatarId)
 }
 
+/** How the participant fights in this battle, and the health it has in it before this attack. */
+function inTheFight(p: Participant, fighter: Fighter | undefined): { entered: EnteredFighter; health: number } {
+  // A fighter is kept together with the health the battle left it (both written by its first attack).
+  if (p.fighter) return { entered: p.fighter, health: p.health ?? 0 }
+  if (!fighter) throw new FighterNotRead(p.avatarId)
+  const { ownerId, attack, defense } = fighter
+  return { entered: { ownerId, attack, defense }, health: Math.min(fighter.health, p.health ?? fighter.health) }
+}
+
 /**
  * An attack uses one turn: dealt = max(1, min(damage, attack) − boss defense). If the boss stands,
  * it strikes back with max(1, boss strength − defense), taken from the attacker's health in this
- * battle: the lower of what the avatar reported and what the battle last left it with (a
- * strike-back the avatar has not applied yet still counts; healing during the battle does not).
- * An attacker left with none has fallen. Boss at 0: WON; turns used up or everyone fallen: LOST.
+ * battle. The attacker fights as it entered the battle (`EnteredFighter`); on its first attack
+ * `fighter` is what was read of it, entering with the lower of the health it reported and what
+ * the battle left it with (a battle from before fighters were kept). Health gained or lost
+ * outside the battle meanwhile does not count. An attacker left with none has fallen. Boss at 0:
+ * WON; turns used up or everyone fallen: LOST. Throws FighterNotRead for a first attack without `fighter`.
  */
-export function strike(b: Battle, attackerId: string, damage: number, fighter: Fighter, now: Date): Strike {
+export function strike(b: Battle, attackerId: string, damage: number, fighter: Fighter | undefined, now: Date): Strike {
   checkAttacker(b, attackerId)
-  const hit = Math.max(MIN_HIT, Math.min(damage, fighter.attack) - b.boss.defense)
+  const { entered, health: healthBefore } = inTheFight(participantOf(b, attackerId)!, fighter)
+  const hit = Math.max(MIN_HIT, Math.min(damage, entered.attack) - b.boss.defense)
   const dealt = Math.min(hit, b.bossRemainingHealth)
   const bossRemainingHealth = b.bossRemainingHealth - dealt
   const won = bossRemainingHealth === 0
-  const strikeBack = won ? 0 : Math.max(MIN_HIT, b.boss.strength - fighter.defense)
-  const attacker = participantOf(b, attackerId)!
-  const healthBefore = Math.min(fighter.health, attacker.health ?? fighter.health)
+  const strikeBack = won ? 0 : Math.max(MIN_HIT, b.boss.strength - entered.defense)
   const health = Math.max(0, healthBefore - strikeBack)
   const attackerFell = strikeBack > 0 && health === 0
   const participants = b.participants.map((p) => p.avatarId !== attackerId ? p : {
-    ...p, damageDealt: p.damageDealt + dealt, attacks: p.attacks + 1, health, fallen: attackerFell,
+    ...p, damageDealt: p.damageDealt + dealt, attacks: p.attacks + 1, health, fallen: attackerFell, fighter: entered,
   })
   const currentTurn = b.currentTurn + 1
   const lost = !won && (currentTurn >= b.numOfTurns || participants.every((p) => p.fallen))

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { bigint, bigserial, boolean, index, integer, jsonb, pgSchema, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { inboxTable } from '../../../platform/events/inbox.js'
 import { outboxTable } from '../../../platform/events/outbox.js'
+import type { Participant } from '../domain/battle.js'
 
 export const guildSchema = pgSchema('guild')
 
@@ -65,7 +66,7 @@ export const battles = guildSchema.table(
     currentTurn: integer('current_turn').notNull(),
     numOfTurns: integer('num_of_turns').notNull(),
     bossRemainingHealth: integer('boss_remaining_health').notNull(),
-    participants: jsonb('participants').$type<{ avatarId: string; fallen: boolean; damageDealt: number; attacks: number; health?: number | undefined }[]>().notNull(),
+    participants: jsonb('participants').$type<Participant[]>().notNull(),
     startedAt: instant('started_at').notNull(),
     endedAt: instant('ended_at'),
   },
