@@ -261,11 +261,14 @@ async function measureOursAlone(engine: Engine, base: string, hot: Player): Prom
   }
   if (PROBES > 0) await scenario('ours', engine, `attend → experience visible (${PROBES} sequential)`, () => measureRewardDelay(base, hot.token, hot.avatarId, PROBES))
   if (GUILD > 0) {
+    let standing: Pick<Row, 'rps' | 'requests' | 'note'> | undefined
     await scenario('ours', engine, `battle: ${GUILD} members attack one ${BOSS}`, async () => {
       const guild = await guildOf(base, GUILD)
       const b = await measureBattle(base, guild, BOSS, DURATION)
+      standing = { rps: b.standingRps, requests: b.attacks, note: `the same attacks over the ${fmt(b.attacks / b.standingRps, 1)} s bosses stood (each battle from its start to its last attack)` }
       return { rps: b.rps, p50: b.p50, p99: b.p99, requests: b.attacks, errors: b.errors, note: `${b.battles} battle${b.battles === 1 ? '' : 's'} of ${BOSS}; ${b.refused} attacks refused (battle just over / attacker fallen)` }
     })
+    if (standing) rows.push({ target: 'ours', engine, scenario: `battle while a boss stands (the same attacks)`, ...standing })
   }
 }
 

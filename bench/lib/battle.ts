@@ -1,7 +1,10 @@
 /**
  * Every member of one guild attacking one boss at once, for a duration. A battle ends when its
  * turns run out (turnsPerMember × members); the leader then starts the next one, and the members
- * carry on. Attacks/s counts accepted attacks (204) over the whole duration, restarts included.
+ * carry on. Attacks/s counts accepted attacks (204) over the whole duration, restarts included;
+ * `standingRps` counts them only while a boss stands: over the time from each battle's start
+ * (its answer) to the answer of its last accepted attack, without the members' refused attacks
+ * on a boss just gone and the leader's request for the next one.
  */
 import { Agent, request } from 'node:http'
 import { performance } from 'node:perf_hooks'
@@ -18,6 +21,15 @@ export interface BattleResult {
   refused: number
   errors: number
   battles: number
+  /** Accepted attacks per second of the time a boss stood. */
+  standingRps: number
+}
+
+/** One battle as the bench saw it: when its start was answered, and its accepted attacks. */
+interface Fought {
+  startedAt: number
+  attacks: number
+  lastAnsweredAt: number
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100
@@ -27,13 +39,20 @@ export async function measureBattle(base: string, guild: Guild, bossType: string
     guildId: guild.id, bossType, requesterId: guild.leader.avatarId,
   })) as { id: string }).id
 
-  let current = await startBattle()
+  const fought = new Map<string, Fought>()
+  const begin = async () => {
+    const id = await startBattle()
+    const startedAt = performance.now()
+    fought.set(id, { startedAt, attacks: 0, lastAnsweredAt: startedAt })
+    return id
+  }
+  let current = await begin()
   let battles = 1
   let renewing: Promise<void> | undefined
   /** The first member to see `ended` over starts the next battle; the others wait for it. */
   const renew = async (ended: string) => {
     if (current !== ended) return
-    renewing ??= startBattle().then((id) => {
+    renewing ??= begin().then((id) => {
       current = id
       battles++
     }).finally(() => {
@@ -72,6 +91,9 @@ export async function measureBattle(base: string, guild: Guild, bossType: string
       const ms = performance.now() - started
       if (res.status === 204) {
         latencies.push(ms)
+        const f = fought.get(battle)!
+        f.attacks++
+        f.lastAnsweredAt = performance.now()
       } else if (res.status === 400 && text.includes('/problems/battle-over')) {
         refused++
         await renew(battle)
@@ -92,6 +114,7 @@ export async function measureBattle(base: string, guild: Guild, bossType: string
   const elapsed = (performance.now() - t0) / 1000
   if (firstError) console.warn(`battle: ${errors} failed attacks, first: ${firstError}`)
   latencies.sort((a, b) => a - b)
+  const standingS = [...fought.values()].reduce((sum, f) => sum + (f.lastAnsweredAt - f.startedAt), 0) / 1000
   return {
     attacks: latencies.length,
     rps: latencies.length / elapsed,
@@ -100,5 +123,6 @@ export async function measureBattle(base: string, guild: Guild, bossType: string
     refused,
     errors,
     battles,
+    standingRps: standingS > 0 ? latencies.length / standingS : 0,
   }
 }
