@@ -6,15 +6,19 @@
  * Figures: GET /api/v1/avatars/{id} req/s and p50/p99 (autocannon, BENCH_CONNECTIONS=50 for
  * BENCH_DURATION=10 s), attend end to end over BENCH_ATTENDS=2000 distinct habits
  * (after BENCH_ATTEND_WARMUP=300 unrecorded ones; from the first request until every reward is visible), and attend →
- * experience visible p50/p99 over BENCH_PROBES=200 sequential probes. Each target gets a fresh
- * database and NATS stream, removed afterwards.
+ * experience visible p50/p99 over BENCH_PROBES=200 sequential probes, and a battle: BENCH_GUILD=20
+ * members of one guild attacking a BENCH_BOSS=DRAGON at once for BENCH_DURATION, a new battle
+ * whenever one ends (attacks/s and p50/p99 over the whole run, and the rate while a boss stands, as
+ * in bench/api.ts). Each target gets a fresh database and NATS stream, removed afterwards.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { generateSigningJwk } from '../src/platform/auth/keys.js'
 import { Cluster } from '../src/split/cluster.js'
 import { withBenchDatabase } from './lib/database.js'
+import { measureBattle } from './lib/battle.js'
 import { call } from './lib/http.js'
 import { withStream } from './lib/nats.js'
+import { guildOf } from './lib/players.js'
 import { onInterrupt, startServer } from './lib/processes.js'
 import { measureAttendsEndToEnd, measureAvatarReads, measureRewardDelay } from './lib/scenarios.js'
 
@@ -23,6 +27,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const ATTENDS = Number(process.env.BENCH_ATTENDS ?? 2000)
 const ATTEND_WARMUP = Number(process.env.BENCH_ATTEND_WARMUP ?? 300)
 const PROBES = Number(process.env.BENCH_PROBES ?? 200)
+const GUILD = Number(process.env.BENCH_GUILD ?? 20)
+const BOSS = process.env.BENCH_BOSS ?? 'DRAGON'
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
 
@@ -39,6 +45,11 @@ async function measure(target: string, base: string): Promise<void> {
   const attends = await measureAttendsEndToEnd(base, token, userId, ATTENDS, CONNECTIONS)
   rows.push({ target, scenario: `attend end to end (${ATTENDS} distinct habits)`, rps: Math.round(attends.perSecond), p50: attends.requests.p50, p99: attends.requests.p99 })
   rows.push({ target, scenario: `attend → experience visible (${PROBES} sequential)`, ...(await measureRewardDelay(base, token, userId, PROBES)) })
+  if (GUILD > 0) {
+    const battle = await measureBattle(base, await guildOf(base, GUILD), BOSS, DURATION)
+    rows.push({ target, scenario: `battle: ${GUILD} members attack one ${BOSS}`, rps: Math.round(battle.rps), p50: battle.p50, p99: battle.p99 })
+    rows.push({ target, scenario: 'battle while a boss stands (the same attacks)', rps: Math.round(battle.standingRps) })
+  }
 }
 
 async function allInOne(): Promise<void> {
