@@ -1,6 +1,6 @@
 /**
  * What other services call on the avatar API: the Idempotency-Key header, taking an item by
- * name, and the service-only routes (owner, provisioning).
+ * name, and the service-only routes (owner, profile, provisioning).
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -106,6 +106,27 @@ describe('service-only routes', () => {
     expect(asPlayer.statusCode).toBe(403)
     expect(asPlayer.json().type).toBe('/problems/service-only')
     expect((await app.inject({ url: url('nobody-here', '/owner'), headers: service })).statusCode).toBe(404)
+  })
+
+  test('GET …/profile answers owner, level, effective attack and defense and health in one read to a service token; players get 403', async () => {
+    const p = await newPlayer(app)
+    await giveItem(app, p, { type: 'ARMOR', name: 'Tin Vest', power: 7 })
+    expect((await app.inject({ method: 'POST', url: url(p.avatarId, '/inventory/items/equip'), headers: p.auth, payload: { type: 'ARMOR', name: 'Tin Vest' } })).statusCode).toBe(204)
+    expect((await keyed(p, p.avatarId, '/health/damage', { amount: 15 }, 'profile-hit')).statusCode).toBe(200)
+    const avatar = (await app.inject({ url: url(p.avatarId), headers: p.auth })).json()
+    const stats = (await app.inject({ url: url(p.avatarId, '/stats'), headers: p.auth })).json()
+    const res = await app.inject({ url: url(p.avatarId, '/profile'), headers: service })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({
+      ownerId: p.userId, level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor,
+      health: avatar.health.current, maxHealth: avatar.health.max,
+    })
+    expect(stats.armor).toBeGreaterThanOrEqual(7)
+    expect(avatar.health.current).toBe(avatar.health.max - 15)
+    const asPlayer = await app.inject({ url: url(p.avatarId, '/profile'), headers: p.auth })
+    expect(asPlayer.statusCode).toBe(403)
+    expect(asPlayer.json().type).toBe('/problems/service-only')
+    expect((await app.inject({ url: url('nobody-here', '/profile'), headers: service })).statusCode).toBe(404)
   })
 
   test('PUT provisions an avatar for a user, idempotently; another owner is 409; players get 403', async () => {

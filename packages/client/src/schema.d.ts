@@ -335,6 +335,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/avatars/{id}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a fight or a purchase judges of an avatar (services only)
+         * @description For services running apart, in one read: the owner, the level, the effective attack and defense (with the equipped weapon and armor) and the health. Refused with 403 `service-only` for a player token and 404 `not-found` for an unknown avatar.
+         */
+        get: operations["serviceGetAvatarProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/avatars/{id}/name": {
         parameters: {
             query?: never;
@@ -3563,6 +3583,66 @@ export interface operations {
                 content: {
                     "application/json": {
                         userId: string;
+                    };
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service-only` (/problems/service-only): Service or admin only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    serviceGetAvatarProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The user who owns the avatar */
+                        ownerId: string;
+                        level: number;
+                        /** @description Strength plus the equipped weapon */
+                        attack: number;
+                        /** @description Defense plus the equipped armor */
+                        defense: number;
+                        health: number;
+                        maxHealth: number;
                     };
                 };
             };

@@ -101,14 +101,10 @@ export function httpAvatarClient(baseUrl: string | (() => string), token: TokenS
     ownerOf,
     isOwner: async (avatarId, userId) => (await ownerOf(avatarId)) === userId,
     profile: async (avatarId) => {
-      const [avatar, stats, owner] = await Promise.all([
-        http.callOrUndefined<{ level: { levelNumber: number }; health: { current: number; max: number } }>({ method: 'GET', path: path(avatarId) }),
-        http.callOrUndefined<{ attack: number; armor: number }>({ method: 'GET', path: path(avatarId, '/stats') }),
-        http.callOrUndefined<{ userId: string }>({ method: 'GET', path: path(avatarId, '/owner') }),
-      ])
+      const profile = await http.callOrUndefined<AvatarProfile>({ method: 'GET', path: path(avatarId, '/profile') })
       // The port's promise, as in one process: an unknown avatar is NotFound, not the remote's 404 problem.
-      if (!avatar || !stats || !owner) throw new NotFound('Avatar', avatarId)
-      return { ownerId: owner.userId, level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor, health: avatar.health.current, maxHealth: avatar.health.max }
+      if (!profile) throw new NotFound('Avatar', avatarId)
+      return profile
     },
     spend: (avatarId, amount, key) => http.call({ method: 'POST', path: path(avatarId, '/money/spend'), body: { amount }, idempotencyKey: key }),
     earn: (avatarId, amount, key) => http.call({ method: 'POST', path: path(avatarId, '/money/earn'), body: { amount }, idempotencyKey: key }),

@@ -314,6 +314,12 @@ export class AvatarApp {
     return (await this.get(id)).ownerId
   }
 
+  /** The profile, asked over HTTP by a service running apart. */
+  profileFor(p: Principal, id: string): ReturnType<AvatarApp['profile']> {
+    requireTrusted(p, 'Only services read an avatar\'s profile; a player reads its avatar and stats.')
+    return this.profile(id)
+  }
+
   // ---- calls from other contexts (client.ts): trusted, each under an idempotency key ----
 
   /** What other contexts may read to judge a purchase or a fight. */

@@ -12,7 +12,7 @@ import { AMOUNT_MAX, AMOUNT_MIN, AVATAR_NAME_MAX, DAMAGE_MIN, MAX_AVATARS_PER_US
 import { KEYED, MINTS, OWNER_ONLY, READABLE } from './docs.js'
 import {
   Amount, AvatarIdParams, AvatarView, CreateAvatarBody, CreatedView, DamageAmount, DiedView, ExperienceView, HealthView,
-  LevelView, ManaView, MoneyView, NameBody, NameView, OwnerView, ProvisionBody, SearchCriteria, SearchQuery, SearchView, StatsView,
+  LevelView, ManaView, MoneyView, NameBody, NameView, OwnerView, ProfileView, ProvisionBody, SearchCriteria, SearchQuery, SearchView, StatsView,
 } from './schemas.js'
 import {
   avatarView, createdLinks, experienceLinks, healthLinks, levelLinks, levelOf, manaLinks, moneyLinks, nameLinks,
@@ -156,6 +156,18 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
       params, response: { 200: OwnerView, ...problemResponses(401, 403, 404) },
     },
   }, async (req) => ({ userId: await app.ownerFor(req.principal, req.params.id) }))
+
+  f.get('/avatars/:id/profile', {
+    schema: {
+      tags: ['service'],
+      operationId: 'serviceGetAvatarProfile',
+      summary: 'What a fight or a purchase judges of an avatar (services only)',
+      description: 'For services running apart, in one read: the owner, the level, the effective attack and defense ' +
+        '(with the equipped weapon and armor) and the health. Refused with 403 `service-only` for a player token and ' +
+        '404 `not-found` for an unknown avatar.',
+      params, response: { 200: ProfileView, ...problemResponses(401, 403, 404) },
+    },
+  }, async (req) => app.profileFor(req.principal, req.params.id))
 
   f.get('/avatars/:id/name', {
     schema: {

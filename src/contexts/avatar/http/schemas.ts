@@ -136,3 +136,12 @@ export const ProvisionBody = Type.Object({
 }, { examples: [{ ownerId: '5b7d2c1e-3f4a-4b8c-9d0e-1a2b3c4d5e6f', name: 'Ada Lovelace' }] })
 
 export const OwnerView = Type.Object({ userId: Type.String() })
+
+export const ProfileView = Type.Object({
+  ownerId: Type.String({ description: 'The user who owns the avatar' }),
+  level: Type.Integer(),
+  attack: Type.Integer({ description: 'Strength plus the equipped weapon' }),
+  defense: Type.Integer({ description: 'Defense plus the equipped armor' }),
+  health: Type.Integer(),
+  maxHealth: Type.Integer(),
+})
