@@ -55,23 +55,16 @@ const unpublished = async (ids: string[]) => {
   return ((await testDb.database.db.execute(query)) as unknown as { rows: unknown[] }).rows.length
 }
 
-const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
-  for (const end = Date.now() + ms; !(await check()); ) {
-    if (Date.now() > end) throw new Error('not within the time')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
 test('events handed over at commit are published at once, not at the next poll, and marked published', async () => {
   const bus = recordingBus()
   const { outbox, relay } = aProcess(bus, 60_000)
   await relay.start()
   try {
     await testDb.database.transaction((tx) => outbox.add(tx, [draft(1), draft(2)]))
-    await until(() => bus.taken.filter((e) => e.aggregateId.startsWith('relay-test-')).length === 2, 3_000)
+    await expect.poll(() => bus.taken.filter((e) => e.aggregateId.startsWith('relay-test-')).length, { timeout: 3_000 }).toBe(2)
     const ids = bus.taken.map((e) => e.id)
     expect(bus.taken.map((e) => e.payload)).toEqual([{ guildId: 'relay-test-1' }, { guildId: 'relay-test-2' }])
-    await until(async () => (await unpublished(ids)) === 0, 3_000)
+    await expect.poll(() => unpublished(ids), { timeout: 3_000 }).toBe(0)
   } finally {
     await relay.close()
   }
@@ -88,7 +81,7 @@ test('two processes: each event is published once, whether its own process lease
       await testDb.database.transaction((tx) => one.outbox.add(tx, [draft(100 + 2 * i), draft(101 + 2 * i)]))
     }
     const ofThisTest = () => [...a.taken, ...b.taken].filter((e) => Number(e.aggregateId.split('-').at(-1)) >= 100)
-    await until(() => ofThisTest().length >= 80)
+    await expect.poll(() => ofThisTest().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(80)
     await new Promise((r) => setTimeout(r, 200))
     const ids = ofThisTest().map((e) => e.id)
     expect(ids).toHaveLength(80)
@@ -113,9 +106,9 @@ test('an event left in the outbox is published by the poll: one committed withou
     await testDb.database.db.execute(sql`insert into guild.outbox (id, type, aggregate_id, version, occurred_at, payload)
       values (${refused}, 'GuildDisbanded', 'relay-test-refused', 1, now(), ${JSON.stringify({ guildId: 'relay-test-refused' })}::jsonb)`)
     outbox.committed([{ id: refused, type: 'GuildDisbanded', aggregateId: 'relay-test-refused', version: 1, occurredAt: new Date().toISOString(), payload: { guildId: 'relay-test-refused' } }])
-    await until(() => [left, refused].every((id) => bus.taken.some((e) => e.id === id)))
+    await expect.poll(() => [left, refused].every((id) => bus.taken.some((e) => e.id === id)), { timeout: 10_000 }).toBe(true)
     expect(bus.taken.filter((e) => e.id === refused)).toHaveLength(1)
-    await until(async () => (await unpublished([left, refused])) === 0, 3_000)
+    await expect.poll(() => unpublished([left, refused]), { timeout: 3_000 }).toBe(0)
   } finally {
     await relay.close()
   }
