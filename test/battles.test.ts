@@ -152,13 +152,13 @@ test('20 attacks at once by one attacker: the strike-back that takes their last 
   expect(a.money.amount).toBe(90)
 })
 
-test('an attacker fights as it entered the battle: a sword equipped after its first attack counts from the next battle', async () => {
+test('members fight as they were when the battle started: a sword equipped after the start counts from the next battle', async () => {
   const { guildId, leader } = await guildOfSize(1)
   const outsider = await newPlayer(app)
   const id = await startBattle(leader, guildId, 'GOBLIN')
+  await arm(leader, 50)
   // Attack 10 (strength alone) asked 100: 10 - 2 = 8 dealt.
   expect((await hit(leader, id, 100)).statusCode).toBe(204)
-  await arm(leader, 50)
   expect((await hit(leader, id, 100)).statusCode).toBe(204)
   const log = (await get(leader, battleUrl(id, '/attacks'))).json().items as { dealt: number }[]
   expect(log.map((a) => a.dealt)).toEqual([8, 8])
@@ -171,6 +171,19 @@ test('an attacker fights as it entered the battle: a sword equipped after its fi
   const next = await startBattle(leader, guildId, 'GOBLIN')
   expect((await hit(leader, next, 100)).statusCode).toBe(204)
   expect((await get(leader, battleUrl(next, '/attacks/1'))).json()).toMatchObject({ dealt: 58 })
+})
+
+test('a battle started while its guild is deleted: either it started and went with the guild, or it never started', async () => {
+  for (let round = 0; round < 5; round++) {
+    const { guildId, leader } = await guildOfSize(2)
+    const [started, deleted] = await Promise.all([
+      post(leader, '/api/v1/battles', { guildId, bossType: 'GOBLIN', requesterId: leader.avatarId }),
+      del(leader, guildUrl(guildId)),
+    ])
+    expect(deleted.statusCode, deleted.body).toBe(204)
+    if (started.statusCode === 200) expectProblem(await get(leader, battleUrl(started.json().id)), 404)
+    else expectProblem(started, 404)
+  }
 })
 
 test('the leader cancels a battle in progress; another can start after', async () => {

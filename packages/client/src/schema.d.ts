@@ -1654,7 +1654,7 @@ export interface paths {
         put?: never;
         /**
          * Start a battle against a boss (the guild's leader)
-         * @description `requesterId` must name an avatar the caller owns (400 `unknown-avatar` when there is none, 403 `not-owner` when it is someone else's) and the guild's leader (403 `guild-role-required`). One battle in progress per guild: 400 `battle-in-progress` names it. An unknown `bossType` is 400 `validation` naming the allowed values; an unknown guild 404 `not-found`. The members now are its participants; they share a pool of turns (the boss's turns per member × participants). Emits `BattleStarted`.
+         * @description `requesterId` must name an avatar the caller owns (400 `unknown-avatar` when there is none, 403 `not-owner` when it is someone else's) and the guild's leader (403 `guild-role-required`). One battle in progress per guild: 400 `battle-in-progress` names it. An unknown `bossType` is 400 `validation` naming the allowed values; an unknown guild 404 `not-found`. The members now are its participants, entering as they are now (their attack, defense and health: gear equipped later counts from the next battle); they share a pool of turns (the boss's turns per member × participants). Emits `BattleStarted`.
          */
         post: operations["startBattle"];
         delete?: never;
@@ -1858,7 +1858,7 @@ export interface paths {
         put?: never;
         /**
          * Attack the boss with a participant the caller owns (one turn)
-         * @description `attackerAvatarId` must name an avatar the caller owns (400 `unknown-avatar`, 403 `not-owner`) that is a participant (403 `not-a-participant`) and has not fallen (400 `attacker-fallen`); the battle must be in progress (400 `battle-over`; 404 `not-found` for an unknown battle). Dealt: max(1, min(damage, the attacker's effective attack) − the boss's defense). A boss that survives strikes back for max(1, strength − the attacker's effective defense); an attacker it kills has fallen for this battle. Concurrent attacks are serialized: no damage or turn is lost. The Location header names the attack. Emits `BattleTurnTaken` (and `BossStruckBack`); the last turn `BattleWon` (every participant gets the boss's experience and money) or `BattleLost` (every participant takes its penalty).
+         * @description `attackerAvatarId` must name an avatar the caller owns (400 `unknown-avatar`, 403 `not-owner`) that is a participant (403 `not-a-participant`) and has not fallen (400 `attacker-fallen`); the battle must be in progress (400 `battle-over`; 404 `not-found` for an unknown battle). Dealt: max(1, min(damage, the attacker's effective attack as it entered the battle) − the boss's defense). A boss that survives strikes back for max(1, strength − the attacker's effective defense as it entered); an attacker it kills has fallen for this battle. Concurrent attacks are serialized: no damage or turn is lost. The Location header names the attack. Emits `BattleTurnTaken` (and `BossStruckBack`); the last turn `BattleWon` (every participant gets the boss's experience and money) or `BattleLost` (every participant takes its penalty).
          */
         post: operations["attackBoss"];
         delete?: never;

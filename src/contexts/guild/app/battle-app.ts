@@ -14,7 +14,7 @@ import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/er
 import { actingAs, LEADER_ONLY } from '../domain/guild.js'
 import type { BossType } from '../domain/rules.js'
 import type { GuildDraft } from '../events.js'
-import { battleAttacks, battleRepo, type Attack } from '../store/battles.js'
+import { battleAttacks, battleRepo, battleStarts, type Attack } from '../store/battles.js'
 import { guildRepo } from '../store/guilds.js'
 
 export interface BattleDeps {
@@ -25,17 +25,30 @@ export interface BattleDeps {
 }
 
 type Draft = GuildDraft
-/** A strike-back of a batch, with its id and the battle's version after its turn. */
 /** What an attack writes with the battle: its turn, and the boss's strike-back when there was one. */
 type AttackEvent = Extract<Draft, { type: 'BossStruckBack' | 'BattleTurnTaken' }> & { id: string; version: number }
 
 const REMEMBERED_BATTLES = 1_000
+/** Fighters read at once when a battle starts (in split each is a call to the avatar service). */
+const FIGHTERS_READ_AT_ONCE = 20
 
 /** The event of a battle in progress called off by `by` (its leader, or whoever's change ended its guild). */
 export const battleCancelled = (b: Battle, by: string): EventDraft<Draft> => ({
   type: 'BattleCancelled', aggregateId: b.id, version: fight.battleVersion(b),
   payload: { battleId: b.id, guildId: b.guildId, cancelledBy: by, participants: b.participants.map((x) => x.avatarId) },
 })
+
+/** A settled promise's value, or its error thrown. */
+const settled = <T>(r: PromiseSettledResult<T>): T => {
+  if (r.status === 'rejected') throw r.reason
+  return r.value
+}
+
+/** What the events that end a battle say of it. */
+const concluded = (b: Battle) => ({ battleId: b.id, guildId: b.guildId, bossType: b.bossType, participants: b.participants.map((x) => x.avatarId) })
+
+/** A battle lost: every participant takes the boss's penalty (the avatar context applies it). */
+const battleLost = (b: Battle) => ({ type: 'BattleLost' as const, payload: { ...concluded(b), penalty: b.boss.penalty } })
 
 /** An attack waiting for its battle's next batch, with what was read of the attacker before its first attack. */
 interface PendingAttack {
@@ -47,7 +60,7 @@ interface PendingAttack {
 /**
  * Boss battles of guilds. Concurrent attacks on one battle are batched in a process, and the
  * batches ordered across processes by a write guarded with the turn that was read (the batch that
- * ends a battle also takes its row lock); no other context is called while one is held.
+ * wins a battle also takes its row lock); no other context is called while one is held.
  */
 export class BattleApp {
   private readonly pendingAttacks = new KeyedBatcher<PendingAttack, number>((id, batch) => this.applyAttacks(id, batch))
@@ -89,21 +102,56 @@ export class BattleApp {
     return battleRepo.attack(this.d.database.current(), id, turn)
   }
 
-  /** Leader only. The guild's members now are the participants. */
+  /**
+   * Leader only. The guild's members now are the participants, and they enter the fight now, as
+   * they are: each one's fighter is read before anything is written (one that cannot be read
+   * enters with its first attack instead). The battle and its event are then written in one
+   * statement, guarded by the guild's membership version that was read: a membership change meanwhile
+   * (or the guild's deletion) means reading again.
+   */
   async start(p: Principal, input: { guildId: string; bossType: BossType; requesterId: string }): Promise<Battle> {
-    const bossType = input.bossType
-    await requireOwnedAvatar(this.d.avatars, p, input.requesterId, '/requesterId')
-    // Two leaders' requests racing past the check: the store refuses the second (BattleInProgress).
-    return this.d.database.transaction(async (tx) => {
-      const guild = await guildRepo.getForUpdate(tx, input.guildId)
-      actingAs(guild, input.requesterId, LEADER_ONLY, 'start a battle')
-      const running = await battleRepo.inProgressOf(tx, guild.id)
+    const { bossType, requesterId } = input
+    const q = this.d.database.current()
+    // Read side by side, judged in this order: the requester, the guild, a battle it fights already.
+    const reads = () => Promise.allSettled([guildRepo.get(q, input.guildId), battleRepo.inProgressOf(q, input.guildId)])
+    const [requesterRead, firstReads] = await Promise.allSettled([requireOwnedProfile(this.d.avatars, p, requesterId, '/requesterId'), reads()])
+    const requester = settled(requesterRead)
+    let firstAttempt: Awaited<ReturnType<typeof reads>> | undefined = settled(firstReads)
+    return untilWritten(`guild '${input.guildId}'`, async () => {
+      // A later attempt (the guild changed meanwhile) reads again.
+      const [guildRead, runningRead] = firstAttempt ?? (await reads())
+      firstAttempt = undefined
+      const [guild, running] = [settled(guildRead), settled(runningRead)]
+      actingAs(guild, requesterId, LEADER_ONLY, 'start a battle')
       if (running) throw new BattleInProgress(running.id)
-      const battle = fight.startBattle({ id: newId(), guildId: guild.id, bossType, memberIds: guild.members.map((m) => m.avatarId), now: this.d.clock.now() })
-      await battleRepo.insert(tx, battle)
-      await this.events(tx, battle, [{ type: 'BattleStarted', payload: { battleId: battle.id, guildId: guild.id, bossType, participants: battle.participants.map((x) => x.avatarId) } }])
+      const memberIds = guild.members.map((m) => m.avatarId)
+      const fighters = await this.fightersOf(memberIds.filter((id) => id !== requesterId))
+      fighters.set(requesterId, requester)
+      const now = this.d.clock.now()
+      const battle = fight.startBattle({ id: newId(), guildId: guild.id, bossType, memberIds, fighters, now })
+      const started = { id: newId(), type: 'BattleStarted' as const, version: fight.battleVersion(battle), payload: { battleId: battle.id, guildId: guild.id, bossType, participants: memberIds } }
+      if (!(await battleStarts.insert(this.d.database, battle, guild.version, [started]))) return RACE_LOST
+      this.lastWritten.set(battle.id, battle)
+      this.lastSeen.set(battle.id, battle)
+      this.d.outbox.committed(writtenEvents(battle.id, now, [started]))
       return battle
     })
+  }
+
+  /**
+   * What can be read of these avatars as fighters, a few at a time (in split each is a call). One
+   * that cannot be read now (gone, or its service slow) is left out: it enters with its first
+   * attack, which reads it again and answers what went wrong.
+   */
+  private async fightersOf(avatarIds: string[]): Promise<Map<string, Fighter>> {
+    const fighters = new Map<string, Fighter>()
+    for (let i = 0; i < avatarIds.length; i += FIGHTERS_READ_AT_ONCE) {
+      await Promise.all(avatarIds.slice(i, i + FIGHTERS_READ_AT_ONCE).map(async (id) => {
+        const profile = await this.d.avatars.profile(id).catch(() => undefined)
+        if (profile) fighters.set(id, profile)
+      }))
+    }
+    return fighters
   }
 
   /** Leader only: cancels a battle in progress and deletes it. */
@@ -121,11 +169,11 @@ export class BattleApp {
   }
 
   /**
-   * One attack, one turn. An attacker's first attack of a battle reads its profile first (its
-   * owner, attack, defense and health), which the battle keeps; later ones read nothing. Then, in
-   * the battle's next batch, the pure rules judge the hit, the strike-back and whether it fells the
-   * attacker (from the battle's own health ledger), and the battle, the attack and the turn's
-   * event are written together. The avatar context applies the strike-back after commit, exactly
+   * One attack, one turn. An attacker that did not enter the fight at the start reads its profile
+   * on its first attack (its owner, attack, defense and health), which the battle keeps; other
+   * attacks read nothing. Then, in the battle's next batch, the pure rules judge the hit, the
+   * strike-back and whether it fells the attacker (from the battle's own health ledger), and the
+   * battle, the attack and the turn's event are written together. The avatar context applies the strike-back after commit, exactly
    * once, from the event. Answers the turn the attack used.
    */
   async attackBoss(p: Principal, id: string, input: { damage: number; attackerAvatarId: string }): Promise<number> {
@@ -150,10 +198,10 @@ export class BattleApp {
   /**
    * Concurrent attacks on one battle: each judged by the pure rules on the battle the ones before
    * it left (a refused one answers its own problem), then the battle, the attack records and the
-   * events written at once, guarded by the turn that was read. While the battle goes on that is one
-   * statement, with no read when this process wrote the battle last; the batch that ends it writes
-   * in a transaction with the rewards or penalties and the guild's points. A write that lost a race
-   * with another process is judged again on the battle as it is now.
+   * events written at once, guarded by the turn that was read, in one statement, with no read when
+   * this process wrote the battle last. A batch that loses the battle writes its `BattleLost` (the
+   * penalties) in the same statement; one that wins it writes in a transaction, with the guild's
+   * points. A write that lost a race with another process is judged again on the battle as it is now.
    */
   private applyAttacks(id: string, batch: PendingAttack[]): Promise<Outcome<number>[]> {
     return untilWritten(`battle '${id}'`, async () => {
@@ -172,17 +220,16 @@ export class BattleApp {
       const judged = this.judge(read, batch, now)
       // Answers that write nothing are given only on a battle just read.
       if (judged.records.length === 0) return remembered ? RACE_LOST : judged.outcomes
-      const { battle, records, events } = judged
-      const written = battle.status === 'IN_PROGRESS'
-        ? await battleAttacks.write(this.d.database, read.currentTurn, battle, records, events, now)
-        : await this.writeLastAttacks(read.currentTurn, battle, records, events)
-      if (!written) return RACE_LOST
-      this.lastSeen.set(id, battle)
-      // The last batch's events went through the outbox in its transaction; the others', by this statement.
-      if (battle.status === 'IN_PROGRESS') {
-        this.lastWritten.set(id, battle)
+      const { battle, records } = judged
+      if (battle.status === 'WON') {
+        if (!(await this.writeVictory(read.currentTurn, battle, records, judged.events))) return RACE_LOST
+      } else {
+        const events = battle.status === 'LOST' ? [...judged.events, { id: newId(), version: fight.battleVersion(battle), ...battleLost(battle) }] : judged.events
+        if (!(await battleAttacks.write(this.d.database, read.currentTurn, battle, records, events, now))) return RACE_LOST
+        if (battle.status === 'IN_PROGRESS') this.lastWritten.set(id, battle)
         this.d.outbox.committed(writtenEvents(id, now, events))
       }
+      this.lastSeen.set(id, battle)
       return judged.outcomes
     })
   }
@@ -213,29 +260,19 @@ export class BattleApp {
     return { battle, records, events, outcomes }
   }
 
-  /** The batch that ends the battle: everything in one transaction, under the battle's row lock. */
-  private writeLastAttacks(readTurn: number, battle: Battle, records: Attack[], events: AttackEvent[]): Promise<boolean> {
+  /** The batch that wins the battle: in one transaction with the guild's points, under the battle's row lock. */
+  private writeVictory(readTurn: number, battle: Battle, records: Attack[], events: AttackEvent[]): Promise<boolean> {
     return this.d.database.transaction(async (tx) => {
       if ((await battleRepo.getForUpdate(tx, battle.id)).currentTurn !== readTurn) return false
       await battleRepo.save(tx, battle)
       await battleRepo.recordAttacks(tx, battle.id, records)
       // Each stays the draft it was (a union does not survive destructuring).
       await this.d.outbox.add(tx, events.map(({ type, version, payload }) => ({ type, version, payload, aggregateId: battle.id }) as EventDraft<Draft>))
-      await this.conclude(tx, battle)
+      const guildPoints = fight.pointsForVictory(battle.boss)
+      await guildRepo.addPoints(tx, battle.guildId, guildPoints)
+      await this.events(tx, battle, [{ type: 'BattleWon', payload: { ...concluded(battle), reward: { experience: battle.boss.experienceReward, money: battle.boss.moneyReward }, guildPoints } }])
       return true
     })
-  }
-
-  /** Rewards or penalties travel to every participant as one event; victory also brings the guild points. */
-  private async conclude(tx: Tx, b: Battle): Promise<void> {
-    const base = { battleId: b.id, guildId: b.guildId, bossType: b.bossType, participants: b.participants.map((x) => x.avatarId) }
-    if (b.status === 'WON') {
-      const guildPoints = fight.pointsForVictory(b.boss)
-      await guildRepo.addPoints(tx, b.guildId, guildPoints)
-      await this.events(tx, b, [{ type: 'BattleWon', payload: { ...base, reward: { experience: b.boss.experienceReward, money: b.boss.moneyReward }, guildPoints } }])
-    } else {
-      await this.events(tx, b, [{ type: 'BattleLost', payload: { ...base, penalty: b.boss.penalty } }])
-    }
   }
 
   private async events(tx: Tx, b: Battle, drafts: Draft[]): Promise<void> {

@@ -14,6 +14,16 @@ describe('starting a battle', () => {
     expect(b).toMatchObject({ status: 'IN_PROGRESS', currentTurn: 0, numOfTurns: 18, bossRemainingHealth: 150 })
     expect(b.participants.map((p) => p.avatarId)).toEqual(['a', 'b', 'c'])
   })
+
+  test('members read at the start enter the fight then, as they were; one not read enters with its first attack', () => {
+    const b = startBattle({ id: 'b1', guildId: 'g1', bossType: 'GOBLIN', memberIds: ['a', 'b'], fighters: new Map([['a', fighter(12, 3, 40)]]), now: t0 })
+    expect(b.participants[0]).toMatchObject({ fighter: { ownerId: 'owner', attack: 12, defense: 3 }, health: 40 })
+    expect(b.participants[1]).not.toHaveProperty('fighter')
+    // 'a' needs nothing read, and what is read of it later (better gear, more health) does not count: 10 dealt, 5 back.
+    expect(strike(b, 'a', 50, undefined, t0)).toMatchObject({ dealt: 10, strikeBack: 5 })
+    expect(strike(b, 'a', 50, fighter(100, 100, 100), t0).battle.participants[0]).toMatchObject({ health: 35, fighter: { attack: 12 } })
+    expect(() => strike(b, 'b', 1, undefined, t0)).toThrow(FighterNotRead)
+  })
 })
 
 describe('an attack', () => {

@@ -1,10 +1,11 @@
 /**
  * Boss battle rules. Pure. An attack is judged whole inside the battle: the hit, the boss's
- * strike-back, and whether it fells the attacker. An avatar enters the fight with its first attack:
- * what it brings then (its owner, attack, defense and health) is kept by the battle, which from then
- * on keeps the attacker's health itself (its own ledger), so a fall is known at once, without
- * waiting for the avatar context to apply the strike-back (which it does after commit, from an
- * event), and later attacks need nothing read of the avatar.
+ * strike-back, and whether it fells the attacker. An avatar enters the fight when the battle starts
+ * (or, if it could not be read then, with its first attack): what it brings (its owner, attack,
+ * defense and health) is kept by the battle, which from then on keeps the attacker's health
+ * itself (its own ledger), so a fall is known at once, without waiting for the avatar context to
+ * apply the strike-back (which it does after commit, from an event), and attacks need nothing read
+ * of the avatar.
  */
 import { AttackerFallen, BattleOver, NotAParticipant } from './errors.js'
 import { BATTLE_POINTS_DIVISOR, BOSSES, MIN_HIT, type Boss, type BossType } from './rules.js'
@@ -16,9 +17,9 @@ export interface Participant {
   fallen: boolean
   damageDealt: number
   attacks: number
-  /** The attacker's health as this battle last left it (after its strike-back); absent before its first attack. */
+  /** The participant's health in this battle: as it entered, then as each strike-back left it; absent until it enters. */
   health?: number | undefined
-  /** What the avatar brought to its first attack, kept for the rest of the battle; absent before it. */
+  /** What the avatar brought when it entered (the start, or its first attack), kept for the rest of the battle. */
   fighter?: EnteredFighter | undefined
 }
 
@@ -70,8 +71,20 @@ export interface Strike {
   attackerFell: boolean
 }
 
-export function startBattle(b: { id: string; guildId: string; bossType: BossType; memberIds: string[]; now: Date }): Battle {
+/**
+ * A battle of the guild's members now. Those whose fighter was read (`fighters`, by avatar id)
+ * enter the fight at once, as they are now; one that could not be read enters with its first
+ * attack, which reads it then.
+ */
+export function startBattle(b: { id: string; guildId: string; bossType: BossType; memberIds: string[]; fighters?: ReadonlyMap<string, Fighter>; now: Date }): Battle {
   const boss = BOSSES[b.bossType]
+  const entering = (avatarId: string): Participant => {
+    const read = b.fighters?.get(avatarId)
+    const joined = { avatarId, fallen: false, damageDealt: 0, attacks: 0 }
+    if (!read) return joined
+    const { ownerId, attack, defense, health } = read
+    return { ...joined, health, fighter: { ownerId, attack, defense } }
+  }
   return {
     id: b.id,
     guildId: b.guildId,
@@ -81,7 +94,7 @@ export function startBattle(b: { id: string; guildId: string; bossType: BossType
     currentTurn: 0,
     numOfTurns: boss.turnsPerMember * b.memberIds.length,
     bossRemainingHealth: boss.health,
-    participants: b.memberIds.map((avatarId) => ({ avatarId, fallen: false, damageDealt: 0, attacks: 0 })),
+    participants: b.memberIds.map(entering),
     startedAt: b.now,
     endedAt: null,
   }
@@ -102,7 +115,7 @@ export function checkAttacker(b: Battle, avatarId: string): void {
 
 /** How the participant fights in this battle, and the health it has in it before this attack. */
 function inTheFight(p: Participant, fighter: Fighter | undefined): { entered: EnteredFighter; health: number } {
-  // A fighter is kept together with the health the battle left it (both written by its first attack).
+  // A fighter is kept together with its health in the battle (both written when it entered).
   if (p.fighter) return { entered: p.fighter, health: p.health ?? 0 }
   if (!fighter) throw new FighterNotRead(p.avatarId)
   const { ownerId, attack, defense } = fighter
@@ -112,9 +125,10 @@ function inTheFight(p: Participant, fighter: Fighter | undefined): { entered: En
 /**
  * An attack uses one turn: dealt = max(1, min(damage, attack) − boss defense). If the boss stands,
  * it strikes back with max(1, boss strength − defense), taken from the attacker's health in this
- * battle. The attacker fights as it entered the battle (`EnteredFighter`); on its first attack
- * `fighter` is what was read of it, entering with the lower of the health it reported and what
- * the battle left it with (a battle from before fighters were kept). Health gained or lost
+ * battle. The attacker fights as it entered the battle (`EnteredFighter`). One that did not enter
+ * at the start enters with its first attack: `fighter` is what was read of it, and it enters with
+ * the lower of the health it reported and what the battle left it with (a battle from before
+ * fighters were kept). Health gained or lost
  * outside the battle meanwhile does not count. An attacker left with none has fallen. Boss at 0:
  * WON; turns used up or everyone fallen: LOST. Throws FighterNotRead for a first attack without `fighter`.
  */

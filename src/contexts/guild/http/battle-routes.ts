@@ -35,8 +35,9 @@ export const battleRoutes: FastifyPluginAsyncTypebox<{ app: BattleApp }> = async
     schema: {
       tags, operationId: 'startBattle', summary: "Start a battle against a boss (the guild's leader)",
       description: `${LEADER_ACTS} One battle in progress per guild: 400 \`battle-in-progress\` names it. An unknown \`bossType\` ` +
-        'is 400 `validation` naming the allowed values; an unknown guild 404 `not-found`. The members now are its participants; ' +
-        'they share a pool of turns (the boss\'s turns per member × participants). Emits `BattleStarted`.',
+        'is 400 `validation` naming the allowed values; an unknown guild 404 `not-found`. The members now are its participants, ' +
+        'entering as they are now (their attack, defense and health: gear equipped later counts from the next battle); they share ' +
+        'a pool of turns (the boss\'s turns per member × participants). Emits `BattleStarted`.',
       body: StartBattleBody, response: { 200: CreatedView, ...problemResponses(400, 401, 403, 404) },
     },
   }, async (req) => {
@@ -126,8 +127,8 @@ export const battleRoutes: FastifyPluginAsyncTypebox<{ app: BattleApp }> = async
       description: '`attackerAvatarId` must name an avatar the caller owns (400 `unknown-avatar`, 403 `not-owner`) that is a ' +
         'participant (403 `not-a-participant`) and has not fallen (400 `attacker-fallen`); the battle must be in progress ' +
         `(400 \`battle-over\`; 404 \`not-found\` for an unknown battle). Dealt: max(${MIN_HIT}, min(damage, the attacker's ` +
-        `effective attack) − the boss's defense). A boss that survives strikes back for max(${MIN_HIT}, strength − the attacker's ` +
-        'effective defense); an attacker it kills has fallen for this battle. Concurrent attacks are serialized: no damage or turn ' +
+        `effective attack as it entered the battle) − the boss's defense). A boss that survives strikes back for max(${MIN_HIT}, ` +
+        'strength − the attacker\'s effective defense as it entered); an attacker it kills has fallen for this battle. Concurrent attacks are serialized: no damage or turn ' +
         'is lost. The Location header names the attack. Emits `BattleTurnTaken` (and `BossStruckBack`); the last turn ' +
         '`BattleWon` (every participant gets the boss\'s experience and money) or `BattleLost` (every participant takes its penalty).',
       params, body: DamageBody, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) },

@@ -33,7 +33,7 @@ export const battleRepo = {
 
   /**
    * Loads and row-locks the battle until the transaction ends: a cancel, and the batch of attacks
-   * that ends the battle (earlier batches write in one statement guarded by the turn they read).
+   * that wins the battle (other batches write in one statement guarded by the turn they read).
    */
   async getForUpdate(tx: Tx, id: string): Promise<Battle> {
     const [row] = await tx.select().from(battles).where(eq(battles.id, id)).for('update')
@@ -49,11 +49,6 @@ export const battleRepo = {
   async ofGuild(q: Queryable, guildId: string, limit: number): Promise<Battle[]> {
     const rows = await q.select().from(battles).where(eq(battles.guildId, guildId)).orderBy(desc(battles.startedAt)).limit(limit)
     return rows.map(toBattle)
-  },
-
-  /** A new battle; one already in progress for the guild (started by a concurrent request) is refused. */
-  async insert(tx: Tx, b: Battle): Promise<void> {
-    await refusingDuplicates(tx.insert(battles).values(fromBattle(b)), { battles_one_in_progress_key: () => new BattleInProgress('(just started)') })
   },
 
   async save(tx: Tx, b: Battle): Promise<void> {
@@ -84,9 +79,10 @@ export const battleRepo = {
 }
 
 /**
- * A batch of attacks on a battle that goes on, in one statement in autocommit: the battle's new
- * state guarded by the turn that was read (every accepted attack moves it on), the attack records
- * and the events. A battle that moved on (or is gone) since it was read writes nothing.
+ * A batch of attacks that does not win the battle, in one statement in autocommit: the battle's
+ * new state guarded by the turn that was read (every accepted attack moves it on), the attack
+ * records and the events (with `BattleLost` when the batch loses it). A battle that moved on (or
+ * is gone) since it was read writes nothing.
  */
 const WRITE_ATTACKS = `
 with b as (
@@ -105,9 +101,45 @@ with b as (
 )
 select count(*)::int as updated from b`
 
+/**
+ * A new battle with its events, in one statement in autocommit, only while the guild is as the
+ * start read it ($3, its membership version): the guild's row is share-locked for the statement,
+ * so a membership change or the guild's deletion under way is waited for, and then seen.
+ */
+const INSERT_STARTED = `
+with g as (
+  select id from guild.guilds where id = $2 and version = $3 for share
+), b as (
+  insert into guild.battles (id, guild_id, boss_type, status, current_turn, num_of_turns, boss_remaining_health, participants, started_at, ended_at)
+  select $1, g.id, $4, $5, $6, $7, $8, $9::jsonb, $10::timestamptz, null from g
+  returning id
+), o as (
+  insert into guild.outbox (id, type, aggregate_id, version, occurred_at, payload)
+  select x.id, x.type, b.id::text, x.version, $10::timestamptz, x.payload
+    from b, jsonb_to_recordset($11::jsonb) as x(id uuid, type text, version int, payload jsonb)
+)
+select count(*)::int as inserted from b`
+
+/** An event a store's statement writes: what the outbox row holds besides the aggregate and the instant. */
+type StatementEvent = { id: string; type: string; version: number; payload: unknown }
+
+export const battleStarts = {
+  /**
+   * false when the guild is gone or its membership changed since `guildVersion` was read: nothing
+   * was written. A battle already in progress for the guild (started meanwhile) is refused.
+   */
+  async insert(database: Database, b: Battle, guildVersion: number, events: StatementEvent[]): Promise<boolean> {
+    const [row] = await refusingDuplicates(database.statement('battle_insert_started', INSERT_STARTED, [
+      b.id, b.guildId, guildVersion, b.bossType, b.status, b.currentTurn, b.numOfTurns, b.bossRemainingHealth,
+      JSON.stringify(b.participants), b.startedAt.toISOString(), JSON.stringify(events),
+    ]), { battles_one_in_progress_key: () => new BattleInProgress('(just started)') })
+    return row?.inserted === 1
+  },
+}
+
 export const battleAttacks = {
   /** false when the battle is gone or no longer at `readTurn`: nothing was written. */
-  async write(database: Database, readTurn: number, b: Battle, records: Attack[], events: { id: string; type: string; version: number; payload: unknown }[], at: Date): Promise<boolean> {
+  async write(database: Database, readTurn: number, b: Battle, records: Attack[], events: StatementEvent[], at: Date): Promise<boolean> {
     const [row] = await database.statement('battle_write_attacks', WRITE_ATTACKS, [
       b.id, readTurn, b.status, b.currentTurn, b.bossRemainingHealth, JSON.stringify(b.participants), b.endedAt?.toISOString() ?? null,
       at.toISOString(),
