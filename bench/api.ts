@@ -23,8 +23,10 @@
  *                                              (after BENCH_ATTEND_WARMUP (300) unrecorded ones, timed alike)
  *                                              until the avatar's experience holds every reward
  *     - attend → experience visible (ours)     BENCH_PROBES (200) sequential probes, p50/p99 (p99 of 50 would be the second-worst)
+ *     - earn, one hot avatar (ours)            again, with BENCH_GUILD connections: the battle's concurrency
  *     - battle (ours)                          BENCH_GUILD (20) members of one guild attacking a BENCH_BOSS (DRAGON) at once for
- *                                              BENCH_DURATION, a new battle whenever one ends; ratio to ours' hot earn
+ *                                              BENCH_DURATION, a new battle whenever one ends; ratio to ours' hot earn (and,
+ *                                              in its note, to the hot earn at BENCH_GUILD connections)
  *     and RSS: a second after start, and the highest during the GET and earn load.
  * Ratios are ours / floor of the same engine in the same run.
  *
@@ -110,6 +112,8 @@ interface StartUpFigure {
 const GET = 'GET /api/v1/avatars/{id}'
 const EARN_HOT = `earn, one hot avatar (${CONNECTIONS} conn)`
 const EARN_SPREAD = `earn, spread over ${SPREAD} avatars`
+/** The hot earn again, with as many connections as the battle has attackers: the battle's ratio at equal concurrency. */
+const EARN_HOT_AT_GUILD = `earn, one hot avatar (${GUILD} conn, the battle's)`
 
 const rows: Row[] = []
 const memory: Memory[] = []
@@ -261,6 +265,10 @@ async function measureOursAlone(engine: Engine, base: string, hot: Player): Prom
   }
   if (PROBES > 0) await scenario('ours', engine, `attend → experience visible (${PROBES} sequential)`, () => measureRewardDelay(base, hot.token, hot.avatarId, PROBES))
   if (GUILD > 0) {
+    await scenario('ours', engine, EARN_HOT_AT_GUILD, async () => {
+      const earn = await load({ url: `${base}/api/v1/avatars/${hot.avatarId}/money/earn`, headers: { ...hot.auth, ...json }, ...earnBody, connections: GUILD, duration: DURATION })
+      return { ...earn, note: 'ours alone, right before the battle' }
+    })
     let standing: Pick<Row, 'rps' | 'requests' | 'note'> | undefined
     await scenario('ours', engine, `battle: ${GUILD} members attack one ${BOSS}`, async () => {
       const guild = await guildOf(base, GUILD)
@@ -366,6 +374,8 @@ function ratios(): void {
         r.ratio = r.rps / earn.rps
         r.ratioOf = 'ours, hot earn'
       }
+      const atGuild = rows.find((e) => e.target === 'ours' && e.engine === r.engine && e.scenario === EARN_HOT_AT_GUILD)
+      if (atGuild?.rps) r.note = `${r.note ? `${r.note}; ` : ''}${(r.rps / atGuild.rps).toFixed(2)} of the hot earn at ${GUILD} conn`
     }
   }
 }

@@ -173,6 +173,15 @@ test('members fight as they were when the battle started: a sword equipped after
   expect((await get(leader, battleUrl(next, '/attacks/1'))).json()).toMatchObject({ dealt: 58 })
 })
 
+test('five starts at once: one battle starts, the others are refused 400 battle-in-progress', async () => {
+  const { guildId, leader } = await guildOfSize(3)
+  const answers = await Promise.all(Array.from({ length: 5 }, () => post(leader, '/api/v1/battles', { guildId, bossType: 'GOBLIN', requesterId: leader.avatarId })))
+  const started = answers.filter((a) => a.statusCode === 200)
+  expect(started).toHaveLength(1)
+  for (const refused of answers.filter((a) => a.statusCode !== 200)) expectProblem(refused, 400, 'battle-in-progress')
+  expect((await get(leader, `/api/v1/battles/guild/${guildId}`)).json().id).toBe(started[0]!.json().id)
+})
+
 test('a battle started while its guild is deleted: either it started and went with the guild, or it never started', async () => {
   for (let round = 0; round < 5; round++) {
     const { guildId, leader } = await guildOfSize(2)
