@@ -64,7 +64,7 @@ interface PendingAttack {
  */
 export class BattleApp {
   private readonly pendingAttacks = new KeyedBatcher<PendingAttack, number>((id, batch) => this.applyAttacks(id, batch))
-  /** Battles as this process last wrote them: the next batch on one of them needs no read. */
+  /** Battles as this process last wrote them (or read them finished): the next batch on one needs no read, nor does any on one finished. */
   private readonly lastWritten = new BoundedMap<string, Battle>(REMEMBERED_BATTLES)
   /** Battles as this process last read or wrote them: who has entered the fight, so their attacks read nothing first. */
   private readonly lastSeen = new BoundedMap<string, Battle>(REMEMBERED_BATTLES)
@@ -205,8 +205,11 @@ export class BattleApp {
    */
   private applyAttacks(id: string, batch: PendingAttack[]): Promise<Outcome<number>[]> {
     return untilWritten(`battle '${id}'`, async () => {
-      // Taken, not just looked at: after a lost or failed attempt the next one reads.
       const remembered = this.lastWritten.get(id)
+      // A finished battle never changes again (only one in progress is ever cancelled or deleted):
+      // as this process wrote it, it refuses every attack as a read would.
+      if (remembered && remembered.status !== 'IN_PROGRESS') return this.judge(remembered, batch, this.d.clock.now()).outcomes
+      // Taken, not just looked at: after a lost or failed attempt the next one reads.
       this.lastWritten.delete(id)
       let read: Battle
       try {
@@ -216,6 +219,7 @@ export class BattleApp {
         throw e
       }
       if (!remembered) this.lastSeen.set(id, read)
+      if (read.status !== 'IN_PROGRESS') this.lastWritten.set(id, read)
       const now = this.d.clock.now()
       const judged = this.judge(read, batch, now)
       // Answers that write nothing are given only on a battle just read.
@@ -226,9 +230,9 @@ export class BattleApp {
       } else {
         const events = battle.status === 'LOST' ? [...judged.events, { id: newId(), version: fight.battleVersion(battle), ...battleLost(battle) }] : judged.events
         if (!(await battleAttacks.write(this.d.database, read.currentTurn, battle, records, events, now))) return RACE_LOST
-        if (battle.status === 'IN_PROGRESS') this.lastWritten.set(id, battle)
         this.d.outbox.committed(writtenEvents(id, now, events))
       }
+      this.lastWritten.set(id, battle)
       this.lastSeen.set(id, battle)
       return judged.outcomes
     })
