@@ -64,7 +64,7 @@ interface PendingAttack {
  */
 export class BattleApp {
   private readonly pendingAttacks = new KeyedBatcher<PendingAttack, number>((id, batch) => this.applyAttacks(id, batch))
-  /** Battles as this process last wrote them (or read them finished): the next batch on one needs no read, nor does any on one finished. */
+  /** Battles as this process last wrote them, or read them finished: the next batch on one needs no read (nor does any on one finished). */
   private readonly lastWritten = new BoundedMap<string, Battle>(REMEMBERED_BATTLES)
   /** Battles as this process last read or wrote them: who has entered the fight, so their attacks read nothing first. */
   private readonly lastSeen = new BoundedMap<string, Battle>(REMEMBERED_BATTLES)
@@ -106,8 +106,8 @@ export class BattleApp {
    * Leader only. The guild's members now are the participants, and they enter the fight now, as
    * they are: each one's fighter is read before anything is written (one that cannot be read
    * enters with its first attack instead). The battle and its event are then written in one
-   * statement, guarded by the guild's membership version that was read: a membership change meanwhile
-   * (or the guild's deletion) means reading again.
+   * statement, guarded by the guild's membership version that was read: a membership change
+   * meanwhile (or the guild's deletion) means reading again.
    */
   async start(p: Principal, input: { guildId: string; bossType: BossType; requesterId: string }): Promise<Battle> {
     const { bossType, requesterId } = input
@@ -173,8 +173,8 @@ export class BattleApp {
    * on its first attack (its owner, attack, defense and health), which the battle keeps; other
    * attacks read nothing. Then, in the battle's next batch, the pure rules judge the hit, the
    * strike-back and whether it fells the attacker (from the battle's own health ledger), and the
-   * battle, the attack and the turn's event are written together. The avatar context applies the strike-back after commit, exactly
-   * once, from the event. Answers the turn the attack used.
+   * battle, the attack and the turn's event are written together. The avatar context applies the
+   * strike-back after commit, exactly once, from the event. Answers the turn the attack used.
    */
   async attackBoss(p: Principal, id: string, input: { damage: number; attackerAvatarId: string }): Promise<number> {
     const attacker = input.attackerAvatarId

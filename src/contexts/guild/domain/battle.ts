@@ -128,9 +128,9 @@ function inTheFight(p: Participant, fighter: Fighter | undefined): { entered: En
  * battle. The attacker fights as it entered the battle (`EnteredFighter`). One that did not enter
  * at the start enters with its first attack: `fighter` is what was read of it, and it enters with
  * the lower of the health it reported and what the battle left it with (a battle from before
- * fighters were kept). Health gained or lost
- * outside the battle meanwhile does not count. An attacker left with none has fallen. Boss at 0:
- * WON; turns used up or everyone fallen: LOST. Throws FighterNotRead for a first attack without `fighter`.
+ * fighters were kept). Health gained or lost outside the battle meanwhile does not count. An
+ * attacker left with none has fallen. Boss at 0: WON; turns used up or everyone fallen: LOST.
+ * Throws FighterNotRead for a first attack without `fighter`.
  */
 export function strike(b: Battle, attackerId: string, damage: number, fighter: Fighter | undefined, now: Date): Strike {
   checkAttacker(b, attackerId)

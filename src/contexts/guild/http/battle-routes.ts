@@ -128,8 +128,8 @@ export const battleRoutes: FastifyPluginAsyncTypebox<{ app: BattleApp }> = async
         'participant (403 `not-a-participant`) and has not fallen (400 `attacker-fallen`); the battle must be in progress ' +
         `(400 \`battle-over\`; 404 \`not-found\` for an unknown battle). Dealt: max(${MIN_HIT}, min(damage, the attacker's ` +
         `effective attack as it entered the battle) − the boss's defense). A boss that survives strikes back for max(${MIN_HIT}, ` +
-        'strength − the attacker\'s effective defense as it entered); an attacker it kills has fallen for this battle. Concurrent attacks are serialized: no damage or turn ' +
-        'is lost. The Location header names the attack. Emits `BattleTurnTaken` (and `BossStruckBack`); the last turn ' +
+        'strength − the attacker\'s effective defense as it entered); an attacker it kills has fallen for this battle. ' +
+        'Concurrent attacks are serialized: no damage or turn is lost. The Location header names the attack. Emits `BattleTurnTaken` (and `BossStruckBack`); the last turn ' +
         '`BattleWon` (every participant gets the boss\'s experience and money) or `BattleLost` (every participant takes its penalty).',
       params, body: DamageBody, response: { 204: NoContent, ...problemResponses(400, 401, 403, 404) },
     },
