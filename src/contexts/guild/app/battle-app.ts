@@ -38,11 +38,12 @@ export const battleCancelled = (b: Battle, by: string): EventDraft<Draft> => ({
   payload: { battleId: b.id, guildId: b.guildId, cancelledBy: by, participants: b.participants.map((x) => x.avatarId) },
 })
 
-/** A settled promise's value, or its error thrown. */
-const settled = <T>(r: PromiseSettledResult<T>): T => {
-  if (r.status === 'rejected') throw r.reason
-  return r.value
-}
+/** The values of settled promises, or the error of the first one (in their order) that failed. */
+const inOrder = <T extends readonly unknown[]>(results: { [K in keyof T]: PromiseSettledResult<T[K]> }): T =>
+  results.map((r) => {
+    if (r.status === 'rejected') throw r.reason
+    return r.value
+  }) as unknown as T
 
 /** What the events that end a battle say of it. */
 const concluded = (b: Battle) => ({ battleId: b.id, guildId: b.guildId, bossType: b.bossType, participants: b.participants.map((x) => x.avatarId) })
@@ -112,16 +113,11 @@ export class BattleApp {
   async start(p: Principal, input: { guildId: string; bossType: BossType; requesterId: string }): Promise<Battle> {
     const { bossType, requesterId } = input
     const q = this.d.database.current()
-    // Read side by side, judged in this order: the requester, the guild, a battle it fights already.
-    const reads = () => Promise.allSettled([guildRepo.get(q, input.guildId), battleRepo.inProgressOf(q, input.guildId)])
-    const [requesterRead, firstReads] = await Promise.allSettled([requireOwnedProfile(this.d.avatars, p, requesterId, '/requesterId'), reads()])
-    const requester = settled(requesterRead)
-    let firstAttempt: Awaited<ReturnType<typeof reads>> | undefined = settled(firstReads)
     return untilWritten(`guild '${input.guildId}'`, async () => {
-      // A later attempt (the guild changed meanwhile) reads again.
-      const [guildRead, runningRead] = firstAttempt ?? (await reads())
-      firstAttempt = undefined
-      const [guild, running] = [settled(guildRead), settled(runningRead)]
+      // Read side by side, judged in this order: the requester, the guild, a battle it fights already.
+      const [requester, guild, running] = inOrder(await Promise.allSettled([
+        requireOwnedProfile(this.d.avatars, p, requesterId, '/requesterId'), guildRepo.get(q, input.guildId), battleRepo.inProgressOf(q, input.guildId),
+      ] as const))
       actingAs(guild, requesterId, LEADER_ONLY, 'start a battle')
       if (running) throw new BattleInProgress(running.id)
       const memberIds = guild.members.map((m) => m.avatarId)

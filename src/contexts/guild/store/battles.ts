@@ -78,6 +78,11 @@ export const battleRepo = {
   },
 }
 
+/** The outbox rows of a statement's events (a jsonb array, parameter `events`) for the battle of its CTE `b`, occurred `at`. */
+const eventsOfBattle = (at: string, events: string) => `insert into guild.outbox (id, type, aggregate_id, version, occurred_at, payload)
+  select x.id, x.type, b.id::text, x.version, ${at}::timestamptz, x.payload
+    from b, jsonb_to_recordset(${events}::jsonb) as x(id uuid, type text, version int, payload jsonb)`
+
 /**
  * A batch of attacks that does not win the battle, in one statement in autocommit: the battle's
  * new state guarded by the turn that was read (every accepted attack moves it on), the attack
@@ -95,9 +100,7 @@ with b as (
   select b.id, x.turn, x.attacker_avatar_id, x.requested_damage, x.dealt, x.strike_back, x.attacker_fell, $8::timestamptz
     from b, jsonb_to_recordset($9::jsonb) as x(turn int, attacker_avatar_id text, requested_damage int, dealt int, strike_back int, attacker_fell boolean)
 ), o as (
-  insert into guild.outbox (id, type, aggregate_id, version, occurred_at, payload)
-  select x.id, x.type, b.id::text, x.version, $8::timestamptz, x.payload
-    from b, jsonb_to_recordset($10::jsonb) as x(id uuid, type text, version int, payload jsonb)
+  ${eventsOfBattle('$8', '$10')}
 )
 select count(*)::int as updated from b`
 
@@ -114,9 +117,7 @@ with g as (
   select $1, g.id, $4, $5, $6, $7, $8, $9::jsonb, $10::timestamptz, null from g
   returning id
 ), o as (
-  insert into guild.outbox (id, type, aggregate_id, version, occurred_at, payload)
-  select x.id, x.type, b.id::text, x.version, $10::timestamptz, x.payload
-    from b, jsonb_to_recordset($11::jsonb) as x(id uuid, type text, version int, payload jsonb)
+  ${eventsOfBattle('$10', '$11')}
 )
 select count(*)::int as inserted from b`
 
