@@ -45,11 +45,11 @@ const inOrder = <T extends readonly unknown[]>(results: { [K in keyof T]: Promis
     return r.value
   }) as unknown as T
 
-/** What the events that end a battle say of it. */
-const concluded = (b: Battle) => ({ battleId: b.id, guildId: b.guildId, bossType: b.bossType, participants: b.participants.map((x) => x.avatarId) })
+/** What the events that start and end a battle say of it. */
+const aboutBattle = (b: Battle) => ({ battleId: b.id, guildId: b.guildId, bossType: b.bossType, participants: b.participants.map((x) => x.avatarId) })
 
 /** A battle lost: every participant takes the boss's penalty (the avatar context applies it). */
-const battleLost = (b: Battle) => ({ type: 'BattleLost' as const, payload: { ...concluded(b), penalty: b.boss.penalty } })
+const battleLost = (b: Battle) => ({ type: 'BattleLost' as const, payload: { ...aboutBattle(b), penalty: b.boss.penalty } })
 
 /** An attack waiting for its battle's next batch, with what was read of the attacker before its first attack. */
 interface PendingAttack {
@@ -125,7 +125,7 @@ export class BattleApp {
       fighters.set(requesterId, requester)
       const now = this.d.clock.now()
       const battle = fight.startBattle({ id: newId(), guildId: guild.id, bossType, memberIds, fighters, now })
-      const started = { id: newId(), type: 'BattleStarted' as const, version: fight.battleVersion(battle), payload: { battleId: battle.id, guildId: guild.id, bossType, participants: memberIds } }
+      const started = { id: newId(), type: 'BattleStarted' as const, version: fight.battleVersion(battle), payload: aboutBattle(battle) }
       if (!(await battleStarts.insert(this.d.database, battle, guild.version, [started]))) return RACE_LOST
       this.lastWritten.set(battle.id, battle)
       this.lastSeen.set(battle.id, battle)
@@ -270,7 +270,7 @@ export class BattleApp {
       await this.d.outbox.add(tx, events.map(({ type, version, payload }) => ({ type, version, payload, aggregateId: battle.id }) as EventDraft<Draft>))
       const guildPoints = fight.pointsForVictory(battle.boss)
       await guildRepo.addPoints(tx, battle.guildId, guildPoints)
-      await this.events(tx, battle, [{ type: 'BattleWon', payload: { ...concluded(battle), reward: { experience: battle.boss.experienceReward, money: battle.boss.moneyReward }, guildPoints } }])
+      await this.events(tx, battle, [{ type: 'BattleWon', payload: { ...aboutBattle(battle), reward: { experience: battle.boss.experienceReward, money: battle.boss.moneyReward }, guildPoints } }])
       return true
     })
   }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm'
 import { refusingDuplicates, type Database, type Queryable, type Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
+import type { WrittenEvent } from '../../../platform/events/outbox.js'
 import type { Battle, BattleStatus } from '../domain/battle.js'
 import { BattleInProgress } from '../domain/errors.js'
 import { BOSSES, type BossType } from '../domain/rules.js'
@@ -121,15 +122,12 @@ with g as (
 )
 select count(*)::int as inserted from b`
 
-/** An event a store's statement writes: what the outbox row holds besides the aggregate and the instant. */
-type StatementEvent = { id: string; type: string; version: number; payload: unknown }
-
 export const battleStarts = {
   /**
    * false when the guild is gone or its membership changed since `guildVersion` was read: nothing
    * was written. A battle already in progress for the guild (started meanwhile) is refused.
    */
-  async insert(database: Database, b: Battle, guildVersion: number, events: StatementEvent[]): Promise<boolean> {
+  async insert(database: Database, b: Battle, guildVersion: number, events: WrittenEvent[]): Promise<boolean> {
     const [row] = await refusingDuplicates(database.statement('battle_insert_started', INSERT_STARTED, [
       b.id, b.guildId, guildVersion, b.bossType, b.status, b.currentTurn, b.numOfTurns, b.bossRemainingHealth,
       JSON.stringify(b.participants), b.startedAt.toISOString(), JSON.stringify(events),
@@ -140,7 +138,7 @@ export const battleStarts = {
 
 export const battleAttacks = {
   /** false when the battle is gone or no longer at `readTurn`: nothing was written. */
-  async write(database: Database, readTurn: number, b: Battle, records: Attack[], events: StatementEvent[], at: Date): Promise<boolean> {
+  async write(database: Database, readTurn: number, b: Battle, records: Attack[], events: WrittenEvent[], at: Date): Promise<boolean> {
     const [row] = await database.statement('battle_write_attacks', WRITE_ATTACKS, [
       b.id, readTurn, b.status, b.currentTurn, b.bossRemainingHealth, JSON.stringify(b.participants), b.endedAt?.toISOString() ?? null,
       at.toISOString(),
