@@ -1,5 +1,5 @@
 /**
- * Attacks batched per battle and written with a guard on the turn that was read (DESIGN §9.1):
+ * Attacks batched per battle and written with a guard on the version that was read (DESIGN §9.1):
  * two processes attacking one battle at once. Each BattleApp on the one test database stands for
  * a process of its own; a batch whose write lost the race is judged again on the battle as it is.
  */
@@ -20,12 +20,14 @@ beforeAll(async () => {
 afterAll(() => testDb.drop())
 
 // Strong and healthy enough that no strike-back fells anyone before the turns run out.
-const fighter: AvatarProfile = { ownerId: SYSTEM.userId, level: 10, attack: 100, defense: 100, health: 1_000, maxHealth: 1_000 }
-const avatars = { isOwner: async () => true, ownerOf: async () => SYSTEM.userId, profile: async () => fighter } as unknown as AvatarClient
+const fighter: AvatarProfile = { ownerId: SYSTEM.userId, level: 10, attack: 100, defense: 100, health: 1_000, maxHealth: 1_000, deaths: 0 }
+const avatars = {
+  isOwner: async () => true, ownerOf: async () => SYSTEM.userId, profile: async () => fighter, damage: async () => ({ died: false, health: fighter.health }),
+} as unknown as AvatarClient
 const deps = () => ({ database: testDb.database, clock: systemClock, avatars, outbox: new Outbox('guild', outboxTable, systemClock, testDb.database) })
 
 test('two processes attack one battle at once: every turn is used once, damage is exact, and every attack is answered', async () => {
-  const guilds = new GuildApp(deps())
+  const guilds = new GuildApp({ ...deps(), callOffBattle: async () => undefined })
   const members = Array.from({ length: 10 }, (_, i) => `racer-${i}-${Date.now()}`)
   const guild = await guilds.create(SYSTEM, { name: `Racers ${Date.now()}`, creatorAvatarId: members[0]!, creatorNickname: 'lead' })
   for (const m of members.slice(1)) {

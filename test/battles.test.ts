@@ -152,25 +152,43 @@ test('20 attacks at once by one attacker: the strike-back that takes their last 
   expect(a.money.amount).toBe(90)
 })
 
-test('members fight as they were when the battle started: a sword equipped after the start counts from the next battle', async () => {
+test('a member hurt elsewhere during the battle and killed by a strike-back is fallen: its next attack is refused', async () => {
+  const { guildId, leader, players: [, member] } = await guildOfSize(2)
+  const id = await startBattle(leader, guildId, 'TROLL')
+  // Entered at 100; then down to 5 elsewhere. The troll strikes back 20 - 10 = 10.
+  expect((await post(member!, `/api/v1/avatars/${member!.avatarId}/health/damage`, { amount: 95 })).statusCode).toBe(200)
+  expect((await hit(member!, id, 50)).statusCode).toBe(204)
+  expect((await get(leader, battleUrl(id, '/attacks/1'))).json()).toMatchObject({ strikeBack: 10, attackerFell: true })
+  expectProblem(await hit(member!, id, 50), 400, 'attacker-fallen')
+  // The strike-back was applied before the attack was answered: the member died once.
+  const a = await avatarOf(app, member!)
+  expect(a.health.current).toBe(100)
+  expect(a.money.amount).toBe(90)
+})
+
+test('a member who died elsewhere during the battle is fallen for it', async () => {
+  const { guildId, leader, players: [, member] } = await guildOfSize(2)
+  const id = await startBattle(leader, guildId, 'GOBLIN')
+  expect((await hit(member!, id, 5)).statusCode).toBe(204)
+  expect((await post(member!, `/api/v1/avatars/${member!.avatarId}/health/damage`, { amount: 1_000 })).json()).toMatchObject({ died: true })
+  expectProblem(await hit(member!, id, 5), 400, 'attacker-fallen')
+  expect((await get(leader, battleUrl(id))).json().participants[1]).toMatchObject({ avatarId: member!.avatarId, fallen: true })
+  expect((await hit(leader, id, 5)).statusCode).toBe(204)
+})
+
+test('members fight as they are: a sword equipped during the battle counts from the next attack; the battle refuses an outsider', async () => {
   const { guildId, leader } = await guildOfSize(1)
   const outsider = await newPlayer(app)
   const id = await startBattle(leader, guildId, 'GOBLIN')
-  await arm(leader, 50)
   // Attack 10 (strength alone) asked 100: 10 - 2 = 8 dealt.
   expect((await hit(leader, id, 100)).statusCode).toBe(204)
+  await arm(leader, 50)
+  // Then 10 + 50 = 60 attack: 58 dealt.
   expect((await hit(leader, id, 100)).statusCode).toBe(204)
   const log = (await get(leader, battleUrl(id, '/attacks'))).json().items as { dealt: number }[]
-  expect(log.map((a) => a.dealt)).toEqual([8, 8])
-  // The battle knows whose avatar entered it: someone else may still not attack with it.
+  expect(log.map((a) => a.dealt)).toEqual([8, 58])
+  // Whose avatar it is is checked on every attack: someone else may not attack with it.
   expectProblem(await post(outsider, battleUrl(id, '/damage'), { damage: 5, attackerAvatarId: leader.avatarId }), 403, 'not-owner')
-  for (let i = 0; i < 4; i++) expect((await hit(leader, id, 100)).statusCode).toBe(204)
-  expect((await get(leader, battleUrl(id, '/status'))).json().status).toBe('LOST')
-
-  // The next battle: the leader enters with the sword (10 + 50 = 60 attack, 58 dealt).
-  const next = await startBattle(leader, guildId, 'GOBLIN')
-  expect((await hit(leader, next, 100)).statusCode).toBe(204)
-  expect((await get(leader, battleUrl(next, '/attacks/1'))).json()).toMatchObject({ dealt: 58 })
 })
 
 test('five starts at once: one battle starts, the others are refused 400 battle-in-progress', async () => {

@@ -85,3 +85,10 @@ export class ServiceUnavailable extends AppError {
     super(503, 'service-unavailable', 'Service unavailable', detail)
   }
 }
+
+/** An idempotency key that already named another call (another operation or aggregate): a key names one call. */
+export class IdempotencyKeyReused extends Conflict {
+  constructor(key: string) {
+    super(`Idempotency key '${key}' was already used for another call.`, 'idempotency-key-reused')
+  }
+}

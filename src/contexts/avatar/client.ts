@@ -37,6 +37,8 @@ export interface AvatarProfile {
   defense: number
   health: number
   maxHealth: number
+  /** How many times it has died. */
+  deaths: number
 }
 
 export interface AvatarClient {

@@ -4,7 +4,7 @@ import { SYSTEM } from '../../platform/auth/principal.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import { NotFound } from '../../platform/errors.js'
-import { on } from '../../platform/events/contract.js'
+import { effectKey, on } from '../../platform/events/contract.js'
 import { exactlyOnce } from '../../platform/events/inbox.js'
 import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox, type DomainEvent } from '../../platform/events/outbox.js'
@@ -45,7 +45,7 @@ export const avatarModule = contextModule({
     }
     // An event's effect on one avatar is a keyed change (the key names the event and the avatar), so
     // a redelivery answers as the first delivery did; and concurrent deliveries for one avatar batch.
-    const key = (e: DomainEvent, avatarId: string) => `event:${e.id}:${avatarId}`
+    const key = (e: DomainEvent, avatarId: string) => effectKey(e.id, avatarId)
     const reward = (e: DomainEvent, avatarId: string, r: { experience: number; money: number }) => unlessGone(app.rewardFromPlay(avatarId, r, key(e, avatarId)))
     const damage = (e: DomainEvent, avatarId: string, amount: number) => unlessGone(app.damage(SYSTEM, avatarId, amount, key(e, avatarId)))
     const port: AvatarClient = inProcessAvatarClient(app, deps.database)

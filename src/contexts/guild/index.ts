@@ -13,7 +13,7 @@ import { BattleApp } from './app/battle-app.js'
 import { GuildApp } from './app/guild-app.js'
 import { httpGuildClient, inProcessGuildClient, type GuildClient } from './client.js'
 import { INVITE_EXPIRY_JOB_EVERY_MS } from './domain/rules.js'
-import type { GuildDraft } from './events.js'
+import { BattleWon, type GuildDraft } from './events.js'
 import { battleRoutes } from './http/battle-routes.js'
 import { guildExportRoutes } from './http/export-routes.js'
 import { guildRoutes } from './http/guild-routes.js'
@@ -30,8 +30,8 @@ export const guildModule = contextModule({
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient } }) {
     const outbox = new Outbox<GuildDraft>('guild', outboxTable, deps.clock, deps.database)
     const appDeps = { database: deps.database, clock: deps.clock, avatars: deps.ports.avatar, outbox }
-    const guilds = new GuildApp(appDeps)
     const battles = new BattleApp(appDeps)
+    const guilds = new GuildApp({ ...appDeps, callOffBattle: (tx, guildId, by) => battles.callOffWithGuild(tx, guildId, by) })
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(guildRoutes, { app: guilds })
       await f.register(battleRoutes, { app: battles })
@@ -46,6 +46,8 @@ export const guildModule = contextModule({
         on(HabitAttended, exactlyOnceInBatches(deps.database, inbox, deps.clock, (events) =>
           guilds.awardHabitCompletions(events.map((e) => e.payload.avatarId)))),
         on(AvatarDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => guilds.avatarDeleted(e.payload.avatarId))),
+        // Its own event: a battle's write does not touch the guild's row (nor its rank tallies).
+        on(BattleWon, exactlyOnce(deps.database, inbox, deps.clock, (e) => guilds.awardVictory(e.payload.guildId, e.payload.guildPoints))),
       ],
       jobs: [{ name: EXPIRE_INVITES_JOB, everyMs: INVITE_EXPIRY_JOB_EVERY_MS, run: async () => void (await guilds.expireInvites()) }],
       prune: [inboxPruning(deps.database, inbox)],

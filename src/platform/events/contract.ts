@@ -33,6 +33,13 @@ export interface EventHandler<C extends EventContract = EventContract> {
 }
 
 /** `on(HabitAttended, (e) => …)`: `e.payload` is typed by the contract's schema and checked before the call. */
+/**
+ * The idempotency key of an event's effect on one aggregate: whoever applies that effect (the
+ * event's consumer, or the producer reaching the aggregate's context right after commit) applies
+ * it under this key, so it happens once.
+ */
+export const effectKey = (eventId: string, aggregateId: string): string => `event:${eventId}:${aggregateId}`
+
 export const on = <C extends EventContract>(contract: C, handle: (event: EventOf<C>) => Promise<void>): EventHandler<C> => ({ contract, handle })
 
 /** One event's payload checked against its contract: undefined when it fits, else why not. */

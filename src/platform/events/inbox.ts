@@ -2,7 +2,7 @@ import { index, text, timestamp, uuid, type PgSchema } from 'drizzle-orm/pg-core
 import type { Clock } from '../clock.js'
 import type { Database, Tx } from '../db/database.js'
 import type { DomainEvent } from './outbox.js'
-import { failed, KeyedBatcher, succeeded } from '../batcher.js'
+import { failed, KeyedBatcher, succeeded } from '../writer/batcher.js'
 
 /** Ids of the events a consuming context has applied, one row each (kept for the retention period: events/retention.ts). */
 export function inboxTable(schema: PgSchema) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-import type { BatchStats } from '../batcher.js'
+import type { BatchStats } from '../writer/batcher.js'
 
 /** Adds a context's own metrics (saga states, …) to the process's registry. */
 export type MetricsSource = (registry: Registry) => void

@@ -57,6 +57,7 @@ export const PLATFORM_PROBLEMS: ProblemCatalog = {
   'unauthorized': { status: 401, title: 'Unauthorized', description: 'The operation needs an access token and the request sent none: send `Authorization: Bearer <access token>` (from register, login or refresh).' },
   'invalid-token': { status: 401, title: 'Invalid token', description: 'The access token is not valid: badly signed, expired, revoked by a logout, or of an account deleted since. Refresh it, or log in again.' },
   'forbidden': { status: 403, title: 'Forbidden', description: 'The token is valid, but its holder may not do this; `detail` says why.' },
+  'idempotency-key-reused': { status: 409, title: 'Idempotency key reused', description: 'The `Idempotency-Key` was already used for a different call (another operation, avatar or body). A key names one call: use a new key for a new call.' },
   'not-owner': { status: 403, title: 'Not the owner', description: 'What the operation names (an avatar, a habit, a quest, a marketplace) belongs to another player. Only its owner, or a service or admin token, may read or change it.' },
   'service-only': { status: 403, title: 'Service or admin only', description: 'The operation is for the platform\'s services (and admins): a player\'s token is refused.' },
   'not-found': { status: 404, title: 'Not found', description: 'What the path names does not exist (or no longer does), or no route answers this path.' },

@@ -1,25 +1,25 @@
 import type { EconomyMode } from '../../../config.js'
 import { isTrusted, requireTrusted, SYSTEM, type Principal } from '../../../platform/auth/principal.js'
-import { failed, KeyedBatcher, type Outcome } from '../../../platform/batcher.js'
-import { BoundedMap } from '../../../platform/bounded-map.js'
 import type { Clock } from '../../../platform/clock.js'
-import { coalescedReads, Coalescer } from '../../../platform/db/coalescer.js'
-import type { Database, Tx } from '../../../platform/db/database.js'
-import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
+import type { Database } from '../../../platform/db/database.js'
 import { Forbidden, NotFound } from '../../../platform/errors.js'
-import { writtenEvents, type Outbox } from '../../../platform/events/outbox.js'
-import type { AvatarDraft } from '../events.js'
-import { newId } from '../../../platform/ids.js'
+import type { Outbox } from '../../../platform/events/outbox.js'
+import type { Logger } from '../../../platform/log.js'
+import { coalescedReads } from '../../../platform/writer/coalescer.js'
+import type { KeyedCall } from '../../../platform/writer/decisions.js'
+import { AggregateWriter } from '../../../platform/writer/writer.js'
 import * as rules from '../domain/avatar.js'
 import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
 import type { Earned } from '../domain/earnings.js'
 import { AccountClosed, AvatarIdTaken } from '../domain/errors.js'
 import { MISSED_DAMAGE_DAILY_CAP } from '../domain/rules.js'
-import { avatarCommandStore, type AvatarWrite, type LoadedAvatar } from '../store/avatar-commands.js'
+import type { AvatarDraft } from '../events.js'
+import { newId } from '../../../platform/ids.js'
+import { avatarAggregate } from '../store/avatar-aggregate.js'
 import { avatarRepo, type AvatarSearch } from '../store/avatars.js'
 import { earningsRepo } from '../store/earnings.js'
 import { avatarsOwnedBy } from '../store/owned-avatars.js'
-import { authorizeChange, decideBatch, type AvatarCommand, type Decision, type Draft, type KeyedCall } from './avatar-batch.js'
+import { authorizeChange, avatarCommand, grown, type AvatarDecision } from './avatar-command.js'
 
 /**
  * A habit's window that ended without its completion, as tracking reports it: local dates, the end
@@ -39,55 +39,37 @@ export interface AvatarDeps {
   outbox: Outbox<AvatarDraft>
   clock: Clock
   economyMode: EconomyMode
+  log?: Logger
 }
 
-const changed = (avatar: Avatar): Decision<void> => ({ avatar, result: undefined })
+const changed = (avatar: Avatar): AvatarDecision<void> => ({ state: avatar, result: undefined })
 
 const keyed = (key: string | undefined, operation: string): KeyedCall | undefined => (key === undefined ? undefined : { key, operation })
-
-function grown(g: rules.Growth): Decision<void> {
-  const events: Draft[] = g.levelsGained === 0 ? [] : [{
-    type: 'AvatarLeveledUp',
-    payload: { avatarId: g.avatar.id, level: g.avatar.level, levelsGained: g.levelsGained, spellsLearned: g.spellsLearned },
-  }]
-  return { avatar: g.avatar, events, result: undefined }
-}
-
-export type { KeyedCall }
 
 /** How many avatars a process remembers as it last wrote them. */
 const REMEMBERED_AVATARS = 10_000
 
 /**
- * The avatar context's use cases. Each change of an avatar is decided by the pure rules and
- * written, with its events, in one statement (see `applyBatch`).
+ * The avatar context's use cases. Every change of an existing avatar is a batched command of the
+ * platform writer: decided by the pure rules in its avatar's batch, written with the other avatars'
+ * batches of the moment. Creation and deletion are transactional.
  */
 export class AvatarApp {
-  private readonly commands = new KeyedBatcher<AvatarCommand, unknown>((id, batch) => this.applyBatch(id, batch))
-  /** Avatars as this process last wrote them: a batch on one of them needs no read. */
-  private readonly lastWritten = new BoundedMap<string, Avatar>(REMEMBERED_AVATARS)
+  private readonly writer: AggregateWriter<Avatar, AvatarDraft>
   /** Concurrent reads of avatars (by players, or by other contexts through the port) in one statement. */
   private readonly read: (id: string) => Promise<Avatar | undefined>
-  /** The batches of all avatars at a moment: their reads in one statement, their writes in another. */
-  private readonly loads: Coalescer<{ id: string; keys: string[] }, LoadedAvatar | undefined>
-  private readonly writes: Coalescer<AvatarWrite, boolean>
 
   constructor(private readonly d: AvatarDeps) {
-    const db = d.database
-    this.read = coalescedReads((ids) => avatarCommandStore.findMany(db, ids), db.statementsInFlight)
-    this.loads = new Coalescer(async (asked) => {
-      const loaded = await avatarCommandStore.loadMany(db, asked)
-      return asked.map((a) => loaded.get(a.id))
-    }, db.statementsInFlight, 'tick')
-    this.writes = new Coalescer(async (writes) => {
-      const written = await avatarCommandStore.writeMany(db, writes)
-      return writes.map((w) => written.has(w.avatar.id))
-    }, db.statementsInFlight, 'tick')
+    this.writer = new AggregateWriter<Avatar, AvatarDraft>(avatarAggregate(d.outbox), {
+      database: d.database, clock: d.clock, missing: (id) => new NotFound('Avatar', id), remember: REMEMBERED_AVATARS,
+      summary: (a) => ({ type: 'AvatarChanged', payload: rules.changedPayload(a) }), ...(d.log ? { log: d.log } : {}),
+    })
+    this.read = coalescedReads((ids) => avatarRepo.findMany(d.database.db, ids), d.database.statementsInFlight)
   }
 
   /** How the avatar's changes were batched so far (for /metrics). */
   get batchStats() {
-    return this.commands.stats
+    return this.writer.batchStats
   }
 
   // ---- reads: any signed-in player may look at any avatar ----
@@ -111,7 +93,11 @@ export class AvatarApp {
     return (await this.read(avatarId))?.ownerId === userId
   }
 
-  // ---- lifecycle ----
+  async ownerOf(avatarId: string): Promise<string | undefined> {
+    return (await this.read(avatarId))?.ownerId
+  }
+
+  // ---- lifecycle: transactional ----
 
   async create(p: Principal, input: { id: string; name: string }): Promise<Avatar> {
     rules.checkNewAvatar(input.id, 0) // a reserved id is refused before any database work
@@ -121,7 +107,7 @@ export class AvatarApp {
       const owned = await avatarRepo.countOwnedByLocked(tx, p.userId)
       if (await avatarRepo.isClosed(tx, p.userId)) throw new AccountClosed()
       rules.checkNewAvatar(input.id, owned)
-      const avatar = await this.insertNew(tx, { id: input.id, ownerId: p.userId, name: input.name.trim() })
+      const avatar = await this.insertNew({ id: input.id, ownerId: p.userId, name: input.name.trim() })
       if (!avatar) throw new AvatarIdTaken(input.id)
       return avatar
     })
@@ -130,32 +116,24 @@ export class AvatarApp {
   /** The registration avatar; idempotent, so a retried registration step makes it once. */
   async provision(input: { avatarId: string; ownerId: string; name: string }): Promise<void> {
     await this.d.database.transaction(async (tx) => {
-      const created = await this.insertNew(tx, { id: input.avatarId, ownerId: input.ownerId, name: input.name.trim() })
-      if (created) return
+      if (await this.insertNew({ id: input.avatarId, ownerId: input.ownerId, name: input.name.trim() })) return
       const existing = await avatarRepo.get(tx, input.avatarId)
       if (existing.ownerId !== input.ownerId) throw new AvatarIdTaken(input.avatarId)
     })
   }
 
-  private async insertNew(tx: Tx, a: { id: string; ownerId: string; name: string }): Promise<Avatar | undefined> {
+  private insertNew(a: { id: string; ownerId: string; name: string }): Promise<Avatar | undefined> {
     const avatar = rules.newAvatar({ ...a, inventoryId: newId(), equipmentId: newId() })
-    const inserted = await avatarRepo.insert(tx, { ...avatar, version: 1 }, this.d.clock.now())
-    if (!inserted) return undefined
-    await this.d.outbox.add(tx, [
-      { type: 'AvatarCreated', aggregateId: a.id, version: 1, payload: { avatarId: a.id, ownerId: a.ownerId, name: a.name } },
-    ])
-    const created = { ...avatar, version: 1 }
-    // Its first change then needs no read (a change that came first only makes this memory stale,
-    // which the guarded write finds out).
-    this.d.database.afterCommit(() => this.lastWritten.set(a.id, created))
-    return created
+    return this.d.database.transaction((tx) => this.writer.insert(tx, avatar, [
+      { type: 'AvatarCreated', payload: { avatarId: a.id, ownerId: a.ownerId, name: a.name } },
+    ], { createdAt: this.d.clock.now() }))
   }
 
   async delete(p: Principal, id: string): Promise<void> {
     await this.d.database.transaction(async (tx) => {
       const a = await avatarRepo.getForUpdate(tx, id)
       authorizeChange(p, a)
-      await this.remove(tx, a)
+      await this.remove(a)
     })
   }
 
@@ -166,27 +144,24 @@ export class AvatarApp {
    */
   async deleteAllOf(ownerId: string): Promise<void> {
     await this.d.database.transaction(async (tx) => {
-      for (const a of await avatarRepo.closeAccount(tx, ownerId, this.d.clock.now())) await this.remove(tx, a)
+      for (const a of await avatarRepo.closeAccount(tx, ownerId, this.d.clock.now())) await this.remove(a)
     })
   }
 
-  private async remove(tx: Tx, a: Avatar): Promise<void> {
-    await avatarRepo.delete(tx, a.id)
-    await this.d.outbox.add(tx, [
-      { type: 'AvatarDeleted', aggregateId: a.id, version: a.version + 1, payload: { avatarId: a.id, ownerId: a.ownerId } },
-    ])
+  private remove(a: Avatar): Promise<void> {
+    return this.d.database.transaction(async (tx) => {
+      await avatarRepo.deleteParts(tx, a.id)
+      await this.writer.remove(tx, a, [{ type: 'AvatarDeleted', payload: { avatarId: a.id, ownerId: a.ownerId } }])
+    })
   }
+
+  // ---- changes: batched ----
 
   rename(p: Principal, id: string, name: string): Promise<void> {
     const trimmed = name.trim()
-    return this.change(p, id, (a) => ({
-      avatar: { ...a, name: trimmed },
-      events: [{ type: 'AvatarRenamed', payload: { avatarId: id, name: trimmed } }],
-      result: undefined,
-    }))
+    return this.change(p, id, (a) => ({ state: { ...a, name: trimmed }, events: [{ type: 'AvatarRenamed', payload: { avatarId: id, name: trimmed } }], result: undefined }))
   }
 
-  // ---- wallet ----
   // A change given an idempotency key (a header, or a call from another context) is applied at
   // most once per key: a retry answers as the first call did.
 
@@ -198,8 +173,6 @@ export class AvatarApp {
     return this.change(p, id, (a) => changed(rules.spendMoney(a, amount)), { call: keyed(key, 'spend') })
   }
 
-  // ---- experience, health, mana, stats ----
-
   grantExperience(p: Principal, id: string, amount: number, key?: string): Promise<void> {
     return this.change(p, id, (a) => grown(rules.grantExperience(a, amount)), { mints: true, call: keyed(key, 'grant-experience') })
   }
@@ -209,10 +182,7 @@ export class AvatarApp {
     return this.change(SYSTEM, id, (a) => grown(rules.receiveReward(a, reward)), { call: keyed(key, 'reward') })
   }
 
-  /**
-   * A habit completion (HabitAttended): its reward, and the streak freeze its streak may earn, in one
-   * change; never refused; applied once per key.
-   */
+  /** A habit completion (HabitAttended): its reward, and the streak freeze its streak may earn, in one change; applied once per key. */
   rewardCompletion(id: string, completion: rules.Completion, key: string): Promise<void> {
     return this.change(SYSTEM, id, (a) => grown(rules.rewardCompletion(a, completion)), { call: keyed(key, 'reward') })
   }
@@ -220,13 +190,13 @@ export class AvatarApp {
   /**
    * A habit's missed window (HabitMissed): paid with a streak freeze, or with damage within the day's
    * cap, and told as MissedWindowSettled in the same change. Applied once per key, so a redelivery
-   * neither takes a second freeze nor damages twice. Keyed as the plain damage a HabitMissed was
-   * before freezes, so one applied then and delivered again now still answers as applied.
+   * neither takes a second freeze nor damages twice (the key's operation is `damage`, the one every
+   * HabitMissed was ever applied under).
    */
   settleMissedWindow(id: string, missed: MissedWindow, key: string): Promise<{ outcome: rules.MissedOutcome; damage: number }> {
     return this.change(SYSTEM, id, (a) => {
       const settled = rules.settleMissedWindow(a, { day: missed.windowEnd, damage: missed.damage })
-      const events: Draft[] = [{
+      const events: AvatarDraft[] = [{
         type: 'MissedWindowSettled',
         payload: {
           avatarId: id, habitId: missed.habitId, questId: missed.questId, windowStart: missed.windowStart, windowEnd: missed.windowEnd,
@@ -235,20 +205,16 @@ export class AvatarApp {
         },
       }]
       if (settled.died) events.push({ type: 'AvatarDied', payload: { avatarId: id, moneyLost: settled.moneyLost } })
-      return { avatar: settled.avatar, events, result: { outcome: settled.outcome, damage: settled.damage } }
+      return { state: settled.avatar, events, result: { outcome: settled.outcome, damage: settled.damage } }
     }, { call: keyed(key, 'damage') })
   }
 
   damage(p: Principal, id: string, amount: number, key?: string): Promise<{ died: boolean; health: number }> {
     return this.change(p, id, (a) => {
       const hurt = rules.takeDamage(a, amount)
-      const events: Draft[] = hurt.died ? [{ type: 'AvatarDied', payload: { avatarId: id, moneyLost: hurt.moneyLost } }] : []
-      return { avatar: hurt.avatar, events, result: { died: hurt.died, health: hurt.avatar.health } }
+      const events: AvatarDraft[] = hurt.died ? [{ type: 'AvatarDied', payload: { avatarId: id, moneyLost: hurt.moneyLost } }] : []
+      return { state: hurt.avatar, events, result: { died: hurt.died, health: hurt.avatar.health } }
     }, { call: keyed(key, 'damage') })
-  }
-
-  async ownerOf(avatarId: string): Promise<string | undefined> {
-    return (await this.read(avatarId))?.ownerId
   }
 
   heal(p: Principal, id: string, amount: number, key?: string): Promise<void> {
@@ -267,8 +233,6 @@ export class AvatarApp {
     return this.change(p, id, (a) => changed(rules.increaseStat(a, stat)))
   }
 
-  // ---- inventory and equipment ----
-
   addItem(p: Principal, id: string, item: Item, key?: string): Promise<void> {
     return this.change(p, id, (a) => changed(rules.addItem(a, item)), { mints: true, call: keyed(key, 'add-item') })
   }
@@ -281,7 +245,7 @@ export class AvatarApp {
   takeItem(p: Principal, id: string, name: string, key?: string): Promise<Item> {
     return this.change(p, id, (a) => {
       const { avatar, item } = rules.takeItem(a, name)
-      return { avatar, result: item }
+      return { state: avatar, result: item }
     }, { call: keyed(key, 'take-item') })
   }
 
@@ -296,7 +260,7 @@ export class AvatarApp {
   useItem(p: Principal, id: string, name: string): Promise<Avatar> {
     return this.change(p, id, (a) => {
       const { avatar } = rules.useItem(a, name)
-      return { avatar, result: avatar }
+      return { state: avatar, result: avatar }
     })
   }
 
@@ -320,12 +284,12 @@ export class AvatarApp {
     return this.profile(id)
   }
 
-  // ---- calls from other contexts (client.ts): trusted, each under an idempotency key ----
-
-  /** What other contexts may read to judge a purchase or a fight. */
-  async profile(id: string): Promise<{ ownerId: string; level: number; attack: number; defense: number; health: number; maxHealth: number }> {
+  /** What other contexts may read to judge a purchase or a fight, as the avatar is now. */
+  async profile(id: string): Promise<{ ownerId: string; level: number; attack: number; defense: number; health: number; maxHealth: number; deaths: number }> {
     const a = await this.get(id)
-    return { ownerId: a.ownerId, level: a.level, attack: rules.effectiveAttack(a), defense: rules.effectiveDefense(a), health: a.health, maxHealth: a.maxHealth }
+    return {
+      ownerId: a.ownerId, level: a.level, attack: rules.effectiveAttack(a), defense: rules.effectiveDefense(a), health: a.health, maxHealth: a.maxHealth, deaths: a.deaths,
+    }
   }
 
   /** What the avatar earned in [from, to) (to the bucket: EARNINGS_BUCKET_MINUTES); services only, for reports. */
@@ -334,51 +298,12 @@ export class AvatarApp {
     return earningsRepo.sumBetween(this.d.database.current(), id, from, to)
   }
 
-  // ---- the one way an avatar changes ----
+  // ---- the one way an existing avatar changes ----
 
-  /**
-   * Every change of an existing avatar goes through the avatar's batcher: concurrent changes of one
-   * avatar are decided one after another on the same in-memory state and written together.
-   */
-  private change<R>(
-    p: Principal, id: string, decide: (a: Avatar) => Decision<R>, opts: { mints?: boolean; call?: KeyedCall | undefined } = {},
-  ): Promise<R> {
+  private change<R>(p: Principal, id: string, decide: (a: Avatar) => AvatarDecision<R>, opts: { mints?: boolean; call?: KeyedCall | undefined } = {}): Promise<R> {
     if (opts.mints && this.d.economyMode === 'authoritative' && !isTrusted(p)) {
       return Promise.reject(new Forbidden('This server runs an authoritative economy: value comes only from play.', 'economy-authoritative'))
     }
-    // Its write is a statement of its own: inside a caller's transaction it would not join it.
-    this.d.database.assertNoOpenTransaction(`A change of avatar '${id}'`)
-    return this.commands.submit(id, { principal: p, decide, call: opts.call }) as Promise<R>
+    return this.writer.submit(id, avatarCommand(p, decide, opts.call, this.d.clock))
   }
-
-  /**
-   * Applies one batch of commands on one avatar: one read (none when this process wrote the
-   * avatar last), the decisions in arrival order, one write; the reads and the writes of the
-   * batches of other avatars at that moment go in the same statements. A write that lost a race with another
-   * process (the version moved on, or a key it records was recorded before) is decided again on
-   * fresh state; a database failure is retried, then every caller of the batch is answered 503 and
-   * nothing of it is applied.
-   */
-  private applyBatch(id: string, commands: AvatarCommand[]): Promise<Outcome<unknown>[]> {
-    const keys = commands.flatMap((c) => (c.call ? [c.call.key] : []))
-    return untilWritten(`avatar '${id}'`, async () => {
-      // The state this process last wrote serves without a read: the guarded write proves it
-      // current, and a key answered before fails the write on its unique index. Taken, not just
-      // looked at: after a lost or failed attempt the next one reads, and answers that write
-      // nothing are given only on state just read. (One batch per avatar runs at a time.)
-      const remembered = this.lastWritten.get(id)
-      this.lastWritten.delete(id)
-      const loaded = remembered ? { avatar: remembered, applied: new Map() } : await this.loads.submit({ id, keys })
-      if (!loaded) return commands.map(() => failed(new NotFound('Avatar', id)))
-      const { outcomes, write } = decideBatch(loaded, commands, this.d.clock.now())
-      if (write && (await this.writes.submit(write))) {
-        this.lastWritten.set(id, write.avatar)
-        this.d.outbox.committed(writtenEvents(id, write.at, write.events))
-        return outcomes
-      }
-      return write || remembered ? RACE_LOST : outcomes
-    })
-  }
-
-
 }

@@ -34,7 +34,7 @@ describe('a new avatar', () => {
       id: 'a', ownerId: 'o', name: 'N', inventoryId: 'i', equipmentId: 'e',
       level: 1, experience: 0, health: 100, maxHealth: 100, mana: 50, maxMana: 50, money: 100,
       strength: 10, defense: 10, intelligence: 10, unspentPoints: 5, inventory: [], equipped: [],
-      streakFreezes: 0, missedDamage: {}, timeZone: 'UTC', version: 0,
+      streakFreezes: 0, missedDamage: {}, deaths: 0, timeZone: 'UTC', version: 0,
     })
   })
 
@@ -235,13 +235,13 @@ describe('damage and death', () => {
     strength: 13, unspentPoints: 2,
   }
 
-  test('health exactly 0 is death: level experience and a tenth of the money lost, then full again', () => {
+  test('health exactly 0 is death: level experience and a tenth of the money lost, then full again, one more death counted', () => {
     const hurt = takeDamage(wounded, 30)
     // 155 − floor(155 / 10) = 155 − 15 = 140
     expect(hurt).toEqual({
       died: true,
       moneyLost: 15,
-      avatar: { ...wounded, level: 4, experience: 0, money: 140, health: 130, mana: 65 },
+      avatar: { ...wounded, level: 4, experience: 0, money: 140, health: 130, mana: 65, deaths: wounded.deaths + 1 },
     })
   })
 

@@ -50,6 +50,8 @@ export interface Avatar {
    */
   missedDamage: Record<string, number>
   timeZone: string
+  /** How many times it has died: a battle knows a fighter fell, wherever the blow came from, when this moved on since it entered. */
+  deaths: number
   version: number
 }
 
@@ -81,6 +83,7 @@ export function newAvatar(a: { id: string; ownerId: string; name: string; invent
     equipped: [],
     streakFreezes: 0,
     missedDamage: {},
+    deaths: 0,
     timeZone: DEFAULT_TIME_ZONE,
     version: 0,
   }
@@ -159,7 +162,7 @@ export function takeDamage(a: Avatar, amount: number): Hurt {
   if (health > 0) return { avatar: { ...a, health }, died: false, moneyLost: 0 }
   const moneyLost = Math.floor(a.money / DEATH_MONEY_LOSS_DIVISOR)
   return {
-    avatar: { ...a, experience: 0, money: a.money - moneyLost, health: a.maxHealth, mana: a.maxMana },
+    avatar: { ...a, experience: 0, money: a.money - moneyLost, health: a.maxHealth, mana: a.maxMana, deaths: a.deaths + 1 },
     died: true,
     moneyLost,
   }

@@ -78,12 +78,6 @@ export class AvatarIdTaken extends Conflict {
   }
 }
 
-export class IdempotencyKeyReused extends Conflict {
-  constructor(key: string) {
-    super(`Idempotency key '${key}' was already used for another call.`, 'idempotency-key-reused')
-  }
-}
-
 export class ReservedAvatarId extends BadRequest {
   constructor(id: string) {
     super(`'${id}' is a reserved word and cannot be an avatar id.`, 'reserved-avatar-id', [{ path: '/id', message: 'must not be a reserved word' }])

@@ -15,7 +15,6 @@ export const AVATAR_PROBLEMS: ProblemCatalog = {
   'freezes-full': { status: 400, rule: true, title: 'Streak freezes full', description: 'The avatar holds the most streak freezes it can; one must be used up by a missed window before another is added.' },
   'too-many-avatars': { status: 400, rule: true, title: 'Too many avatars', description: 'A player may have only so many avatars (`detail` says how many); delete one first.' },
   'avatar-exists': { status: 409, title: 'Avatar exists', description: 'An avatar with this id exists already (another player\'s, or made by an earlier call with other fields). Choose another id, or leave it out to have one made.' },
-  'idempotency-key-reused': { status: 409, title: 'Idempotency key reused', description: 'The `Idempotency-Key` was already used for a different call (another operation, avatar or body). A key names one call: use a new key for a new call.' },
   'reserved-avatar-id': { status: 400, title: 'Reserved avatar id', description: 'The id is a word the API uses in its paths and cannot name an avatar; choose another.' },
   'economy-authoritative': { status: 403, title: 'Authoritative economy', description: 'This server runs an authoritative economy: money, experience and items come only from play (completed habits, quests, battles and the marketplace), so a player cannot grant them directly. Service and admin tokens still may.' },
   'unknown-avatar': { status: 400, title: 'Unknown avatar', description: 'An avatar named in the body or query (not in the path) does not exist; `errors` names the field.' },

@@ -144,4 +144,5 @@ export const ProfileView = Type.Object({
   defense: Type.Integer({ description: 'Defense plus the equipped armor' }),
   health: Type.Integer(),
   maxHealth: Type.Integer(),
+  deaths: Type.Integer({ description: 'How many times the avatar has died: a battle judges a fighter fallen once this moved on since it entered' }),
 })

@@ -27,12 +27,24 @@ const findPrepared = new WeakMap<Queryable, ReturnType<typeof prepareFind>>()
 const prepareFind = (q: Queryable) =>
   q.select().from(avatars).where(eq(avatars.id, sql.placeholder('id'))).prepare('avatar_find_by_id')
 
+/** Many at once (concurrent reads coalesced: `coalescedReads`), prepared likewise. */
+const findManyPrepared = new WeakMap<Queryable, ReturnType<typeof prepareFindMany>>()
+const prepareFindMany = (q: Queryable) =>
+  q.select().from(avatars).where(sql`${avatars.id} = any(${sql.placeholder('ids')}::text[])`).prepare('avatar_find_many')
+
 export const avatarRepo = {
   async find(q: Queryable, id: string): Promise<Avatar | undefined> {
     let statement = findPrepared.get(q)
     if (!statement) findPrepared.set(q, (statement = prepareFind(q)))
     const [row] = await statement.execute({ id })
     return row && toAvatar(row)
+  },
+
+  async findMany(q: Queryable, ids: string[]): Promise<Map<string, Avatar>> {
+    let statement = findManyPrepared.get(q)
+    if (!statement) findManyPrepared.set(q, (statement = prepareFindMany(q)))
+    const rows = await statement.execute({ ids })
+    return new Map(rows.map((r) => [r.id, toAvatar(r)]))
   },
 
   async get(q: Queryable, id: string): Promise<Avatar> {
@@ -48,21 +60,10 @@ export const avatarRepo = {
     return toAvatar(row)
   },
 
-  async insert(tx: Tx, a: Avatar, createdAt: Date): Promise<boolean> {
-    const rows = await tx.insert(avatars).values({ ...a, createdAt }).onConflictDoNothing().returning({ id: avatars.id })
-    return rows.length === 1
-  },
-
-  async save(tx: Tx, a: Avatar): Promise<void> {
-    const { id, ownerId: _owner, ...changes } = a
-    await tx.update(avatars).set(changes).where(eq(avatars.id, id))
-  },
-
-  async delete(tx: Tx, id: string): Promise<void> {
+  /** What is kept of an avatar besides its row, deleted with it: a new avatar may take the id, and must not inherit them. */
+  async deleteParts(tx: Tx, id: string): Promise<void> {
     await tx.delete(appliedCalls).where(eq(appliedCalls.avatarId, id))
-    // Its earnings go too: a new avatar may take the id, and must not inherit them.
     await tx.delete(earnings).where(eq(earnings.avatarId, id))
-    await tx.delete(avatars).where(eq(avatars.id, id))
   },
 
   /** Deletes up to `limit` remembered answers of keyed calls applied before `before` (the applied_at index). */

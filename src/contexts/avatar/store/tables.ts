@@ -31,6 +31,8 @@ export const avatars = avatarSchema.table(
     /** Missed-habit damage by local day (`{"2026-03-02": 15}`), the latest days only: see Avatar.missedDamage. */
     missedDamage: jsonb('missed_damage').$type<Record<string, number>>().notNull().default({}),
     timeZone: text('time_zone').notNull().default(DEFAULT_TIME_ZONE),
+    /** How many times the avatar has died (a battle judges a fighter fallen when this moved on). */
+    deaths: integer('deaths').notNull().default(0),
     version: integer('version').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

@@ -1,20 +1,22 @@
 import type { Principal } from '../../../platform/auth/principal.js'
-import { failed, KeyedBatcher, succeeded, type Outcome } from '../../../platform/batcher.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
-import { NotFound } from '../../../platform/errors.js'
-import { BoundedMap } from '../../../platform/bounded-map.js'
-import { RACE_LOST, untilWritten } from '../../../platform/db/optimistic.js'
-import { writtenEvents, type EventDraft, type Outbox } from '../../../platform/events/outbox.js'
+import { NotFound, ServiceUnavailable } from '../../../platform/errors.js'
+import { effectKey } from '../../../platform/events/contract.js'
+import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
-import { requireOwnedAvatar, requireOwnedProfile, requireOwner, type AvatarClient } from '../../avatar/client.js'
+import type { Logger } from '../../../platform/log.js'
+import type { BatchedCommand, Decision } from '../../../platform/writer/decisions.js'
+import { RACE_LOST, untilWritten } from '../../../platform/writer/retry.js'
+import { AggregateWriter, type Written } from '../../../platform/writer/writer.js'
+import { requireOwnedAvatar, requireOwnedProfile, requireOwner, UnknownAvatar, type AvatarClient } from '../../avatar/client.js'
 import * as fight from '../domain/battle.js'
-import { FighterNotRead, type Battle, type Fighter } from '../domain/battle.js'
-import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
+import type { Battle, Fighter } from '../domain/battle.js'
+import { AttackerFallen, BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
 import { actingAs, LEADER_ONLY } from '../domain/guild.js'
 import type { BossType } from '../domain/rules.js'
 import type { GuildDraft } from '../events.js'
-import { battleAttacks, battleRepo, battleStarts, type Attack } from '../store/battles.js'
+import { battleAggregate, battleRepo, type Attack } from '../store/battles.js'
 import { guildRepo } from '../store/guilds.js'
 
 export interface BattleDeps {
@@ -22,21 +24,30 @@ export interface BattleDeps {
   outbox: Outbox<GuildDraft>
   clock: Clock
   avatars: AvatarClient
+  log?: Logger
 }
-
-type Draft = GuildDraft
-/** What an attack writes with the battle: its turn, and the boss's strike-back when there was one. */
-type AttackEvent = Extract<Draft, { type: 'BossStruckBack' | 'BattleTurnTaken' }> & { id: string; version: number }
 
 const REMEMBERED_BATTLES = 1_000
 /** Fighters read at once when a battle starts (in split each is a call to the avatar service). */
 const FIGHTERS_READ_AT_ONCE = 20
 
-/** The event of a battle in progress called off by `by` (its leader, or whoever's change ended its guild). */
-export const battleCancelled = (b: Battle, by: string): EventDraft<Draft> => ({
-  type: 'BattleCancelled', aggregateId: b.id, version: fight.battleVersion(b),
-  payload: { battleId: b.id, guildId: b.guildId, cancelledBy: by, participants: b.participants.map((x) => x.avatarId) },
-})
+/** What a batch of attacks reads of its attackers first: each as it is now (undefined: gone), and the health it has left in this batch. */
+interface Attackers {
+  fighters: Map<string, Fighter | undefined>
+  health: Map<string, number>
+}
+
+/** An attack in its battle's batch, naming its attacker for the batch's reads. */
+type AttackCommand = BatchedCommand<Battle, GuildDraft, AttackAnswer, Attackers> & { attacker: string }
+type AttackAnswer = { turn: number } | { out: 'died' | 'gone' }
+type AttackDecision = Decision<Battle, GuildDraft, AttackAnswer, 'attacks'>
+
+/** A strike-back to apply to an avatar, under the key its event's consumer applies it with. */
+interface StrikeBackDue {
+  avatarId: string
+  damage: number
+  key: string
+}
 
 /** The values of settled promises, or the error of the first one (in their order) that failed. */
 const inOrder = <T extends readonly unknown[]>(results: { [K in keyof T]: PromiseSettledResult<T[K]> }): T =>
@@ -48,44 +59,48 @@ const inOrder = <T extends readonly unknown[]>(results: { [K in keyof T]: Promis
 /** What the events that start and end a battle say of it. */
 const aboutBattle = (b: Battle) => ({ battleId: b.id, guildId: b.guildId, bossType: b.bossType, participants: b.participants.map((x) => x.avatarId) })
 
-/** A battle lost: every participant takes the boss's penalty (the avatar context applies it). */
-const battleLost = (b: Battle) => ({ type: 'BattleLost' as const, payload: { ...aboutBattle(b), penalty: b.boss.penalty } })
-
-/** An attack waiting for its battle's next batch, with what was read of the attacker before its first attack. */
-interface PendingAttack {
-  attacker: string
-  damage: number
-  fighter: Fighter | undefined
+/** The events a change that ended the battle adds: the reward of a win, or the penalty of a loss. */
+function endingOf(b: Battle): GuildDraft[] {
+  if (b.status === 'WON') {
+    const reward = { experience: b.boss.experienceReward, money: b.boss.moneyReward }
+    return [{ type: 'BattleWon', payload: { ...aboutBattle(b), reward, guildPoints: fight.pointsForVictory(b.boss) } }]
+  }
+  return b.status === 'LOST' ? [{ type: 'BattleLost', payload: { ...aboutBattle(b), penalty: b.boss.penalty } }] : []
 }
 
 /**
- * Boss battles of guilds. Concurrent attacks on one battle are batched in a process, and the
- * batches ordered across processes by a write guarded with the turn that was read (the batch that
- * wins a battle also takes its row lock); no other context is called while one is held.
+ * Boss battles of guilds. Attacks are batched commands of the platform writer: each batch reads
+ * its attackers as they are (owner, attack, defense, health, deaths), judges its attacks in
+ * arrival order, writes the battle with its attack log and events in one statement, then has the
+ * avatar context apply the strike-backs before the battle's next batch, so every batch judges
+ * attackers whose earlier strike-backs have been applied, whichever process answers.
  */
 export class BattleApp {
-  private readonly pendingAttacks = new KeyedBatcher<PendingAttack, number>((id, batch) => this.applyAttacks(id, batch))
-  /** Battles as this process last wrote them, or read them finished: the next batch on one needs no read (nor does any on one finished). */
-  private readonly lastWritten = new BoundedMap<string, Battle>(REMEMBERED_BATTLES)
-  /** Battles as this process last read or wrote them: who has entered the fight, so their attacks read nothing first. */
-  private readonly lastSeen = new BoundedMap<string, Battle>(REMEMBERED_BATTLES)
+  private readonly writer: AggregateWriter<Battle, GuildDraft, Attackers, AttackCommand>
+  /** Strike-backs of a battle whose application failed: applied first by its next batch. */
+  private readonly unapplied = new Map<string, StrikeBackDue[]>()
 
-  constructor(private readonly d: BattleDeps) {}
+  constructor(private readonly d: BattleDeps) {
+    this.writer = new AggregateWriter<Battle, GuildDraft, Attackers, AttackCommand>(battleAggregate(d.outbox), {
+      database: d.database, clock: d.clock, missing: (id) => new NotFound('Battle', id), remember: REMEMBERED_BATTLES,
+      readFirst: (battle, commands) => this.readAttackers(battle.id, commands.map((c) => c.attacker)),
+      afterWrite: (w) => this.applyStrikeBacks(w),
+      ...(d.log ? { log: d.log } : {}),
+    })
+  }
 
   get(id: string): Promise<Battle> {
     return battleRepo.get(this.d.database.current(), id)
   }
 
   async inProgressOf(guildId: string): Promise<Battle | undefined> {
-    const q = this.d.database.current()
     await this.requireGuild(guildId)
-    return battleRepo.inProgressOf(q, guildId)
+    return battleRepo.inProgressOf(this.d.database.current(), guildId)
   }
 
   async ofGuild(guildId: string, limit: number): Promise<Battle[]> {
-    const q = this.d.database.current()
     await this.requireGuild(guildId)
-    return battleRepo.ofGuild(q, guildId, limit)
+    return battleRepo.ofGuild(this.d.database.current(), guildId, limit)
   }
 
   /** A 404 for a guild that does not exist, without loading its members. */
@@ -104,11 +119,10 @@ export class BattleApp {
   }
 
   /**
-   * Leader only. The guild's members now are the participants, and they enter the fight now, as
-   * they are: each one's fighter is read before anything is written (one that cannot be read
-   * enters with its first attack instead). The battle and its event are then written in one
-   * statement, guarded by the guild's membership version that was read: a membership change
-   * meanwhile (or the guild's deletion) means reading again.
+   * Leader only. The guild's members now are the participants; each one's fighter is read before
+   * anything is written (one that cannot be read enters with its first attack instead). The battle
+   * is then made, only while the guild's membership is the one that was read (a change meanwhile,
+   * or the guild's deletion, means reading again).
    */
   async start(p: Principal, input: { guildId: string; bossType: BossType; requesterId: string }): Promise<Battle> {
     const { bossType, requesterId } = input
@@ -123,22 +137,18 @@ export class BattleApp {
       const memberIds = guild.members.map((m) => m.avatarId)
       const fighters = await this.fightersOf(memberIds.filter((id) => id !== requesterId))
       fighters.set(requesterId, requester)
-      const now = this.d.clock.now()
-      const battle = fight.startBattle({ id: newId(), guildId: guild.id, bossType, memberIds, fighters, now })
-      const started = { id: newId(), type: 'BattleStarted' as const, version: fight.battleVersion(battle), payload: aboutBattle(battle) }
-      if (!(await battleStarts.insert(this.d.database, battle, guild.version, [started]))) return RACE_LOST
-      this.lastWritten.set(battle.id, battle)
-      this.lastSeen.set(battle.id, battle)
-      this.d.outbox.committed(writtenEvents(battle.id, now, [started]))
-      return battle
+      const battle = fight.startBattle({ id: newId(), guildId: guild.id, bossType, memberIds, fighters, now: this.d.clock.now() })
+      return this.d.database.transaction(async (tx) => {
+        if ((await guildRepo.versionForShare(tx, guild.id)) !== guild.version) return RACE_LOST
+        const made = await this.writer.insert(tx, battle, [{ type: 'BattleStarted', payload: aboutBattle(battle) }])
+        // The only key a new battle can clash on: one battle in progress per guild.
+        if (!made) throw new BattleInProgress('(just started)')
+        return made
+      })
     })
   }
 
-  /**
-   * What can be read of these avatars as fighters, a few at a time (in split each is a call). One
-   * that cannot be read now (gone, or its service slow) is left out: it enters with its first
-   * attack, which reads it again and answers what went wrong.
-   */
+  /** What can be read of these avatars as fighters, a few at a time (in split each is a call); one that cannot be read now is left out. */
   private async fightersOf(avatarIds: string[]): Promise<Map<string, Fighter>> {
     const fighters = new Map<string, Fighter>()
     for (let i = 0; i < avatarIds.length; i += FIGHTERS_READ_AT_ONCE) {
@@ -159,123 +169,95 @@ export class BattleApp {
       const guild = await guildRepo.get(tx, battle.guildId)
       actingAs(guild, input.requesterId, LEADER_ONLY, 'cancel a battle')
       if (battle.status !== 'IN_PROGRESS') throw new BattleOver(battle.status)
-      await battleRepo.delete(tx, id)
-      await this.d.outbox.add(tx, [battleCancelled(battle, input.requesterId)])
+      await this.callOff(tx, battle, input.requesterId)
     })
   }
 
+  /** The guild goes (in the caller's transaction): its battle in progress is called off on the word of `by`. */
+  async callOffWithGuild(tx: Tx, guildId: string, by: string): Promise<void> {
+    const battle = await battleRepo.inProgressOf(tx, guildId)
+    if (battle) await this.callOff(tx, battle, by)
+  }
+
+  /** A battle in progress called off: gone, without reward or penalty; its participants are told. */
+  private async callOff(tx: Tx, b: Battle, by: string): Promise<void> {
+    await battleRepo.deleteAttacks(tx, b.id)
+    await this.writer.remove(tx, b, [{ type: 'BattleCancelled', payload: { battleId: b.id, guildId: b.guildId, cancelledBy: by, participants: b.participants.map((x) => x.avatarId) } }])
+  }
+
   /**
-   * One attack, one turn. An attacker that did not enter the fight at the start reads its profile
-   * on its first attack (its owner, attack, defense and health), which the battle keeps; other
-   * attacks read nothing. Then, in the battle's next batch, the pure rules judge the hit, the
-   * strike-back and whether it fells the attacker (from the battle's own health ledger), and the
-   * battle, the attack and the turn's event are written together. The avatar context applies the
-   * strike-back after commit, exactly once, from the event. Answers the turn the attack used.
+   * One attack, one turn, judged in the battle's next batch (`judgeAttack`) on the attacker as it is
+   * now. Answers the turn it used. An attacker who has died since it entered the battle is refused
+   * (400 attacker-fallen), and one whose avatar is gone too (400 unknown-avatar); either is marked
+   * fallen in the battle.
    */
   async attackBoss(p: Principal, id: string, input: { damage: number; attackerAvatarId: string }): Promise<number> {
     const attacker = input.attackerAvatarId
-    const seen = this.lastSeen.get(id)
-    const entered = seen && fight.enteredFighter(seen, attacker)
-    if (entered) {
-      requireOwner(p, attacker, entered.ownerId)
-      try {
-        return await this.pendingAttacks.submit(id, { attacker, damage: input.damage, fighter: undefined })
-      } catch (e) {
-        // Only when the battle as written does not have the fighter this process saw: read it, as below.
-        if (!(e instanceof FighterNotRead)) throw e
-      }
-    }
-    // The attacker's ownership is judged first; the battle (an unknown one, a finished one, an
-    // outsider, a fallen attacker) by the batch, on the battle as it is.
-    const fighter = await requireOwnedProfile(this.d.avatars, p, attacker, '/attackerAvatarId')
-    return this.pendingAttacks.submit(id, { attacker, damage: input.damage, fighter })
+    const answer = await this.writer.submit(id, {
+      attacker,
+      decide: (battle, attackers): AttackDecision => {
+        const fighter = attackers.fighters.get(attacker)
+        if (fighter) requireOwner(p, attacker, fighter.ownerId)
+        // Gone, and found out already by an attack before: the same refusal, with nothing to change.
+        else if (battle.participants.some((x) => x.avatarId === attacker && x.fallen)) throw new UnknownAvatar(attacker, '/attackerAvatarId')
+        const judged = fight.judgeAttack(battle, attacker, input.damage, fighter, attackers.health.get(attacker) ?? 0, this.d.clock.now())
+        if (judged.kind === 'out') return { state: judged.battle, events: endingOf(judged.battle), result: { out: judged.reason } }
+        attackers.health.set(attacker, (attackers.health.get(attacker) ?? 0) - judged.strikeBack)
+        return this.struck(battle, judged, attacker, input.damage)
+      },
+    })
+    if ('turn' in answer) return answer.turn
+    throw answer.out === 'died' ? new AttackerFallen(attacker) : new UnknownAvatar(attacker, '/attackerAvatarId')
+  }
+
+  /** An attack that landed: its turn, the boss's strike-back and the battle's end if it came, with the attack in the log. */
+  private struck(before: Battle, s: fight.Strike, attacker: string, requestedDamage: number): AttackDecision {
+    const b = s.battle
+    const turn = b.currentTurn
+    const events: GuildDraft[] = [{ type: 'BattleTurnTaken', payload: {
+      battleId: b.id, guildId: b.guildId, turn, numOfTurns: b.numOfTurns, avatarId: attacker, dealt: s.dealt, strikeBack: s.strikeBack,
+      attackerFell: s.attackerFell, bossHealth: b.bossRemainingHealth, bossMaxHealth: b.boss.health, status: b.status,
+    } }]
+    if (s.strikeBack > 0) events.push({ type: 'BossStruckBack', payload: { battleId: b.id, guildId: b.guildId, turn, avatarId: attacker, damage: s.strikeBack } })
+    if (before.status !== b.status) events.push(...endingOf(b))
+    const record = { battleId: b.id, turn, attackerAvatarId: attacker, requestedDamage, dealt: s.dealt, strikeBack: s.strikeBack, attackerFell: s.attackerFell, at: this.d.clock.now() }
+    return { state: b, events, parts: { attacks: [record] }, result: { turn } }
   }
 
   /**
-   * Concurrent attacks on one battle: each judged by the pure rules on the battle the ones before
-   * it left (a refused one answers its own problem), then the battle, the attack records and the
-   * events written at once, guarded by the turn that was read, in one statement, with no read when
-   * this process wrote the battle last. A batch that loses the battle writes its `BattleLost` (the
-   * penalties) in the same statement; one that wins it writes in a transaction, with the guild's
-   * points. A write that lost a race with another process is judged again on the battle as it is now.
+   * The batch's attackers as they are now, after the strike-backs of the battle's earlier batches
+   * have been applied (those whose application failed are applied first; still failing: 503).
    */
-  private applyAttacks(id: string, batch: PendingAttack[]): Promise<Outcome<number>[]> {
-    return untilWritten(`battle '${id}'`, async () => {
-      const remembered = this.lastWritten.get(id)
-      // A finished battle never changes again (only one in progress is ever cancelled or deleted):
-      // as this process wrote it, it refuses every attack as a read would.
-      if (remembered && remembered.status !== 'IN_PROGRESS') return this.judge(remembered, batch, this.d.clock.now()).outcomes
-      // Taken, not just looked at: after a lost or failed attempt the next one reads.
-      this.lastWritten.delete(id)
-      let read: Battle
-      try {
-        read = remembered ?? (await battleRepo.get(this.d.database.db, id))
-      } catch (e) {
-        if (e instanceof NotFound) return batch.map(() => failed(e))
-        throw e
-      }
-      if (!remembered) this.lastSeen.set(id, read)
-      if (read.status !== 'IN_PROGRESS') this.lastWritten.set(id, read)
-      const now = this.d.clock.now()
-      const judged = this.judge(read, batch, now)
-      // Answers that write nothing are given only on a battle just read.
-      if (judged.records.length === 0) return remembered ? RACE_LOST : judged.outcomes
-      const { battle, records } = judged
-      if (battle.status === 'WON') {
-        if (!(await this.writeVictory(read.currentTurn, battle, records, judged.events))) return RACE_LOST
-      } else {
-        const events = battle.status === 'LOST' ? [...judged.events, { id: newId(), version: fight.battleVersion(battle), ...battleLost(battle) }] : judged.events
-        if (!(await battleAttacks.write(this.d.database, read.currentTurn, battle, records, events, now))) return RACE_LOST
-        this.d.outbox.committed(writtenEvents(id, now, events))
-      }
-      this.lastWritten.set(id, battle)
-      this.lastSeen.set(id, battle)
-      return judged.outcomes
-    })
+  private async readAttackers(battleId: string, attackerIds: string[]): Promise<Attackers> {
+    const due = this.unapplied.get(battleId) ?? []
+    if (due.length > 0 && (await this.applyAll(battleId, due)).length > 0) {
+      throw new ServiceUnavailable('The avatar service did not take the strike-backs of earlier attacks; nothing was applied.')
+    }
+    const ids = [...new Set(attackerIds)]
+    const read = await Promise.all(ids.map((id) => this.d.avatars.profile(id).catch((e: unknown) => {
+      if (e instanceof NotFound) return undefined
+      throw e
+    })))
+    return { fighters: new Map(ids.map((id, i) => [id, read[i]])), health: new Map(ids.map((id, i) => [id, read[i]?.health ?? 0])) }
   }
 
-  private judge(start: Battle, batch: PendingAttack[], now: Date) {
-    let battle = start
-    const records: Attack[] = []
-    const events: AttackEvent[] = []
-    const outcomes = batch.map((a): Outcome<number> => {
-      try {
-        const hit = fight.strike(battle, a.attacker, a.damage, a.fighter, now)
-        battle = hit.battle
-        const turn = battle.currentTurn
-        records.push({ turn, attackerAvatarId: a.attacker, requestedDamage: a.damage, dealt: hit.dealt, strikeBack: hit.strikeBack, attackerFell: hit.attackerFell, at: now })
-        const version = fight.battleVersion(battle)
-        events.push({ id: newId(), version, type: 'BattleTurnTaken', payload: {
-          battleId: start.id, guildId: battle.guildId, turn, numOfTurns: battle.numOfTurns, avatarId: a.attacker, dealt: hit.dealt,
-          strikeBack: hit.strikeBack, attackerFell: hit.attackerFell, bossHealth: battle.bossRemainingHealth, bossMaxHealth: battle.boss.health, status: battle.status,
-        } })
-        if (hit.strikeBack > 0) {
-          events.push({ id: newId(), version, type: 'BossStruckBack', payload: { battleId: start.id, guildId: battle.guildId, turn, avatarId: a.attacker, damage: hit.strikeBack } })
-        }
-        return succeeded(turn)
-      } catch (e) {
-        return failed(e)
-      }
+  /** After a batch committed: each strike-back applied to its avatar, under its event's key (the event's consumer then finds it done). */
+  private async applyStrikeBacks(w: Written<Battle>): Promise<void> {
+    const due = w.events.flatMap((e) => {
+      if (e.type !== 'BossStruckBack') return []
+      const { avatarId, damage } = e.payload as { avatarId: string; damage: number }
+      return [{ avatarId, damage, key: effectKey(e.id, avatarId) }]
     })
-    return { battle, records, events, outcomes }
+    if (due.length > 0) await this.applyAll(w.state.id, due)
   }
 
-  /** The batch that wins the battle: in one transaction with the guild's points, under the battle's row lock. */
-  private writeVictory(readTurn: number, battle: Battle, records: Attack[], events: AttackEvent[]): Promise<boolean> {
-    return this.d.database.transaction(async (tx) => {
-      if ((await battleRepo.getForUpdate(tx, battle.id)).currentTurn !== readTurn) return false
-      await battleRepo.save(tx, battle)
-      await battleRepo.recordAttacks(tx, battle.id, records)
-      // Each stays the draft it was (a union does not survive destructuring).
-      await this.d.outbox.add(tx, events.map(({ type, version, payload }) => ({ type, version, payload, aggregateId: battle.id }) as EventDraft<Draft>))
-      const guildPoints = fight.pointsForVictory(battle.boss)
-      await guildRepo.addPoints(tx, battle.guildId, guildPoints)
-      await this.events(tx, battle, [{ type: 'BattleWon', payload: { ...aboutBattle(battle), reward: { experience: battle.boss.experienceReward, money: battle.boss.moneyReward }, guildPoints } }])
-      return true
-    })
-  }
-
-  private async events(tx: Tx, b: Battle, drafts: Draft[]): Promise<void> {
-    await this.d.outbox.add(tx, drafts.map((e) => ({ ...e, aggregateId: b.id, version: fight.battleVersion(b) })))
+  /** Applies the strike-backs; answers (and keeps, for the battle's next batch) those that failed. */
+  private async applyAll(battleId: string, due: StrikeBackDue[]): Promise<StrikeBackDue[]> {
+    const results = await Promise.allSettled(due.map((s) => this.d.avatars.damage(s.avatarId, s.damage, s.key)))
+    // An avatar gone since has nothing left to hurt.
+    const failed = due.filter((_, i) => results[i]!.status === 'rejected' && !((results[i] as PromiseRejectedResult).reason instanceof NotFound))
+    if (failed.length > 0) this.unapplied.set(battleId, failed)
+    else this.unapplied.delete(battleId)
+    return failed
   }
 }

@@ -11,10 +11,8 @@ import * as rules from '../domain/guild.js'
 import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
 import { POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
 import type { GuildDraft } from '../events.js'
-import { battleRepo } from '../store/battles.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
 import type { GuildMembershipExport } from '../http/export-schemas.js'
-import { battleCancelled } from './battle-app.js'
 import { membershipExport } from './membership-export.js'
 
 export interface GuildDeps {
@@ -22,6 +20,8 @@ export interface GuildDeps {
   outbox: Outbox<GuildDraft>
   clock: Clock
   avatars: AvatarClient
+  /** Calls off the guild's battle in progress, if any, in the transaction that deletes the guild. */
+  callOffBattle: (tx: Tx, guildId: string, by: string) => Promise<void>
 }
 
 type Draft = GuildDraft
@@ -124,11 +124,7 @@ export class GuildApp {
    * are the events of the change that emptied it, if one did.
    */
   private async disband(tx: Tx, guild: StoredGuild, by: string, drafts: Draft[] = []): Promise<void> {
-    const battle = await battleRepo.inProgressOf(tx, guild.id)
-    if (battle) {
-      await battleRepo.delete(tx, battle.id)
-      await this.d.outbox.add(tx, [battleCancelled(battle, by)])
-    }
+    await this.d.callOffBattle(tx, guild.id, by)
     await guildRepo.delete(tx, guild.id)
     await this.events(tx, guild.id, guild.version + 1, [...drafts, { type: 'GuildDisbanded', payload: { guildId: guild.id } }])
   }
@@ -285,6 +281,11 @@ export class GuildApp {
       }
       for (const [guildId, n] of points) await guildRepo.addPoints(tx, guildId, n)
     })
+  }
+
+  /** A battle won (BattleWon): the guild gains its points, once. A guild gone since gains nothing. */
+  async awardVictory(guildId: string, points: number): Promise<void> {
+    await this.d.database.transaction((tx) => guildRepo.addPoints(tx, guildId, points))
   }
 
   /** An avatar was deleted: it leaves its guild (with succession) and its invites go. */

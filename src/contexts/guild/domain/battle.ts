@@ -1,11 +1,9 @@
 /**
- * Boss battle rules. Pure. An attack is judged whole inside the battle: the hit, the boss's
- * strike-back, and whether it fells the attacker. An avatar enters the fight when the battle starts
- * (or, if it could not be read then, with its first attack): what it brings (its owner, attack,
- * defense and health) is kept by the battle, which from then on keeps the attacker's health
- * itself (its own ledger), so a fall is known at once, without waiting for the avatar context to
- * apply the strike-back (which it does after commit, from an event), and attacks need nothing read
- * of the avatar.
+ * Boss battle rules. Pure. An attack is judged on the attacker as it is (its owner, effective
+ * attack and defense, health and how many times it has died, read fresh before each batch of
+ * attacks): the hit, the boss's strike-back, and whether it fells the attacker. An attacker who
+ * has died since it entered the battle, in this battle or anywhere else, has fallen: it fights no
+ * more. The avatar context applies each strike-back (its death follows from its own health).
  */
 import { AttackerFallen, BattleOver, NotAParticipant } from './errors.js'
 import { BATTLE_POINTS_DIVISOR, BOSSES, MIN_HIT, type Boss, type BossType } from './rules.js'
@@ -17,18 +15,8 @@ export interface Participant {
   fallen: boolean
   damageDealt: number
   attacks: number
-  /** The participant's health in this battle: as it entered, then as each strike-back left it; absent until it enters. */
-  health?: number | undefined
-  /** What the avatar brought when it entered (the start, or its first attack), kept for the rest of the battle. */
-  fighter?: EnteredFighter | undefined
-}
-
-/** An attacker as it entered the fight: gear changed later does not change how it fights in this battle. */
-export interface EnteredFighter {
-  /** The user owning the avatar (an avatar's owner never changes). */
-  ownerId: string
-  attack: number
-  defense: number
+  /** How many times the avatar had died when it entered the battle (at its start, or with its first attack when it could not be read then). */
+  deathsAtEntry?: number | undefined
 }
 
 export interface Battle {
@@ -43,48 +31,49 @@ export interface Battle {
   participants: Participant[]
   startedAt: Date
   endedAt: Date | null
+  version: number
 }
 
-/** What an attacker brings to its first attack of a battle (from the avatar context, read before it). */
-export interface Fighter extends EnteredFighter {
-  /** The avatar's health as it reported it; strike-backs of this battle may not have reached it yet. */
+/** An attacker as the avatar context reports it now. */
+export interface Fighter {
+  /** The user owning the avatar. */
+  ownerId: string
+  attack: number
+  defense: number
   health: number
+  /** How many times it has died. */
+  deaths: number
 }
 
-/**
- * The attacker has not entered this battle yet and nothing was read of it: its first attack needs
- * its fighter read from the avatar context. Not a refusal: the caller reads and attacks again.
- */
-export class FighterNotRead extends Error {
-  constructor(readonly avatarId: string) {
-    super(`Avatar '${avatarId}' has not entered this battle; read its fighter first.`)
-  }
-}
-
+/** An attack that landed: one turn used. */
 export interface Strike {
+  kind: 'struck'
   battle: Battle
   /** Health the boss lost (never more than it had). */
   dealt: number
   /** Damage the boss strikes back with; 0 when it fell. */
   strikeBack: number
-  /** The strike-back took the attacker's last health: fallen for this battle. */
+  /** The strike-back takes the attacker's last health: fallen for this battle. */
   attackerFell: boolean
 }
 
 /**
+ * An attack by one who can fight no more: it died since it entered (`died`), or its avatar is gone
+ * (`gone`). It is marked fallen (the battle is lost when no one is left standing) and its attack
+ * is refused; no turn is used.
+ */
+export interface Out {
+  kind: 'out'
+  battle: Battle
+  reason: 'died' | 'gone'
+}
+
+/**
  * A battle of the guild's members now. Those whose fighter was read (`fighters`, by avatar id)
- * enter the fight at once, as they are now; one that could not be read enters with its first
- * attack, which reads it then.
+ * enter at once; one that could not be read enters with its first attack.
  */
 export function startBattle(b: { id: string; guildId: string; bossType: BossType; memberIds: string[]; fighters?: ReadonlyMap<string, Fighter>; now: Date }): Battle {
   const boss = BOSSES[b.bossType]
-  const entering = (avatarId: string): Participant => {
-    const read = b.fighters?.get(avatarId)
-    const joined = { avatarId, fallen: false, damageDealt: 0, attacks: 0 }
-    if (!read) return joined
-    const { ownerId, attack, defense, health } = read
-    return { ...joined, health, fighter: { ownerId, attack, defense } }
-  }
   return {
     id: b.id,
     guildId: b.guildId,
@@ -94,16 +83,14 @@ export function startBattle(b: { id: string; guildId: string; bossType: BossType
     currentTurn: 0,
     numOfTurns: boss.turnsPerMember * b.memberIds.length,
     bossRemainingHealth: boss.health,
-    participants: b.memberIds.map(entering),
+    participants: b.memberIds.map((avatarId) => ({ avatarId, fallen: false, damageDealt: 0, attacks: 0, deathsAtEntry: b.fighters?.get(avatarId)?.deaths })),
     startedAt: b.now,
     endedAt: null,
+    version: 0,
   }
 }
 
 const participantOf = (b: Battle, avatarId: string) => b.participants.find((p) => p.avatarId === avatarId)
-
-/** The attacker as it entered this battle, or undefined before its first attack (or when it is no participant). */
-export const enteredFighter = (b: Battle, avatarId: string): EnteredFighter | undefined => participantOf(b, avatarId)?.fighter
 
 /** Who may attack now: throws when the battle is over, or the avatar is not in it or has fallen. */
 export function checkAttacker(b: Battle, avatarId: string): void {
@@ -113,50 +100,43 @@ export function checkAttacker(b: Battle, avatarId: string): void {
   if (p.fallen) throw new AttackerFallen(avatarId)
 }
 
-/** How the participant fights in this battle, and the health it has in it before this attack. */
-function inTheFight(p: Participant, fighter: Fighter | undefined): { entered: EnteredFighter; health: number } {
-  // A fighter is kept together with its health in the battle (both written when it entered).
-  if (p.fighter) return { entered: p.fighter, health: p.health ?? 0 }
-  if (!fighter) throw new FighterNotRead(p.avatarId)
-  const { ownerId, attack, defense } = fighter
-  return { entered: { ownerId, attack, defense }, health: Math.min(fighter.health, p.health ?? fighter.health) }
+const withParticipant = (b: Battle, avatarId: string, change: (p: Participant) => Participant): Participant[] =>
+  b.participants.map((p) => (p.avatarId === avatarId ? change(p) : p))
+
+/** The battle's status after a change of its participants or turns: won at 0 boss health; lost with the turns used up or everyone fallen. */
+function concluded(b: Battle, now: Date): Battle {
+  const won = b.bossRemainingHealth === 0
+  const lost = !won && (b.currentTurn >= b.numOfTurns || b.participants.every((p) => p.fallen))
+  const status = won ? 'WON' as const : lost ? 'LOST' as const : b.status
+  return { ...b, status, endedAt: status === 'IN_PROGRESS' ? b.endedAt : now }
 }
 
 /**
- * An attack uses one turn: dealt = max(1, min(damage, attack) − boss defense). If the boss stands,
- * it strikes back with max(1, boss strength − defense), taken from the attacker's health in this
- * battle. The attacker fights as it entered the battle (`EnteredFighter`). One that did not enter
- * at the start enters with its first attack: `fighter` is what was read of it, and it enters with
- * the lower of the health it reported and what the battle left it with (a battle from before
- * fighters were kept). Health gained or lost outside the battle meanwhile does not count. An
- * attacker left with none has fallen. Boss at 0: WON; turns used up or everyone fallen: LOST.
- * Throws FighterNotRead for a first attack without `fighter`.
+ * An attack, judged on the attacker as it is now (`fighter`; undefined when its avatar is gone) and
+ * the health it has before this attack (`healthBefore`: what it reported, less the strike-backs of
+ * this batch not yet applied to it). Refusals that change nothing are thrown; an attacker who died
+ * since it entered, or whose avatar is gone, is `Out`. Otherwise one turn is used: dealt =
+ * max(1, min(damage, attack) − boss defense); if the boss stands it strikes back with
+ * max(1, boss strength − defense), and an attacker left with no health has fallen.
  */
-export function strike(b: Battle, attackerId: string, damage: number, fighter: Fighter | undefined, now: Date): Strike {
+export function judgeAttack(b: Battle, attackerId: string, damage: number, fighter: Fighter | undefined, healthBefore: number, now: Date): Strike | Out {
   checkAttacker(b, attackerId)
-  const { entered, health: healthBefore } = inTheFight(participantOf(b, attackerId)!, fighter)
-  const hit = Math.max(MIN_HIT, Math.min(damage, entered.attack) - b.boss.defense)
+  const entered = participantOf(b, attackerId)!.deathsAtEntry
+  if (!fighter || (entered !== undefined && fighter.deaths > entered)) {
+    const battle = concluded({ ...b, participants: withParticipant(b, attackerId, (p) => ({ ...p, fallen: true })) }, now)
+    return { kind: 'out', battle, reason: fighter ? 'died' : 'gone' }
+  }
+  const hit = Math.max(MIN_HIT, Math.min(damage, fighter.attack) - b.boss.defense)
   const dealt = Math.min(hit, b.bossRemainingHealth)
   const bossRemainingHealth = b.bossRemainingHealth - dealt
-  const won = bossRemainingHealth === 0
-  const strikeBack = won ? 0 : Math.max(MIN_HIT, b.boss.strength - entered.defense)
-  const health = Math.max(0, healthBefore - strikeBack)
-  const attackerFell = strikeBack > 0 && health === 0
-  const participants = b.participants.map((p) => p.avatarId !== attackerId ? p : {
-    ...p, damageDealt: p.damageDealt + dealt, attacks: p.attacks + 1, health, fallen: attackerFell, fighter: entered,
-  })
-  const currentTurn = b.currentTurn + 1
-  const lost = !won && (currentTurn >= b.numOfTurns || participants.every((p) => p.fallen))
-  const status = won ? 'WON' as const : lost ? 'LOST' as const : b.status
-  const battle: Battle = { ...b, currentTurn, bossRemainingHealth, participants, status, endedAt: status === 'IN_PROGRESS' ? b.endedAt : now }
-  return { battle, dealt, strikeBack, attackerFell }
+  const strikeBack = bossRemainingHealth === 0 ? 0 : Math.max(MIN_HIT, b.boss.strength - fighter.defense)
+  const attackerFell = strikeBack > 0 && healthBefore - strikeBack <= 0
+  const participants = withParticipant(b, attackerId, (p) => ({
+    ...p, damageDealt: p.damageDealt + dealt, attacks: p.attacks + 1, fallen: attackerFell, deathsAtEntry: entered ?? fighter.deaths,
+  }))
+  const battle = concluded({ ...b, currentTurn: b.currentTurn + 1, bossRemainingHealth, participants }, now)
+  return { kind: 'struck', battle, dealt, strikeBack, attackerFell }
 }
 
 /** Guild points for a battle won. */
 export const pointsForVictory = (boss: Boss): number => Math.floor(boss.experienceReward / BATTLE_POINTS_DIVISOR)
-
-/**
- * A battle's version: it changes once when it starts and once per turn (its end comes with its
- * last turn), so the version after a change is the turns used plus one. Its events carry it.
- */
-export const battleVersion = (b: Battle): number => b.currentTurn + 1

@@ -85,6 +85,12 @@ export const guildRepo = {
     return toGuild(row)
   },
 
+  /** The guild's membership version, its row share-locked until the transaction ends (a membership change waits); undefined when it is gone. */
+  async versionForShare(tx: Tx, id: string): Promise<number | undefined> {
+    const [row] = await tx.select({ version: guilds.version }).from(guilds).where(eq(guilds.id, id)).for('share')
+    return row?.version
+  },
+
   async exists(q: Queryable, id: string): Promise<boolean> {
     const [row] = await q.select({ id: guilds.id }).from(guilds).where(eq(guilds.id, id))
     return row !== undefined

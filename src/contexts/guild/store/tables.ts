@@ -69,6 +69,8 @@ export const battles = guildSchema.table(
     participants: jsonb('participants').$type<Participant[]>().notNull(),
     startedAt: instant('started_at').notNull(),
     endedAt: instant('ended_at'),
+    /** One on when it starts, one on per turn and per participant found out of the fight. */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     index('battles_guild_idx').on(t.guildId, t.startedAt),

@@ -1,5 +1,5 @@
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
-import { failed, succeeded, type Outcome } from '../../../platform/batcher.js'
+import { failed, succeeded, type Outcome } from '../../../platform/writer/batcher.js'
 import { Forbidden, NotFound } from '../../../platform/errors.js'
 import { newId } from '../../../platform/ids.js'
 import type { LocalDate, LocalDateTime } from '../../../platform/time/index.js'

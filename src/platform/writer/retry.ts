@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AppError, ServiceUnavailable } from '../errors.js'
-import { pgErrorCode, UNIQUE_VIOLATION } from './database.js'
+import { pgErrorCode, UNIQUE_VIOLATION } from '../db/database.js'
 
 /**
  * Errors that mean another writer got there first, not that the database failed: a key answered
