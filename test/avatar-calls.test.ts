@@ -119,7 +119,7 @@ describe('service-only routes', () => {
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({
       ownerId: p.userId, level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor,
-      health: avatar.health.current, maxHealth: avatar.health.max,
+      health: avatar.health.current, maxHealth: avatar.health.max, deaths: 0,
     })
     expect(stats.armor).toBeGreaterThanOrEqual(7)
     expect(avatar.health.current).toBe(avatar.health.max - 15)

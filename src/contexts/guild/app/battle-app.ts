@@ -198,8 +198,10 @@ export class BattleApp {
       decide: (battle, attackers): AttackDecision => {
         const fighter = attackers.fighters.get(attacker)
         if (fighter) requireOwner(p, attacker, fighter.ownerId)
-        // Gone, and found out already by an attack before: the same refusal, with nothing to change.
-        else if (battle.participants.some((x) => x.avatarId === attacker && x.fallen)) throw new UnknownAvatar(attacker, '/attackerAvatarId')
+        // No such avatar: refused as a bad reference, unless it is a participant still standing, which this finds out (below).
+        else if (!(battle.status === 'IN_PROGRESS' && battle.participants.some((x) => x.avatarId === attacker && !x.fallen))) {
+          throw new UnknownAvatar(attacker, '/attackerAvatarId')
+        }
         const judged = fight.judgeAttack(battle, attacker, input.damage, fighter, attackers.health.get(attacker) ?? 0, this.d.clock.now())
         if (judged.kind === 'out') return { state: judged.battle, events: endingOf(judged.battle), result: { out: judged.reason } }
         attackers.health.set(attacker, (attackers.health.get(attacker) ?? 0) - judged.strikeBack)
