@@ -1,3 +1,4 @@
+import type { AvatarDraft } from '../../../contracts/events/avatar.js'
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import { failed, succeeded, type Outcome } from '../../../platform/batcher.js'
 import { Forbidden } from '../../../platform/errors.js'
@@ -5,7 +6,6 @@ import { newId } from '../../../platform/ids.js'
 import { changedPayload, type Avatar } from '../domain/avatar.js'
 import { addEarned, earnedBetween, NOTHING_EARNED } from '../domain/earnings.js'
 import { IdempotencyKeyReused } from '../domain/errors.js'
-import type { AvatarDraft } from '../events.js'
 import type { AvatarWrite, LoadedAvatar } from '../store/avatar-commands.js'
 
 export type Draft = AvatarDraft

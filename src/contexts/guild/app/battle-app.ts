@@ -1,3 +1,4 @@
+import type { GuildDraft } from '../../../contracts/events/guild.js'
 import type { Principal } from '../../../platform/auth/principal.js'
 import { failed, KeyedBatcher, succeeded, type Outcome } from '../../../platform/batcher.js'
 import type { Clock } from '../../../platform/clock.js'
@@ -13,7 +14,6 @@ import { FighterNotRead, type Battle, type Fighter } from '../domain/battle.js'
 import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
 import { actingAs, LEADER_ONLY } from '../domain/guild.js'
 import type { BossType } from '../domain/rules.js'
-import type { GuildDraft } from '../events.js'
 import { battleAttacks, battleRepo, battleStarts, type Attack } from '../store/battles.js'
 import { guildRepo } from '../store/guilds.js'
 
