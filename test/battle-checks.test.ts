@@ -37,7 +37,7 @@ function process() {
 
 /** A player's principal and avatar, made through one process's avatar context. */
 async function player(p: ReturnType<typeof process>) {
-  const principal: Principal = { userId: newId(), role: 'player' }
+  const principal: Principal = { userId: newId(), role: 'player', tokenId: newId(), expiresAt: Date.now() / 1000 + 3600 }
   const avatarId = `fighter-${newId().slice(0, 8)}`
   await p.avatars.provision({ avatarId, ownerId: principal.userId, name: avatarId })
   return { principal, avatarId }

@@ -1,5 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { EconomyMode } from '../../config.js'
+import type { AvatarDraft } from '../../contracts/events/avatar.js'
+import { AccountDeleted } from '../../contracts/events/edge.js'
+import { BattleLost, BattleWon, BossStruckBack } from '../../contracts/events/guild.js'
+import { QuestCompleted } from '../../contracts/events/quest.js'
+import { HabitAttended, HabitMissed } from '../../contracts/events/tracking.js'
 import { SYSTEM } from '../../platform/auth/principal.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
@@ -11,15 +16,10 @@ import { Outbox, type DomainEvent } from '../../platform/events/outbox.js'
 import { batchMetrics } from '../../platform/http/metrics.js'
 import { daysBefore, pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
-import { AccountDeleted } from '../edge/events.js'
-import { BattleLost, BattleWon, BossStruckBack } from '../guild/events.js'
-import { QuestCompleted } from '../quest/events.js'
-import { HabitAttended, HabitMissed } from '../tracking/events.js'
 import { AvatarApp } from './app/avatar-app.js'
 import { httpAvatarClient, inProcessAvatarClient, type AvatarClient } from './client.js'
 import type { Completion } from './domain/avatar.js'
 import { EARNINGS_KEPT_DAYS } from './domain/rules.js'
-import type { AvatarDraft } from './events.js'
 import { avatarRoutes } from './http/avatar-routes.js'
 import { earningsRoutes } from './http/earnings-routes.js'
 import { avatarExportRoutes } from './http/export-routes.js'
@@ -40,7 +40,7 @@ export const avatarModule = contextModule({
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(avatarRoutes, { app })
       await f.register(itemRoutes, { app })
-      await f.register(avatarExportRoutes, { database: deps.database })
+      await f.register(avatarExportRoutes, { app })
       await f.register(earningsRoutes, { app })
     }
     // An event's effect on one avatar is a keyed change (the key names the event and the avatar), so

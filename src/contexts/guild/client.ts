@@ -8,7 +8,7 @@ import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import { isId } from '../../platform/ids.js'
 import type { GuildApp } from './app/guild-app.js'
-import type { GuildMembershipExport } from './http/export-schemas.js'
+import { membershipExport, type GuildMembershipExport } from './http/export-schemas.js'
 
 // The guild's part of a player's export (DESIGN §9.4): the edge composes the document's schema from it.
 export { GuildMembershipExport } from './http/export-schemas.js'
@@ -27,7 +27,7 @@ export function inProcessGuildClient(app: GuildApp, database: Database): GuildCl
   return database.outsideTransactions<GuildClient>('GuildClient', {
     guildOf: async (avatarId) => (await app.guildOf(avatarId)) ?? null,
     exists: (guildId) => app.exists(guildId),
-    exportMembership: (avatarId) => app.membershipExport(avatarId),
+    exportMembership: async (avatarId) => membershipExport(await app.membershipOf(avatarId)),
   })
 }
 

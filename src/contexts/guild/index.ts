@@ -1,4 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { AvatarDeleted } from '../../contracts/events/avatar.js'
+import { BattleWon, type GuildDraft } from '../../contracts/events/guild.js'
+import { HabitAttended } from '../../contracts/events/tracking.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import { on } from '../../platform/events/contract.js'
@@ -7,13 +10,10 @@ import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox } from '../../platform/events/outbox.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
-import { AvatarDeleted } from '../avatar/events.js'
-import { HabitAttended } from '../tracking/events.js'
 import { BattleApp } from './app/battle-app.js'
 import { GuildApp } from './app/guild-app.js'
 import { httpGuildClient, inProcessGuildClient, type GuildClient } from './client.js'
 import { INVITE_EXPIRY_JOB_EVERY_MS } from './domain/rules.js'
-import { BattleWon, type GuildDraft } from './events.js'
 import { battleRoutes } from './http/battle-routes.js'
 import { guildExportRoutes } from './http/export-routes.js'
 import { guildRoutes } from './http/guild-routes.js'
@@ -35,7 +35,7 @@ export const guildModule = contextModule({
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(guildRoutes, { app: guilds })
       await f.register(battleRoutes, { app: battles })
-      await f.register(guildExportRoutes, { database: deps.database })
+      await f.register(guildExportRoutes, { app: guilds })
     }
     const port: GuildClient = inProcessGuildClient(guilds, deps.database)
     return {

@@ -1,14 +1,14 @@
 /**
- * The port other contexts use to ask the live context for something: today, an avatar's inbox for
- * its owner's export (DESIGN §9.4), page by page. In-process a direct read; split services, an
- * HTTP call to the live service's export route with a service token.
+ * The port other contexts use to ask the live context for something: an avatar's inbox for its
+ * owner's export (DESIGN §9.4), page by page. In-process a direct call to its use cases; split
+ * services, an HTTP call to the live service's export route with a service token.
  */
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
-import { EXPORT_NOTIFICATIONS_PAGE } from './domain/rules.js'
+import type { InboxApp } from './app/inbox-app.js'
 import type { NotificationExport } from './http/export-schemas.js'
-import { notificationExportPage } from './store/notification-export.js'
+import { notificationView } from './http/views.js'
 
 // The live context's part of a player's export: the edge composes the document's schema from it.
 export { NotificationExport } from './http/export-schemas.js'
@@ -18,13 +18,13 @@ export interface LiveClient {
   exportNotifications(avatarId: string, cursor?: string): Promise<{ items: NotificationExport[]; next: string | null }>
 }
 
-/** A cursor of the export's pages: a notification's position. */
-export const positionOf = (cursor: string | undefined): number | undefined => (cursor === undefined ? undefined : Number(cursor))
-
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
-export function inProcessLiveClient(database: Database): LiveClient {
+export function inProcessLiveClient(app: InboxApp, database: Database): LiveClient {
   return database.outsideTransactions<LiveClient>('LiveClient', {
-    exportNotifications: (avatarId, cursor) => notificationExportPage(database.current(), avatarId, positionOf(cursor), EXPORT_NOTIFICATIONS_PAGE),
+    exportNotifications: async (avatarId, cursor) => {
+      const page = await app.exportPage(avatarId, cursor)
+      return { items: page.items.map(notificationView), next: page.next }
+    },
   })
 }
 

@@ -1,4 +1,14 @@
 import { lt } from 'drizzle-orm'
+import { AvatarChanged, AvatarCreated, AvatarDeleted, AvatarDied, AvatarLeveledUp, MissedWindowSettled } from '../../contracts/events/avatar.js'
+import { AccountDeleted } from '../../contracts/events/edge.js'
+import {
+  BattleCancelled, BattleLost, BattleStarted, BattleTurnTaken, BattleWon, GuildCreated, GuildDisbanded, InviteSent, InviteWithdrawn, MemberJoined, MemberLeft,
+  MemberRolesChanged,
+} from '../../contracts/events/guild.js'
+import { NotificationCreated, type LiveDraft } from '../../contracts/events/live.js'
+import { ItemBought, ItemSold } from '../../contracts/events/marketplace.js'
+import { QuestCompleted, QuestExpired } from '../../contracts/events/quest.js'
+import { HabitAttended, HabitCreated, HabitDeleted, HabitMissed, HabitReminderDue } from '../../contracts/events/tracking.js'
 import type { RevocationList } from '../../platform/auth/revocations.js'
 import type { Clock } from '../../platform/clock.js'
 import { deleteSome } from '../../platform/db/bounded-delete.js'
@@ -12,15 +22,6 @@ import { daysBefore, pruning } from '../../platform/jobs/retention.js'
 import { contextModule, type ContextParts } from '../../platform/module.js'
 import { failed, KeyedBatcher, succeeded } from '../../platform/writer/batcher.js'
 import type { AvatarClient } from '../avatar/client.js'
-import { AvatarChanged, AvatarCreated, AvatarDeleted, AvatarDied, AvatarLeveledUp, MissedWindowSettled } from '../avatar/events.js'
-import { AccountDeleted } from '../edge/events.js'
-import {
-  BattleCancelled, BattleLost, BattleStarted, BattleTurnTaken, BattleWon, GuildCreated, GuildDisbanded, InviteSent, InviteWithdrawn, MemberJoined, MemberLeft,
-  MemberRolesChanged,
-} from '../guild/events.js'
-import { ItemBought, ItemSold } from '../marketplace/events.js'
-import { QuestCompleted, QuestExpired } from '../quest/events.js'
-import { HabitAttended, HabitCreated, HabitDeleted, HabitMissed, HabitReminderDue } from '../tracking/events.js'
 import { InboxApp } from './app/inbox-app.js'
 import { httpLiveClient, inProcessLiveClient } from './client.js'
 import { StreamApp } from './app/stream-app.js'
@@ -36,7 +37,6 @@ import {
 import * as audience from './domain/stream.js'
 import type { Audience } from './domain/stream.js'
 import { WEBHOOK_EVENT_TYPES } from './domain/webhook.js'
-import { NotificationCreated, type LiveDraft } from './events.js'
 import { liveExportRoutes } from './http/export-routes.js'
 import { inboxRoutes } from './http/routes.js'
 import { streamRoutes } from './http/stream-routes.js'
@@ -145,14 +145,14 @@ export const liveModule = contextModule({
     const parts = {
       apiRoutes: async (f) => {
         await f.register(inboxRoutes, { app })
-        await f.register(liveExportRoutes, { database })
+        await f.register(liveExportRoutes, { app })
         await f.register(streamRoutes, { app: stream, closeAll: () => hub.close() })
         await f.register(webhookRoutes, { app: webhooks })
         // Attempts under way end with the server (they are made again once their leases run out).
         f.addHook('preClose', async () => sender.close())
       },
       outbox,
-      port: inProcessLiveClient(database),
+      port: inProcessLiveClient(app, database),
       consumers: [
         streaming(AvatarLeveledUp, audience.toAvatar, { draft: notification.leveledUp }),
         streaming(AvatarDied, audience.toAvatar, { draft: notification.died }),

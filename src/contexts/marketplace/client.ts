@@ -1,13 +1,13 @@
 /**
- * The port other contexts use to ask the marketplace for something: today, an avatar's trade for
- * its owner's export (DESIGN §9.4). In-process a direct read; split services, an HTTP call to the
- * marketplace service's export route with a service token.
+ * The port other contexts use to ask the marketplace for something: an avatar's trade for its
+ * owner's export (DESIGN §9.4). In-process a direct call to its use cases; split services, an
+ * HTTP call to the marketplace service's export route with a service token.
  */
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
-import type { TradeExport } from './http/export-schemas.js'
-import { tradeExport } from './store/trade-export.js'
+import type { MarketplaceApp } from './app/marketplace-app.js'
+import { tradeExport, type TradeExport } from './http/export-schemas.js'
 
 // The marketplace's part of a player's export: the edge composes the document's schema from it.
 export { TradeExport } from './http/export-schemas.js'
@@ -18,9 +18,9 @@ export interface MarketplaceClient {
 }
 
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
-export function inProcessMarketplaceClient(database: Database): MarketplaceClient {
+export function inProcessMarketplaceClient(app: MarketplaceApp, database: Database): MarketplaceClient {
   return database.outsideTransactions<MarketplaceClient>('MarketplaceClient', {
-    exportOf: (avatarId) => tradeExport(database.current(), avatarId),
+    exportOf: async (avatarId) => tradeExport(await app.tradeOf(avatarId)),
   })
 }
 

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Counter, Gauge } from 'prom-client'
+import { AvatarCreated, AvatarDeleted } from '../../contracts/events/avatar.js'
+import type { MarketplaceDraft } from '../../contracts/events/marketplace.js'
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
@@ -12,13 +14,11 @@ import type { ServiceClientOptions } from '../../platform/http/service-client.js
 import { pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import { httpAvatarClient, type AvatarClient } from '../avatar/client.js'
-import { AvatarCreated, AvatarDeleted } from '../avatar/events.js'
 import { MarketplaceApp } from './app/marketplace-app.js'
 import { SagaRunner } from './app/saga-runner.js'
 import { httpMarketplaceClient, inProcessMarketplaceClient, type MarketplaceClient } from './client.js'
 import { RECOVERY_EVERY_MS } from './domain/rules.js'
 import { OPEN_STATES } from './domain/saga.js'
-import type { MarketplaceDraft } from './events.js'
 import { marketplaceExportRoutes } from './http/export-routes.js'
 import { marketplaceRoutes } from './http/routes.js'
 import { sagaRepo } from './store/repositories.js'
@@ -56,9 +56,9 @@ export const marketplaceModule = contextModule({
     const app = new MarketplaceApp({ database, clock, avatars, sagas })
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(marketplaceRoutes, { app })
-      await f.register(marketplaceExportRoutes, { database })
+      await f.register(marketplaceExportRoutes, { app })
     }
-    const port: MarketplaceClient = inProcessMarketplaceClient(database)
+    const port: MarketplaceClient = inProcessMarketplaceClient(app, database)
     const metrics: MetricsSource = (registry) => {
       registry.registerMetric(settled)
       new Gauge({

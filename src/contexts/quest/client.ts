@@ -1,13 +1,13 @@
 /**
- * The port other contexts use to ask the quest context for something: today, an avatar's quests
- * for its owner's export (DESIGN §9.4). In-process a direct read; split services, an HTTP call to
- * the quest service's export route with a service token.
+ * The port other contexts use to ask the quest context for something: an avatar's quests for its
+ * owner's export (DESIGN §9.4). In-process a direct call to its use cases; split services, an
+ * HTTP call to the quest service's export route with a service token.
  */
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
+import type { QuestApp } from './app/quest-app.js'
 import { questsExport, type QuestsExport } from './http/export-schemas.js'
-import { participationRepo, questRepo } from './store/repositories.js'
 
 // The quest's part of a player's export: the edge composes the document's schema from it.
 export { QuestsExport } from './http/export-schemas.js'
@@ -17,17 +17,10 @@ export interface QuestClient {
   exportOf(avatarId: string): Promise<QuestsExport>
 }
 
-/** What the export reads, in one place for both adapters. */
-export async function readQuestsExport(database: Database, avatarId: string): Promise<QuestsExport> {
-  const q = database.current()
-  const [created, joined] = await Promise.all([questRepo.createdBy(q, avatarId), participationRepo.ofAvatar(q, avatarId)])
-  return questsExport(created, joined)
-}
-
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
-export function inProcessQuestClient(database: Database): QuestClient {
+export function inProcessQuestClient(app: QuestApp, database: Database): QuestClient {
   return database.outsideTransactions<QuestClient>('QuestClient', {
-    exportOf: (avatarId) => readQuestsExport(database, avatarId),
+    exportOf: async (avatarId) => questsExport(await app.exportOf(avatarId)),
   })
 }
 

@@ -1,4 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { AvatarDeleted } from '../../contracts/events/avatar.js'
+import { AccountDeleted } from '../../contracts/events/edge.js'
+import type { QuestDraft } from '../../contracts/events/quest.js'
+import { HabitAttended } from '../../contracts/events/tracking.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import { on } from '../../platform/events/contract.js'
@@ -7,15 +11,11 @@ import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox } from '../../platform/events/outbox.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
-import { AvatarDeleted } from '../avatar/events.js'
-import { AccountDeleted } from '../edge/events.js'
 import type { GuildClient } from '../guild/client.js'
 import type { TrackingClient } from '../tracking/client.js'
-import { HabitAttended } from '../tracking/events.js'
 import { QuestApp } from './app/quest-app.js'
 import { httpQuestClient, inProcessQuestClient, type QuestClient } from './client.js'
 import { EXPIRE_JOB_EVERY_MS, JOIN_RECOVERY_JOB_EVERY_MS } from './domain/rules.js'
-import type { QuestDraft } from './events.js'
 import { questExportRoutes } from './http/export-routes.js'
 import { questRoutes } from './http/routes.js'
 import { inbox, outbox as outboxTable } from './store/tables.js'
@@ -35,9 +35,9 @@ export const questModule = contextModule({
     const app = new QuestApp({ database: deps.database, clock: deps.clock, avatars: avatar, tracking, guilds: guild, outbox })
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(questRoutes, { app })
-      await f.register(questExportRoutes, { database: deps.database })
+      await f.register(questExportRoutes, { app })
     }
-    const port: QuestClient = inProcessQuestClient(deps.database)
+    const port: QuestClient = inProcessQuestClient(app, deps.database)
     const recordCompletion = exactlyOnce(deps.database, inbox, deps.clock, (e: HabitAttended) => app.recordCompletion(e))
     const forgetAccount = exactlyOnce(deps.database, inbox, deps.clock, (e: AccountDeleted) => app.forgetAccount(e.payload.userId))
     return {

@@ -5,7 +5,7 @@ import type { BatchedCommand, Decision, KeyedCall } from '../../../platform/writ
 import type * as rules from '../domain/avatar.js'
 import type { Avatar } from '../domain/avatar.js'
 import { earnedAnything, earnedBetween, earningsBucket } from '../domain/earnings.js'
-import type { AvatarDraft } from '../events.js'
+import type { AvatarDraft } from '../../../contracts/events/avatar.js'
 
 /** What a change of an avatar decided: the avatar after it, its events, and the caller's answer. */
 export type AvatarDecision<R> = Decision<Avatar, AvatarDraft, R, 'earnings'>

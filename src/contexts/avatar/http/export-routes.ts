@@ -5,12 +5,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { requireTrusted } from '../../../platform/auth/principal.js'
-import type { Database } from '../../../platform/db/database.js'
 import { problemResponses } from '../../../platform/http/schemas.js'
-import { avatarsOwnedBy } from '../store/owned-avatars.js'
+import type { AvatarApp } from '../app/avatar-app.js'
 import { avatarExport, AvatarExportList } from './export-schemas.js'
 
-export const avatarExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
+export const avatarExportRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async (f, { app }) => {
   f.get('/exports/avatars', {
     schema: {
       tags: ['service'],
@@ -22,6 +21,6 @@ export const avatarExportRoutes: FastifyPluginAsyncTypebox<{ database: Database 
     },
   }, async (req) => {
     requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
-    return { items: (await avatarsOwnedBy(database.current(), req.query.ownerId)).map(avatarExport) }
+    return { items: (await app.ownedBy(req.query.ownerId)).map(avatarExport) }
   })
 }

@@ -1,7 +1,7 @@
 import type { Outbox } from '../../../platform/events/outbox.js'
 import type { AggregateDefinition } from '../../../platform/writer/aggregate.js'
 import type { Avatar } from '../domain/avatar.js'
-import type { AvatarDraft } from '../events.js'
+import type { AvatarDraft } from '../../../contracts/events/avatar.js'
 import { appliedCalls, avatars, earnings } from './tables.js'
 
 /**

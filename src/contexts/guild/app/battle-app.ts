@@ -1,3 +1,4 @@
+import type { GuildDraft } from '../../../contracts/events/guild.js'
 import type { Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
@@ -15,7 +16,6 @@ import type { Battle, Fighter } from '../domain/battle.js'
 import { AttackerFallen, BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
 import { actingAs, LEADER_ONLY } from '../domain/guild.js'
 import type { BossType } from '../domain/rules.js'
-import type { GuildDraft } from '../events.js'
 import { battleAggregate, battleRepo, type Attack } from '../store/battles.js'
 import { guildRepo } from '../store/guilds.js'
 

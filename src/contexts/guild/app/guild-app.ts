@@ -1,3 +1,4 @@
+import type { GuildDraft } from '../../../contracts/events/guild.js'
 import { type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
@@ -10,10 +11,7 @@ import { AlreadyInGuild, AlreadyMember, GuildRoleRequired, NotOwner } from '../d
 import * as rules from '../domain/guild.js'
 import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
 import { POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
-import type { GuildDraft } from '../events.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
-import type { GuildMembershipExport } from '../http/export-schemas.js'
-import { membershipExport } from './membership-export.js'
 
 export interface GuildDeps {
   database: Database
@@ -25,6 +23,12 @@ export interface GuildDeps {
 }
 
 type Draft = GuildDraft
+
+/** An avatar's guild and its place in it. */
+export interface Membership {
+  guild: Guild
+  member: Member
+}
 
 export interface RankedGuild {
   guild: Guild
@@ -79,9 +83,13 @@ export class GuildApp {
     return guildRepo.guildOf(this.d.database.current(), avatarId)
   }
 
-  /** The avatar's guild membership as its owner's export shows it (DESIGN §9.4), or null. */
-  membershipExport(avatarId: string): Promise<GuildMembershipExport> {
-    return membershipExport(this.d.database.current(), avatarId)
+  /** The avatar's guild and its place in it, for its owner's export (DESIGN §9.4); null when it belongs to none. */
+  async membershipOf(avatarId: string): Promise<Membership | null> {
+    const q = this.d.database.current()
+    const guildId = await guildRepo.guildOf(q, avatarId)
+    const guild = guildId === undefined ? undefined : await guildRepo.find(q, guildId)
+    const member = guild?.members.find((m) => m.avatarId === avatarId)
+    return guild && member ? { guild, member } : null
   }
 
   /** Any string may be asked (another context's input): one that is no guild id names no guild. */

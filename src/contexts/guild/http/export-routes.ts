@@ -2,12 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { requireTrusted } from '../../../platform/auth/principal.js'
-import type { Database } from '../../../platform/db/database.js'
 import { AvatarIdString, problemResponses } from '../../../platform/http/schemas.js'
-import { membershipExport } from '../app/membership-export.js'
-import { GuildMembershipExport } from './export-schemas.js'
+import type { GuildApp } from '../app/guild-app.js'
+import { GuildMembershipExport, membershipExport } from './export-schemas.js'
 
-export const guildExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
+export const guildExportRoutes: FastifyPluginAsyncTypebox<{ app: GuildApp }> = async (f, { app }) => {
   f.get('/exports/guilds/avatars/:id', {
     schema: {
       tags: ['service'], operationId: 'serviceExportGuildMembership', summary: "Export an avatar's guild membership (services only)",
@@ -19,6 +18,6 @@ export const guildExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }
     },
   }, async (req) => {
     requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
-    return { membership: await membershipExport(database.current(), req.params.id) }
+    return { membership: membershipExport(await app.membershipOf(req.params.id)) }
   })
 }

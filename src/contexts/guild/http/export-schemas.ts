@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { Nullable, StringEnum } from '../../../platform/http/schemas.js'
+import type { Membership } from '../app/guild-app.js'
 import { ROLES } from '../domain/rules.js'
 
 export const GuildMembershipExport = Nullable(Type.Object({
@@ -15,3 +16,7 @@ export const GuildMembershipExport = Nullable(Type.Object({
   joinedAt: Type.String({ format: 'date-time' }),
 }, { description: "The avatar's guild and its place in it; null when it is in none" }))
 export type GuildMembershipExport = Static<typeof GuildMembershipExport>
+
+export const membershipExport = (m: Membership | null): GuildMembershipExport => m && {
+  guildId: m.guild.id, name: m.guild.name, points: m.guild.points, role: m.member.role, nickname: m.member.nickname, joinedAt: m.member.joinedAt.toISOString(),
+}

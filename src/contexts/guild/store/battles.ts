@@ -5,7 +5,7 @@ import type { Outbox } from '../../../platform/events/outbox.js'
 import type { AggregateDefinition } from '../../../platform/writer/aggregate.js'
 import type { Battle, BattleStatus, Participant } from '../domain/battle.js'
 import { BOSSES, type BossType } from '../domain/rules.js'
-import type { GuildDraft } from '../events.js'
+import type { GuildDraft } from '../../../contracts/events/guild.js'
 import { attacks, battles } from './tables.js'
 
 type Row = typeof battles.$inferSelect

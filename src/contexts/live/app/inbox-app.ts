@@ -1,3 +1,4 @@
+import type { LiveDraft } from '../../../contracts/events/live.js'
 import type { Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
@@ -7,7 +8,7 @@ import { newId } from '../../../platform/ids.js'
 import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import type { Notification, NotificationDraft } from '../domain/notification.js'
-import type { LiveDraft } from '../events.js'
+import { EXPORT_NOTIFICATIONS_PAGE } from '../domain/rules.js'
 import { notificationRepo } from '../store/notifications.js'
 
 export interface InboxDeps {
@@ -53,6 +54,20 @@ export class InboxApp {
       keyOf: (n) => n.id,
     })
     return { ...page, unreadCount: await notificationRepo.unreadCount(db, avatarId) }
+  }
+
+  /**
+   * A page of the avatar's notifications still kept, oldest first, for its owner's export (DESIGN
+   * §9.4; the edge has checked whose data it is). A cursor is a notification's position.
+   */
+  exportPage(avatarId: string, cursor: string | undefined): Promise<Page<Notification>> {
+    const db = this.d.database.current()
+    return readPage({ limit: EXPORT_NOTIFICATIONS_PAGE, cursor }, {
+      names: "a notification's position",
+      positionOf: async (c) => Number(c),
+      fetch: (after, count) => notificationRepo.exportPage(db, avatarId, count, after),
+      keyOf: (n) => String(n.seq),
+    })
   }
 
   async markRead(p: Principal, avatarId: string, notificationId: string): Promise<void> {

@@ -13,6 +13,8 @@ import { accountAvatarRepo, webhookDeliveryRepo, webhookEndpointRepo, type Deliv
 import type { EndpointDirectory } from './webhook-directory.js'
 import { refusedHost } from './webhook-transport.js'
 
+export type { DeliveryRow, EndpointRow } from '../store/webhooks.js'
+
 export interface WebhookDeps {
   database: Database
   clock: Clock

@@ -2,13 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { requireTrusted } from '../../../platform/auth/principal.js'
-import type { Database } from '../../../platform/db/database.js'
 import { AvatarIdString, problemResponses } from '../../../platform/http/schemas.js'
+import type { InboxApp } from '../app/inbox-app.js'
 import { EXPORT_NOTIFICATIONS_PAGE } from '../domain/rules.js'
-import { notificationExportPage } from '../store/notification-export.js'
 import { NotificationExportPage } from './export-schemas.js'
+import { notificationView } from './views.js'
 
-export const liveExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
+export const liveExportRoutes: FastifyPluginAsyncTypebox<{ app: InboxApp }> = async (f, { app }) => {
   f.get('/exports/notifications/avatars/:id', {
     schema: {
       tags: ['service'], operationId: 'serviceExportNotifications', summary: "Export a page of an avatar's notifications (services only)",
@@ -21,6 +21,7 @@ export const liveExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }>
     },
   }, async (req) => {
     requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
-    return notificationExportPage(database.current(), req.params.id, req.query.cursor, EXPORT_NOTIFICATIONS_PAGE)
+    const page = await app.exportPage(req.params.id, req.query.cursor === undefined ? undefined : String(req.query.cursor))
+    return { items: page.items.map(notificationView), next: page.next }
   })
 }

@@ -1,19 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
 import type { InboxApp } from '../app/inbox-app.js'
-import type { Notification } from '../domain/notification.js'
 import { NOTIFICATION_RETENTION_DAYS } from '../domain/rules.js'
 import { AvatarParams, InboxQuery, InboxView, NotificationParams } from './schemas.js'
+import { notificationView } from './views.js'
 
 const tags = ['inbox']
 const changes = { 204: NoContent, ...problemResponses(400, 401, 403, 404) }
 
 const OWNER_ONLY = "An inbox is private to the avatar's owner: 403 `not-owner` for anyone else, 404 `not-found` for an unknown avatar."
-
-const view = (n: Notification) => ({
-  id: n.id, type: n.type, title: n.title, body: n.body, data: n.data,
-  createdAt: n.createdAt.toISOString(), readAt: n.readAt?.toISOString() ?? null,
-})
 
 export const inboxRoutes: FastifyPluginAsyncTypebox<{ app: InboxApp }> = async (f, { app }) => {
   f.get('/avatars/:id/notifications', {
@@ -26,7 +21,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ app: InboxApp }> = async (
     },
   }, async (req) => {
     const page = await app.list(req.principal, req.params.id, req.query)
-    return { items: page.items.map(view), next: page.next, unreadCount: page.unreadCount }
+    return { items: page.items.map(notificationView), next: page.next, unreadCount: page.unreadCount }
   })
 
   f.post('/avatars/:id/notifications/:nid/read', {

@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { links, LinksSchema } from '../../../platform/http/links.js'
 import { NoContent, noContent, Nullable, problemResponses, StringEnum } from '../../../platform/http/schemas.js'
-import type { WebhookApp } from '../app/webhook-app.js'
+import type { DeliveryRow, EndpointRow, WebhookApp } from '../app/webhook-app.js'
 import {
   LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX, WEBHOOK_FIRST_RETRY_MS, WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_MAX_RETRY_MS, WEBHOOK_URL_MAX_LENGTH,
 } from '../domain/rules.js'
 import { DELIVERY_STATUSES, RETRY_GROWTH, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from '../domain/webhook.js'
-import type { DeliveryRow, EndpointRow } from '../store/webhooks.js'
 
 const tags = ['account']
 const Id = Type.String({ format: 'uuid' })

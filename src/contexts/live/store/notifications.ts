@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Queryable } from '../../../platform/db/database.js'
 import type { Notification, NotificationType } from '../domain/notification.js'
 import { notifications } from './tables.js'
@@ -24,6 +24,14 @@ export const notificationRepo = {
         beforeSeq === undefined ? undefined : lt(notifications.seq, beforeSeq),
       ))
       .orderBy(desc(notifications.seq)).limit(limit)
+    return rows.map(toNotification)
+  },
+
+  /** A page of an avatar's notifications, oldest first, those after position `afterSeq` when given (its owner's export). */
+  async exportPage(q: Queryable, avatarId: string, limit: number, afterSeq?: number): Promise<Notification[]> {
+    const rows = await q.select().from(notifications)
+      .where(and(eq(notifications.avatarId, avatarId), afterSeq === undefined ? undefined : gt(notifications.seq, afterSeq)))
+      .orderBy(asc(notifications.seq)).limit(limit)
     return rows.map(toNotification)
   },
 

@@ -7,7 +7,9 @@ import { readPage, type Page, type PageRequest } from '../../../platform/paging.
 import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import { catalogOfType, checkLevel, findInCatalog, type CatalogItem, type ItemFilter } from '../domain/catalog.js'
 import { ItemNotSold, MarketplaceNotFound, NoMarketplaceForAvatar, UnknownItem } from '../domain/errors.js'
-import { marketplaceRepo, soldItemRepo, type Marketplace, type SoldItem } from '../store/repositories.js'
+import type { Marketplace, SoldItem, Trade } from '../domain/marketplace.js'
+import { marketplaceRepo, soldItemRepo } from '../store/repositories.js'
+import { tradeOf } from '../store/trade-export.js'
 import type { SagaRunner } from './saga-runner.js'
 
 export interface MarketplaceDeps {
@@ -67,6 +69,11 @@ export class MarketplaceApp {
   async item(p: Principal, id: string, name: string): Promise<CatalogItem> {
     await this.get(p, id)
     return catalogItem(name)
+  }
+
+  /** The avatar's purchases and sales, for its owner's export (DESIGN §9.4; the edge has checked whose data it is). */
+  tradeOf(avatarId: string): Promise<Trade> {
+    return tradeOf(this.d.database.current(), avatarId)
   }
 
   async soldItems(p: Principal, id: string, asked: PageRequest): Promise<Page<SoldItem>> {

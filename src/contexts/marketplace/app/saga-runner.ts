@@ -1,3 +1,4 @@
+import type { MarketplaceDraft } from '../../../contracts/events/marketplace.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { AppError } from '../../../platform/errors.js'
@@ -7,13 +8,13 @@ import { inBatches } from '../../../platform/jobs/batches.js'
 import type { AvatarClient } from '../../avatar/client.js'
 import { asItem, checkLevel, sellPrice, type CatalogItem, type Item } from '../domain/catalog.js'
 import { AvatarUnavailable } from '../domain/errors.js'
+import type { Marketplace } from '../domain/marketplace.js'
 import { RECOVERY_BATCH, SAGA_LEASE_MS } from '../domain/rules.js'
 import {
   abandoned, applied, compensated, finished, inDoubt, newSaga, nextCompensation, nextStep, OPEN_STATES, refused, sagaKey,
   undone, undoRefusalMeans, UNDO, type Saga, type SagaKind, type SagaState, type Step,
 } from '../domain/saga.js'
-import type { MarketplaceDraft } from '../events.js'
-import { soldItemRepo, sagaRepo, type Marketplace } from '../store/repositories.js'
+import { soldItemRepo, sagaRepo } from '../store/repositories.js'
 
 export interface SagaDeps {
   database: Database

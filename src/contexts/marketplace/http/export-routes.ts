@@ -2,12 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { requireTrusted } from '../../../platform/auth/principal.js'
-import type { Database } from '../../../platform/db/database.js'
 import { AvatarIdString, problemResponses } from '../../../platform/http/schemas.js'
-import { tradeExport } from '../store/trade-export.js'
-import { TradeExport } from './export-schemas.js'
+import type { MarketplaceApp } from '../app/marketplace-app.js'
+import { TradeExport, tradeExport } from './export-schemas.js'
 
-export const marketplaceExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
+export const marketplaceExportRoutes: FastifyPluginAsyncTypebox<{ app: MarketplaceApp }> = async (f, { app }) => {
   f.get('/exports/marketplace/avatars/:id', {
     schema: {
       tags: ['service'], operationId: 'serviceExportTrades', summary: "Export an avatar's purchases and sales (services only)",
@@ -18,6 +17,6 @@ export const marketplaceExportRoutes: FastifyPluginAsyncTypebox<{ database: Data
     },
   }, async (req) => {
     requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
-    return tradeExport(database.current(), req.params.id)
+    return tradeExport(await app.tradeOf(req.params.id))
   })
 }

@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { Nullable, StringEnum } from '../../../platform/http/schemas.js'
+import type { Trade } from '../domain/marketplace.js'
 import { SAGA_STATES } from '../domain/saga.js'
 import { SoldItemView } from './schemas.js'
 
@@ -25,3 +26,8 @@ export const TradeExport = Type.Object({
   sales: Type.Array(Type.Object(soldFields), { description: 'Items sold, with the price paid, oldest first' }),
 })
 export type TradeExport = Static<typeof TradeExport>
+
+export const tradeExport = (t: Trade): TradeExport => ({
+  purchases: t.purchases.map((p) => ({ ...p, createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString() })),
+  sales: t.sales.map((s) => ({ ...s.item, price: s.price, soldAt: s.soldAt.toISOString() })),
+})

@@ -1,6 +1,6 @@
 import { links } from '../../../platform/http/links.js'
 import { catalogOfType, type CatalogItem } from '../domain/catalog.js'
-import type { Marketplace, SoldItem } from '../store/repositories.js'
+import type { Marketplace, SoldItem } from '../domain/marketplace.js'
 
 export const marketplacePath = (id: string) => `/api/v1/marketplaces/${id}`
 const itemPath = (id: string, name: string) => `${marketplacePath(id)}/items/${encodeURIComponent(name)}`

@@ -2,21 +2,9 @@ import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm'
 import { deleteSome } from '../../../platform/db/bounded-delete.js'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import type { Item } from '../domain/catalog.js'
+import type { Marketplace, SoldItem } from '../domain/marketplace.js'
 import { OPEN_STATES, SETTLED_STATES, type Saga, type SagaState } from '../domain/saga.js'
 import { closedAvatars, marketplaces, sagas, soldItems } from './tables.js'
-
-export interface Marketplace {
-  id: string
-  avatarId: string
-  ownerId: string
-}
-
-export interface SoldItem {
-  sagaId: string
-  item: Item
-  price: number
-  soldAt: Date
-}
 
 const toMarketplace = (r: typeof marketplaces.$inferSelect): Marketplace => ({ id: r.id, avatarId: r.avatarId, ownerId: r.ownerId })
 

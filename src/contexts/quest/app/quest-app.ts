@@ -1,3 +1,5 @@
+import type { QuestDraft } from '../../../contracts/events/quest.js'
+import type { HabitAttended } from '../../../contracts/events/tracking.js'
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
@@ -8,7 +10,6 @@ import { localDateTimeIn } from '../../../platform/time/index.js'
 import { inBatches } from '../../../platform/jobs/batches.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import type { GuildClient } from '../../guild/client.js'
-import type { HabitAttended } from '../../tracking/events.js'
 import { habitTemplate, type TrackingClient } from '../../tracking/client.js'
 import { NotGuildMember, NotOwner, UnknownGuild } from '../domain/errors.js'
 import * as participations from '../domain/participation.js'
@@ -18,7 +19,6 @@ import type { Quest, QuestHabit, Reward } from '../domain/quest.js'
 import {
   DEFAULT_DURATION, DEFAULT_REWARD, EXPIRE_JOB_BATCH, EXPIRY_GRACE_MS, JOIN_RECOVERY_AFTER_MS, JOIN_RECOVERY_BATCH, UNLINK_BATCH,
 } from '../domain/rules.js'
-import type { QuestDraft } from '../events.js'
 import { participationRepo, questRepo, unlinkRepo } from '../store/repositories.js'
 
 export interface QuestDeps {
@@ -49,6 +49,12 @@ export interface NewQuest {
   guildId?: string | null | undefined
   habits?: QuestHabitInput[] | undefined
   ownerAvatarId?: string | undefined
+}
+
+/** The quests an avatar created, and its participations in quests. */
+export interface QuestsOfAvatar {
+  created: Quest[]
+  joined: Participation[]
 }
 
 /** The quest context's use cases. Anyone signed in reads quests; only the owner changes one. */
@@ -190,6 +196,13 @@ export class QuestApp {
       fetch: (after, count) => participationRepo.listOfQuest(db, questId, count, after),
       keyOf: (x) => x.avatarId,
     })
+  }
+
+  /** The quests the avatar created and those it joined, for its owner's export (DESIGN §9.4; the edge has checked whose data it is). */
+  async exportOf(avatarId: string): Promise<QuestsOfAvatar> {
+    const q = this.d.database.current()
+    const [created, joined] = await Promise.all([questRepo.createdBy(q, avatarId), participationRepo.ofAvatar(q, avatarId)])
+    return { created, joined }
   }
 
   // ---- reactions and jobs ----

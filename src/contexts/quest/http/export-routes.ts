@@ -2,12 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { requireTrusted } from '../../../platform/auth/principal.js'
-import type { Database } from '../../../platform/db/database.js'
 import { AvatarIdString, problemResponses } from '../../../platform/http/schemas.js'
-import { readQuestsExport } from '../client.js'
-import { QuestsExport } from './export-schemas.js'
+import type { QuestApp } from '../app/quest-app.js'
+import { QuestsExport, questsExport } from './export-schemas.js'
 
-export const questExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (f, { database }) => {
+export const questExportRoutes: FastifyPluginAsyncTypebox<{ app: QuestApp }> = async (f, { app }) => {
   f.get('/exports/quests/avatars/:id', {
     schema: {
       tags: ['service'], operationId: 'serviceExportQuests', summary: "Export an avatar's quests (services only)",
@@ -18,6 +17,6 @@ export const questExportRoutes: FastifyPluginAsyncTypebox<{ database: Database }
     },
   }, async (req) => {
     requireTrusted(req.principal, 'Only services read exports; players use GET /api/v1/me/export.')
-    return readQuestsExport(database, req.params.id)
+    return questsExport(await app.exportOf(req.params.id))
   })
 }

@@ -4,8 +4,7 @@
  * edge composes the export document's schema from it (through client.ts).
  */
 import { Type, type Static } from 'typebox'
-import type { Participation } from '../domain/participation.js'
-import type { Quest } from '../domain/quest.js'
+import type { QuestsOfAvatar } from '../app/quest-app.js'
 import { ParticipationView, QuestHabitsView, QuestView } from './schemas.js'
 import { participationView, questHabitsView, questView } from './views.js'
 
@@ -17,7 +16,7 @@ export const QuestsExport = Type.Object({
 })
 export type QuestsExport = Static<typeof QuestsExport>
 
-export function questsExport(created: Quest[], joined: Participation[]): QuestsExport {
+export function questsExport({ created, joined }: QuestsOfAvatar): QuestsExport {
   return {
     created: created.map((q) => {
       const { _links, ...view } = questView(q)

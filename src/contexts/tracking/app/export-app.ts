@@ -10,7 +10,7 @@ import { recurrenceFields } from '../../../platform/time/index.js'
 import { currentStreak } from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
 import { currentSettings, type SettingsEntry } from '../domain/settings.js'
-import type { CompletionExport, HabitExport, HistoryKind, JudgedWindowExport, SettingsExport } from '../http/export-schemas.js'
+import type { CompletionExport, HabitExport, HistoryKind, JudgedWindowExport, SettingsExport } from '../http/export-schemas.js' // eslint-disable-line questline/context-boundaries -- exception: these shapes belong below app/, not in http/
 import { habitRepo, settingsRepo } from '../store/habits.js'
 import { historyRows } from '../store/history-rows.js'
 

@@ -5,6 +5,7 @@
  * experience, money, quest or guild points) for imported completions; each habit is announced by a
  * HabitCreated, as a new habit is.
  */
+import type { TrackingDraft } from '../../../contracts/events/tracking.js'
 import type { Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database } from '../../../platform/db/database.js'
@@ -15,8 +16,7 @@ import { chooseAvatar, importedHabit, plansFromDocument, type HabitPlan } from '
 import { plansFromLoop, type LoopFiles } from '../domain/loop-csv.js'
 import * as reminders from '../domain/reminder.js'
 import { currentSettings, frameOf, todayOf } from '../domain/settings.js'
-import type { TrackingDraft } from '../events.js'
-import type { ImportDocument } from '../http/export-schemas.js'
+import type { ImportDocument } from '../http/export-schemas.js' // eslint-disable-line questline/context-boundaries -- exception: this shape belongs below app/, not in http/
 import { habitRepo, settingsRepo } from '../store/habits.js'
 import { historyRows } from '../store/history-rows.js'
 

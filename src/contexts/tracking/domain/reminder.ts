@@ -14,12 +14,12 @@
  *
  * Pure: the job that sends them is `TrackingApp.sendReminders`.
  */
+import { REMINDER_TIME_PATTERN } from '../../../contracts/events/tracking.js'
 import {
   addDays, dayOf, instantIn, nextWindow, windowContaining, type DayFrame, type LocalDate, type LocalDateTime, type Window,
 } from '../../../platform/time/index.js'
 import { InvalidReminderTime } from './errors.js'
 import { doneWindows, isDue, type Habit } from './habit.js'
-import { REMINDER_TIME_PATTERN } from './rules.js'
 import { currentSettings, frameOf, type SettingsEntry } from './settings.js'
 
 const REMINDER_TIME = new RegExp(REMINDER_TIME_PATTERN)

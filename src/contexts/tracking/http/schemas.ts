@@ -1,10 +1,11 @@
 import { Type } from 'typebox'
+import { REMINDER_TIME_PATTERN } from '../../../contracts/events/tracking.js'
 import { LinksSchema } from '../../../platform/http/links.js'
 import { AvatarIdString, Nullable, StringEnum } from '../../../platform/http/schemas.js'
 import { RECURRENCE_TYPES, WEEKDAYS } from '../../../platform/time/index.js'
 import {
   DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DAY_START_HOUR_MAX, DESCRIPTION_MAX, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT,
-  REMINDER_TIME_PATTERN, TAGS_MAX, TAG_MAX, TIMES_PER_WEEK_MAX, TIMES_PER_WEEK_MIN, TITLE_MAX,
+  TAGS_MAX, TAG_MAX, TIMES_PER_WEEK_MAX, TIMES_PER_WEEK_MIN, TITLE_MAX,
 } from '../domain/rules.js'
 
 export const HabitIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })

@@ -7,7 +7,7 @@ import { Type } from 'typebox'
 import { requireTrusted } from '../../../platform/auth/principal.js'
 import { AvatarIdString, NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
 import type { TrackingApp } from '../app/tracking-app.js'
-import { copyRecurrence } from '../client.js'
+import { copyRecurrence } from '../client.js' // eslint-disable-line questline/context-boundaries -- exception: copyRecurrence, pure, belongs in domain/
 import { toRecurrence } from '../domain/habit.js'
 import { UNLINK_MAX_HABITS } from '../domain/rules.js'
 import { SERVICES_ONLY } from './docs.js'

@@ -5,13 +5,17 @@
  */
 import { Type } from 'typebox'
 import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
-import { REMINDER_TIME_PATTERN } from './domain/rules.js'
 
 const event = eventsOf('tracking')
 const QuestId = Type.Union([Type.String(), Type.Null()])
 /** A local date (`YYYY-MM-DD`) or local date-time, as the API writes them. */
 const Local = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}' })
 const Reward = Type.Object({ experience: Type.Integer({ minimum: 0 }), money: Type.Integer({ minimum: 0 }) })
+/**
+ * A reminder time: `HH:mm`, 00:00–23:59, two digits each, as the habit API and its events write it
+ * (no `(?` group: the API fuzz builds values from it).
+ */
+export const REMINDER_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$'
 
 export const HabitAttended = event('HabitAttended', Type.Object({
   habitId: Type.String(),
