@@ -1,15 +1,25 @@
 /**
- * The floor: what the simplest server could do for the avatar GET and money earn. Fastify with
- * no auth, no validation, no events; ONE table holding the avatar with its inventory, equipment
- * and spells as jsonb; one statement per request in autocommit.
+ * The floor: what the simplest server could do for the avatar GET, money earn and attend. Fastify
+ * with no auth, no validation, no events; one table holding the avatar with its inventory,
+ * equipment and spells as jsonb (plus habits and their completions for the attend); one statement
+ * per request in autocommit.
  *
- *   GET  /avatars/:id        select * … where id = $1, mapped to the contract's Avatar JSON
- *   POST /avatars/:id/earn   update … set money = money + $2 where id = $1 returning *  → 204
+ *   GET  /avatars/:id         select * … where id = $1, mapped to the contract's Avatar JSON
+ *   GET  /avatars/:id/level   select level, experience … where id = $1, as the contract's Level
+ *   POST /avatars/:id/earn    update … set money = money + $2 where id = $1 returning *  → 204
+ *   POST /habits/:id/attend   {date}: one CTE inserts the completion of the DAILY window holding
+ *                             `date` (its date part; on conflict do nothing) and, when it inserted
+ *                             one, pays the habit's avatar a first completion's reward (10
+ *                             experience, 2 money, from the tracking rules)  → 204 (400
+ *                             when the window was completed already)
+ *   POST /seed/habits         {habits: [[id, avatarId], …]}: the bench's habits, in bulk, outside
+ *                             anything timed; adds the avatars they name that are not there yet
  *
  * FLOOR_ENGINE=postgres (DATABASE_URL, a pg Pool of 10 like the platform's default) or embedded
  * (PGlite in-process on FLOOR_DATA_DIR, default a temporary directory removed at exit; PGlite
- * has one connection and queues queries). It creates and seeds its own table, floor.avatars:
- * FLOOR_HOT_ID (default 'hot') and the bench's spread ids (FLOOR_SPREAD of them, default 1000).
+ * has one connection and queues queries). It creates its own tables in schema floor, and seeds
+ * floor.avatars with FLOOR_HOT_ID (default 'hot') and the bench's spread ids (FLOOR_SPREAD of
+ * them, default 1000).
  */
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -18,6 +28,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import Fastify from 'fastify'
 import pg from 'pg'
+import { rewardForStreak } from '../src/contexts/tracking/domain/rules.js'
 import { SPREAD_AVATARS, spreadIds } from './lib/bench-avatars.js'
 
 interface Query {
@@ -55,11 +66,27 @@ await db.query(`create table floor.avatars (
   inventory_id uuid not null, equipment_id uuid not null,
   inventory jsonb not null, equipped jsonb not null, spells jsonb not null,
   version integer not null, created_at timestamptz not null)`)
-const ids = [process.env.FLOOR_HOT_ID ?? 'hot', ...spreadIds(Number(process.env.FLOOR_SPREAD ?? SPREAD_AVATARS))]
-await db.query(`insert into floor.avatars
+const seedAvatars = (ids: string[]) => db.query(`insert into floor.avatars
   select id, $2::uuid, 'Bench', 1, 0, 100, 100, 50, 50, 100, 10, 10, 10, 5, gen_random_uuid(), gen_random_uuid(), '[]', '[]', '[]', 1, now()
-  from unnest($1::text[]) as id`, [ids, randomUUID()])
+  from unnest($1::text[]) as id on conflict (id) do nothing`, [ids, randomUUID()])
+await seedAvatars([process.env.FLOOR_HOT_ID ?? 'hot', ...spreadIds(Number(process.env.FLOOR_SPREAD ?? SPREAD_AVATARS))])
 await db.query('analyze floor.avatars')
+
+// The attend's: a habit names its avatar; a completion is one per habit and window (DAILY: a date).
+await db.query('drop table if exists floor.completions, floor.habits')
+await db.query('create table floor.habits (id uuid primary key, avatar_id text not null)')
+await db.query('create table floor.completions (habit_id uuid, window_start date, attended_at text, primary key (habit_id, window_start))')
+
+/** A first completion's reward, as the platform's tracking rules pay it (10 experience, 2 money). */
+const reward = rewardForStreak(1)
+const ATTEND = `with inserted as (
+    insert into floor.completions (habit_id, window_start, attended_at)
+    values ($1::uuid, $2::text::timestamp::date, $2::text)
+    on conflict do nothing
+    returning habit_id)
+  update floor.avatars set experience = experience + ${reward.experience}, money = money + ${reward.money}
+  where id = (select avatar_id from floor.habits where id = $1::uuid) and exists (select 1 from inserted)
+  returning id`
 
 const self = (id: string) => `/api/v1/avatars/${encodeURIComponent(id)}`
 
@@ -102,6 +129,27 @@ app.get<{ Params: { id: string } }>('/avatars/:id', async (req, reply) => {
 app.post<{ Params: { id: string }; Body: { amount: number } }>('/avatars/:id/earn', async (req, reply) => {
   const { rows } = await db.query('update floor.avatars set money = money + $2 where id = $1 returning *', [req.params.id, req.body.amount])
   if (rows.length === 0) return reply.code(404).send({ error: 'not found' })
+  return reply.code(204).send()
+})
+
+app.get<{ Params: { id: string } }>('/avatars/:id/level', async (req, reply) => {
+  const { rows } = await db.query('select level, experience from floor.avatars where id = $1', [req.params.id])
+  if (rows.length === 0) return reply.code(404).send({ error: 'not found' })
+  const level = rows[0]!.level as number
+  return { levelNumber: level, currentExperience: rows[0]!.experience, experienceRequired: 50 * level + 50 }
+})
+
+app.post<{ Params: { id: string }; Body: { date: string } }>('/habits/:id/attend', async (req, reply) => {
+  const { rows } = await db.query(ATTEND, [req.params.id, req.body.date])
+  if (rows.length === 0) return reply.code(400).send({ error: 'completed already (or no such habit)' })
+  return reply.code(204).send()
+})
+
+app.post<{ Body: { habits: [string, string][] } }>('/seed/habits', { bodyLimit: 64 * 1024 * 1024 }, async (req, reply) => {
+  const habits = req.body.habits
+  await seedAvatars([...new Set(habits.map(([, avatarId]) => avatarId))])
+  await db.query('insert into floor.habits select * from unnest($1::uuid[], $2::text[])', [habits.map(([id]) => id), habits.map(([, avatarId]) => avatarId)])
+  await db.query('analyze floor.habits, floor.avatars')
   return reply.code(204).send()
 })
 

@@ -14,7 +14,7 @@ export async function inBatches<T>(n: number, width: number, make: (i: number) =
 export const nowLocal = () => new Date().toISOString().slice(0, 19)
 
 const round = (ms: number) => Math.round(ms * 10) / 10
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** How long to wait for rewards before calling the platform stuck. */
 const REWARD_TIMEOUT_MS = 60_000
@@ -25,18 +25,28 @@ export const measureAvatarReads = (base: string, token: string, avatarId: string
 const newHabit = async (base: string, token: string, avatarId: string, i: number) =>
   ((await call(base, token, 'POST', '/api/v1/habits', { avatarId, title: `habit ${i}`, recurrenceType: 'DAILY' })) as { id: string }).id
 
-/** Experience earned over the avatar's life: every level it left, plus what it holds in this one. */
-export async function totalExperience(base: string, token: string, avatarId: string): Promise<number> {
-  const level = (await call(base, token, 'GET', `/api/v1/avatars/${avatarId}/level`)) as { levelNumber: number; currentExperience: number }
+/** An avatar's Level as the API answers it. */
+export interface Level {
+  levelNumber: number
+  currentExperience: number
+}
+
+/** Experience earned over an avatar's life: every level it left, plus what it holds in this one. */
+export function levelTotal(level: Level): number {
   let total = level.currentExperience
   for (let l = 1; l < level.levelNumber; l++) total += experienceRequired(l)
   return total
 }
 
-/** Polls the avatar until its total experience reaches `target`; answers when it did (performance.now()). */
-async function experienceReaches(base: string, token: string, avatarId: string, target: number, since: number, everyMs: number): Promise<number> {
+/** The avatar's total experience, read through the public API. */
+export async function totalExperience(base: string, token: string, avatarId: string): Promise<number> {
+  return levelTotal((await call(base, token, 'GET', `/api/v1/avatars/${avatarId}/level`)) as Level)
+}
+
+/** Polls `read` (an avatar's total experience) until it reaches `target`; answers when it did (performance.now()). */
+export async function experienceReaches(read: () => Promise<number>, target: number, since: number, everyMs: number): Promise<number> {
   for (;;) {
-    if ((await totalExperience(base, token, avatarId)) >= target) return performance.now()
+    if ((await read()) >= target) return performance.now()
     if (performance.now() - since > REWARD_TIMEOUT_MS) throw new Error(`rewards were not all visible within ${REWARD_TIMEOUT_MS / 1000} s`)
     if (everyMs > 0) await sleep(everyMs)
   }
@@ -64,7 +74,7 @@ export async function measureAttendsEndToEnd(base: string, token: string, avatar
     connections: Math.min(connections, n), amount: n, paths: habits.map((h) => `/api/v1/habits/${h}/attend`),
   })
   if (requests.non2xx > 0 || requests.errors > 0) throw new Error(`attends: ${requests.non2xx} non-2xx, ${requests.errors} errors`)
-  const t1 = await experienceReaches(base, token, avatarId, target, t0, 20)
+  const t1 = await experienceReaches(() => totalExperience(base, token, avatarId), target, t0, 20)
   const elapsedMs = t1 - t0
   return { requests, elapsedMs: round(elapsedMs), perSecond: n / (elapsedMs / 1000) }
 }
@@ -77,7 +87,7 @@ export async function measureRewardDelay(base: string, token: string, avatarId: 
     const before = await totalExperience(base, token, avatarId)
     const t0 = performance.now()
     await call(base, token, 'POST', `/api/v1/habits/${habit}/attend`, { date: nowLocal() })
-    delays.push((await experienceReaches(base, token, avatarId, before + 1, t0, 0)) - t0)
+    delays.push((await experienceReaches(() => totalExperience(base, token, avatarId), before + 1, t0, 0)) - t0)
   }
   delays.sort((a, b) => a - b)
   return { p50: round(percentile(delays, 50)), p99: round(percentile(delays, 99)) }
