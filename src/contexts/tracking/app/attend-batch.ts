@@ -7,7 +7,7 @@ import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
 import type { SettingsEntry } from '../domain/settings.js'
 import type { HabitAttended } from '../events.js'
-import type { AttendanceWrite, LoadedHabit } from '../store/habits.js'
+import type { AttendanceWrite, LoadedHabit } from '../store/attendances.js'
 
 /** One attend, waiting in its player's batch. */
 export interface AttendCommand {

@@ -7,7 +7,8 @@ import { newSecret } from '../../../platform/ids.js'
 import { habitCalendar } from '../domain/calendar.js'
 import { CALENDAR_HABITS_MAX, CALENDAR_SECRET_BYTES } from '../domain/rules.js'
 import { calendarFeedRepo } from '../store/calendar-feeds.js'
-import { habitRepo, settingsRepo } from '../store/habits.js'
+import { habitRepo } from '../store/habits.js'
+import { settingsRepo } from '../store/settings.js'
 
 export interface CalendarDeps {
   database: Database

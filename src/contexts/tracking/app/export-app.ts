@@ -11,7 +11,8 @@ import { currentStreak } from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
 import { currentSettings, type SettingsEntry } from '../domain/settings.js'
 import type { CompletionExport, HabitExport, HistoryKind, JudgedWindowExport, SettingsExport } from '../http/export-schemas.js'
-import { habitRepo, settingsRepo } from '../store/habits.js'
+import { habitRepo } from '../store/habits.js'
+import { settingsRepo } from '../store/settings.js'
 import { historyRows } from '../store/history-rows.js'
 
 export class TrackingExport {

@@ -17,7 +17,8 @@ import * as reminders from '../domain/reminder.js'
 import { currentSettings, frameOf, todayOf } from '../domain/settings.js'
 import type { TrackingDraft } from '../events.js'
 import type { ImportDocument } from '../http/export-schemas.js'
-import { habitRepo, settingsRepo } from '../store/habits.js'
+import { habitRepo } from '../store/habits.js'
+import { settingsRepo } from '../store/settings.js'
 import { historyRows } from '../store/history-rows.js'
 
 export type ImportSource =

@@ -10,6 +10,7 @@
  */
 import { anchoredAt, recurrenceFields, windowContaining, type Recurrence } from '../../../platform/time/index.js'
 import { ImportTooLarge, InvalidImport } from './errors.js'
+import * as fields from './habit-fields.js'
 import * as habits from './habit.js'
 import { checkHistory, checkImportSize, historySpan, type HabitPlan, type ImportFrame } from './import.js'
 import { BEGINNING } from './settings.js'
@@ -225,7 +226,7 @@ export function plansFromLoop(files: LoopFiles, frame: ImportFrame): HabitPlan[]
     const days = [...marks.get(h)!].sort(([a], [b]) => (a < b ? -1 : 1))
     const doneDays = days.filter(([, m]) => m === 'DONE').map(([day]) => day)
     const frequency = recurrenceOfFrequency(h.numerator, h.denominator)
-    const template = habits.habitTemplate({ title: h.name, description: h.description, tags: [], recurrence: recurrenceFields(frequency) }, '')
+    const template = fields.habitTemplate({ title: h.name, description: h.description, tags: [], recurrence: recurrenceFields(frequency) }, '')
     // Every N days counts its windows from the first done day (or today, with none).
     const recurrence = anchoredAt(frequency, doneDays[0] ?? frame.today)
     const plan: HabitPlan = {
