@@ -5,6 +5,9 @@
  * - a context's domain/ is pure: no framework, no database, no other layer of its context;
  * - a context's app/ issues no SQL and reads no database error: no database package, none of
  *   the database's error helpers (the store turns a constraint into a domain error);
+ * - a module inside a context (src/contexts/<context>/<module>/, with domain/ app/ http/ store/
+ *   of its own) has its layers checked as the context's are; it builds on the context's layers,
+ *   which do not import it: the context's index.ts and client.ts wire it;
  * - platform/time runs in the browser too: it imports Temporal and its own files, nothing else;
  * - the web app (web/src) takes nothing from src/ but platform/time.
  */
@@ -16,6 +19,7 @@ const IMPURE_PACKAGES = [...DATABASE_PACKAGES, 'fastify', '@fastify/', 'jose', '
 const STORE_ONLY_NAMES = new Set(['sql', 'pgErrorCode', 'pgConstraint', 'UNIQUE_VIOLATION', 'refusingDuplicates'])
 const PUBLIC_FILES = new Set(['client', 'events'])
 const TIME_PACKAGES = new Set(['temporal-polyfill'])
+const LAYERS = new Set(['domain', 'app', 'http', 'store'])
 
 function where(file) {
   const parts = path.relative(process.cwd(), file).split(path.sep)
@@ -24,7 +28,12 @@ function where(file) {
   // Its tests run under vitest in Node only.
   if (parts[1] === 'platform' && parts[2] === 'time') return { area: 'platform', time: !/\.test\.ts$/.test(file) }
   if (parts[1] === 'platform') return { area: 'platform' }
-  if (parts[1] === 'contexts' && parts.length > 3) return { area: 'context', context: parts[2], layer: parts[3], rest: parts.slice(3) }
+  if (parts[1] === 'contexts' && parts.length > 3) {
+    const context = { area: 'context', context: parts[2], rest: parts.slice(3) }
+    // A folder of the context that is not a layer (and not a file) is a module of the context, with layers of its own.
+    if (parts.length > 4 && !LAYERS.has(parts[3])) return { ...context, module: parts[3], layer: parts.length > 5 ? parts[4] : undefined }
+    return { ...context, layer: parts[3] }
+  }
   return { area: 'root' }
 }
 
@@ -60,6 +69,8 @@ function check(context, node) {
     if (!PUBLIC_FILES.has(file)) report(`context '${from.context}' may import context '${to.context}' only through its client.ts or events.ts.`)
   } else if (from.layer === 'domain' && ['app', 'http', 'store'].includes(to.layer)) {
     report(`domain code may not import its context's ${to.layer}/ layer.`)
+  } else if (LAYERS.has(from.layer) && to.module !== undefined && to.module !== from.module) {
+    report(`the context's layers do not import its module '${to.module}': it builds on them, and the context's index.ts and client.ts wire it.`)
   }
 }
 

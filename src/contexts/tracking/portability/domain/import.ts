@@ -6,14 +6,15 @@
  */
 import {
   addDays, isValidTimeZone, nextWindow, parseLocalDate, parseLocalDateTime, windowContaining, type LocalDate, type LocalDateTime, type Recurrence, type RecurrenceType, type Window,
-} from '../../../platform/time/index.js'
+} from '../../../../platform/time/index.js'
+import * as fields from '../../domain/habit-fields.js'
+import * as habits from '../../domain/habit.js'
+import type { Habit } from '../../domain/habit.js'
+import { reminderTimeOf } from '../../domain/reminder.js'
+import { FROZEN_WINDOWS_KEPT } from '../../domain/rules.js'
+import { BEGINNING, type SettingsEntry } from '../../domain/settings.js'
 import { ImportTooLarge, InvalidImport } from './errors.js'
-import * as fields from './habit-fields.js'
-import * as habits from './habit.js'
-import type { Habit } from './habit.js'
-import { reminderTimeOf } from './reminder.js'
-import { FROZEN_WINDOWS_KEPT, IMPORT_HABITS_MAX, IMPORT_HISTORY_MAX_DAYS, IMPORT_ROWS_MAX } from './rules.js'
-import { BEGINNING, type SettingsEntry } from './settings.js'
+import { IMPORT_HABITS_MAX, IMPORT_HISTORY_MAX_DAYS, IMPORT_ROWS_MAX } from './rules.js'
 
 export type JudgedOutcome = 'MISSED' | 'NOT_DUE' | 'FROZEN'
 
