@@ -10,6 +10,9 @@
  *   app/ domain/ and store/; http/ domain/ and app/ (never store/). The files at the context's root
  *   (index.ts, the module; client.ts, the port) declare and wire: they may import every layer of
  *   their own context, and other contexts as any of its files may;
+ * - a folder of a context that is not a layer is a module of the context (tracking/portability)
+ *   with layers of its own, held to the same rules; it builds on the context's layers, which do
+ *   not import it (only the context's root files wire it);
  * - platform/ knows no context;
  * - a context's domain/ is pure: no framework, no database;
  * - a context's app/ issues no SQL and reads no database error: no database package, none of
@@ -38,6 +41,8 @@ const LAYERS_BELOW = {
   app: ['domain', 'store', 'app'],
   http: ['domain', 'app', 'http'],
 }
+
+const LAYER_NAMES = new Set(Object.keys(LAYERS_BELOW))
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const MODULES_FILE = path.join(ROOT, 'src/contexts/modules.ts')
@@ -75,7 +80,13 @@ function where(file) {
   if (parts[1] === 'platform') return { area: 'platform', bare }
   if (parts[1] === 'contracts') return { area: 'contracts', bare }
   if (parts[1] === 'contexts' && parts.length === 4) return { area: 'context', bare, context: parts[2], layer: 'module', file: path.basename(bare) }
-  if (parts[1] === 'contexts' && parts.length > 4) return { area: 'context', bare, context: parts[2], layer: parts[3] }
+  if (parts[1] === 'contexts' && parts.length > 4) {
+    const inContext = { area: 'context', bare, context: parts[2] }
+    if (LAYER_NAMES.has(parts[3])) return { ...inContext, layer: parts[3] }
+    const module = parts[3]
+    if (parts.length === 5) return { ...inContext, module, layer: 'module', file: path.basename(bare) }
+    return { ...inContext, module, layer: parts[4] }
+  }
   return { area: 'root', bare }
 }
 
@@ -117,6 +128,8 @@ function check(context, node) {
     else if (!builtBefore(to.context, from.context)) {
       report(`context '${from.context}' may not import context '${to.context}': a context calls only the ports of contexts built before it (MODULES in src/contexts/modules.ts: ${order.join(', ')}).`)
     }
+  } else if (to.module !== undefined && to.module !== from.module && !(from.layer === 'module' && from.module === undefined)) {
+    report(`the context's layers do not import its module '${to.module}': it builds on them, and the context's root files wire it.`)
   } else if (from.layer in LAYERS_BELOW && !LAYERS_BELOW[from.layer].includes(to.layer)) {
     const allowed = LAYERS_BELOW[from.layer].filter((l) => l !== from.layer)
     report(`${from.layer} code may not import its context's ${to.layer === 'module' ? `${to.file}.ts` : `${to.layer}/`}: it imports ${allowed.length > 0 ? allowed.map((l) => `${l}/`).join(' and ') : 'no other layer'} of its context.`)

@@ -130,3 +130,47 @@ describe('the event contracts', () => {
     ])
   })
 })
+
+describe("a module inside a context (src/contexts/<context>/<module>/) has its layers checked as the context's", () => {
+  const sqlImport = "import { sql } from 'drizzle-orm'\nexport const q = sql`select 1`\n"
+
+  test('its domain is pure: no database, no layer of the context or of the module but domain', async () => {
+    const file = 'src/contexts/tracking/portability/domain/planted.ts'
+    expect(await problems(file, sqlImport)).toEqual(["domain code is pure: it may not import 'drizzle-orm'."])
+    expect(await problems(file, "import { habitRepo } from '../../store/habits.js'\nexport const r = habitRepo\n")).toEqual([
+      "domain code may not import its context's store/: it imports no other layer of its context.",
+    ])
+    expect(await problems(file, "import { historyRows } from '../store/history-rows.js'\nexport const r = historyRows\n")).toEqual([
+      "domain code may not import its context's store/: it imports no other layer of its context.",
+    ])
+    expect(await problems(file, "import { isDue } from '../../domain/habit.js'\nexport const d = isDue\n")).toEqual([])
+  })
+
+  test('its app issues no SQL and reads no database error, and may use the context\'s store', async () => {
+    const file = 'src/contexts/tracking/portability/app/planted.ts'
+    expect(await problems(file, sqlImport)).toEqual([
+      "app code issues no SQL: it may not import 'drizzle-orm'; queries belong in the context's store/.",
+    ])
+    expect(await problems(file, "import { pgConstraint } from '../../../../platform/db/database.js'\nexport const c = pgConstraint\n")).toHaveLength(1)
+    expect(await problems(file, "import { habitRepo } from '../../store/habits.js'\nexport const r = habitRepo\n")).toEqual([])
+  })
+
+  test('its store may issue SQL', async () => {
+    expect(await problems('src/contexts/tracking/portability/store/planted.ts', sqlImport)).toEqual([])
+  })
+
+  test("the context's layers do not import it; the context's index.ts wires it", async () => {
+    const code = "import { ImportApp } from '../portability/app/import-app.js'\nexport const a = ImportApp\n"
+    expect(await problems('src/contexts/tracking/app/planted.ts', code)).toEqual([
+      "the context's layers do not import its module 'portability': it builds on them, and the context's root files wire it.",
+    ])
+    expect(await problems('src/contexts/tracking/planted.ts', "import { buildPortability } from './portability/index.js'\nexport const b = buildPortability\n")).toEqual([])
+  })
+
+  test('another context reaches it only through the context\'s client.ts', async () => {
+    const code = "import { ImportApp } from '../../tracking/portability/app/import-app.js'\nexport const a = ImportApp\n"
+    expect(await problems('src/contexts/guild/app/planted.ts', code)).toEqual([
+      "context 'guild' may import context 'tracking' only through its client.ts.",
+    ])
+  })
+})

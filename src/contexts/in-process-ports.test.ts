@@ -10,8 +10,9 @@ import type { MarketplaceApp } from './marketplace/app/marketplace-app.js'
 import { inProcessMarketplaceClient } from './marketplace/client.js'
 import type { QuestApp } from './quest/app/quest-app.js'
 import { inProcessQuestClient } from './quest/client.js'
-import type { TrackingExport } from './tracking/app/export-app.js'
-import type { TrackingApp } from './tracking/app/tracking-app.js'
+import type { TrackingExport } from './tracking/portability/app/export-app.js'
+import type { HabitCommands } from './tracking/app/habit-commands.js'
+import type { HabitQueries } from './tracking/app/habit-queries.js'
 import { inProcessTrackingClient } from './tracking/client.js'
 
 /**
@@ -31,7 +32,7 @@ const unreachable = <T>(): T => new Proxy({}, { get: (_t, name) => { throw new E
 type Port = Record<string, (...args: unknown[]) => Promise<unknown>>
 const ports = () => [
   { name: 'AvatarClient', port: inProcessAvatarClient(unreachable<AvatarApp>(), database) as unknown as Port },
-  { name: 'TrackingClient', port: inProcessTrackingClient(unreachable<TrackingApp>(), database, unreachable<TrackingExport>()) as unknown as Port },
+  { name: 'TrackingClient', port: inProcessTrackingClient({ commands: unreachable<HabitCommands>(), queries: unreachable<HabitQueries>(), exports: unreachable<TrackingExport>() }, database) as unknown as Port },
   { name: 'GuildClient', port: inProcessGuildClient(unreachable<GuildApp>(), database) as unknown as Port },
   { name: 'QuestClient', port: inProcessQuestClient(unreachable<QuestApp>(), database) as unknown as Port },
   { name: 'MarketplaceClient', port: inProcessMarketplaceClient(unreachable<MarketplaceApp>(), database) as unknown as Port },

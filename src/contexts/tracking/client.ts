@@ -9,18 +9,17 @@ import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import { anchoredAt, recurrenceFields, type DayFrame, type LocalDate, type Recurrence } from '../../platform/time/index.js'
-import type { TrackingExport } from './app/export-app.js'
-import type { TrackingApp } from './app/tracking-app.js'
-import * as habits from './domain/habit.js'
-import {
-  DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, EXPORT_HABITS_PAGE, EXPORT_HISTORY_PAGE, TIMES_PER_WEEK_MAX, TIMES_PER_WEEK_MIN,
-  UNLINK_MAX_HABITS,
-} from './domain/rules.js'
-import type { CompletionExport, HabitExport, HistoryKind, JudgedWindowExport, SettingsExport } from './http/export-schemas.js'
+import type { TrackingExport } from './portability/app/export-app.js'
+import type { HabitCommands } from './app/habit-commands.js'
+import type { HabitQueries } from './app/habit-queries.js'
+import * as habits from './domain/habit-fields.js'
+import { DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, TIMES_PER_WEEK_MAX, TIMES_PER_WEEK_MIN, UNLINK_MAX_HABITS } from './domain/rules.js'
+import { EXPORT_HABITS_PAGE, EXPORT_HISTORY_PAGE } from './portability/domain/rules.js'
+import type { CompletionExport, HabitExport, HistoryKind, JudgedWindowExport, SettingsExport } from './portability/http/export-schemas.js'
 
-export type { HabitTemplate } from './domain/habit.js'
+export type { HabitTemplate } from './domain/habit-fields.js'
 // Tracking's part of a player's export (DESIGN §9.4): the edge composes the document's schema from it.
-export { HabitRecordExport, SettingsExport, type CompletionExport, type HabitExport, type HistoryKind, type JudgedWindowExport } from './http/export-schemas.js'
+export { HabitRecordExport, SettingsExport, type CompletionExport, type HabitExport, type HistoryKind, type JudgedWindowExport } from './portability/http/export-schemas.js'
 
 /** The bounds of a habit's schedule fields (the same as a habit's own), for a caller's schemas. */
 export const SCHEDULE_FIELD_LIMITS = {
@@ -96,15 +95,18 @@ export function httpTrackingClient(baseUrl: string | (() => string), token: Toke
 }
 
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
-export function inProcessTrackingClient(app: TrackingApp, database: Database, exports: TrackingExport): TrackingClient {
+export function inProcessTrackingClient(
+  uses: { commands: HabitCommands; queries: HabitQueries; exports: TrackingExport }, database: Database,
+): TrackingClient {
+  const { commands, queries, exports } = uses
   return database.outsideTransactions<TrackingClient>('TrackingClient', {
     dayFrameOf: async (avatarId) => {
-      const { timeZone, dayStartHour } = await app.settings(SYSTEM, avatarId)
+      const { timeZone, dayStartHour } = await queries.settings(SYSTEM, avatarId)
       return { timeZone, dayStartHour }
     },
     copyQuestHabit: (habitId, { questId, startsOn, recurrence, ...copy }) =>
-      app.copyForQuest(habitId, { ...copy, associatedQuestId: questId, recurrence: copyRecurrence(recurrence, startsOn) }),
-    unlinkFromQuest: (questId, habitIds) => app.unlinkFromQuest(questId, habitIds),
+      commands.copyForQuest(habitId, { ...copy, associatedQuestId: questId, recurrence: copyRecurrence(recurrence, startsOn) }),
+    unlinkFromQuest: (questId, habitIds) => commands.unlinkFromQuest(questId, habitIds),
     exportSettings: (avatarId) => exports.settings(avatarId),
     exportHabits: (avatarId, cursor) => exports.habits(avatarId, cursor, EXPORT_HABITS_PAGE),
     exportHistory: (habitId, kind, after) => exports.history(habitId, kind, after, EXPORT_HISTORY_PAGE),

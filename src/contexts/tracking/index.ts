@@ -11,21 +11,18 @@ import { Outbox } from '../../platform/events/outbox.js'
 import { pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
-import { CalendarApp } from './app/calendar-app.js'
-import { TrackingExport } from './app/export-app.js'
-import { ImportApp } from './app/import-app.js'
-import { TrackingApp } from './app/tracking-app.js'
+import { HabitCommands } from './app/habit-commands.js'
+import { HabitQueries } from './app/habit-queries.js'
+import { TrackingJobs } from './app/tracking-jobs.js'
 import { httpTrackingClient, inProcessTrackingClient, type TrackingClient } from './client.js'
 import { reminderRecordsEndedBefore } from './domain/reminder.js'
 import { MISSED_JOB_EVERY_MS, REMINDER_JOB_EVERY_MS } from './domain/rules.js'
-import { calendarFeedRoutes, calendarRoutes } from './http/calendar-routes.js'
-import { trackingExportRoutes } from './http/export-routes.js'
-import { importRoutes } from './http/import-routes.js'
 import { habitRoutes } from './http/routes.js'
 import { trackingServiceRoutes } from './http/service-routes.js'
 import { settingsRoutes } from './http/settings-routes.js'
 import { statsRoutes } from './http/stats-routes.js'
-import { reminderRepo } from './store/habits.js'
+import { buildPortability } from './portability/index.js'
+import { reminderRepo } from './store/window-records.js'
 import { inbox, outbox as outboxTable, remindersSent } from './store/tables.js'
 import { TRACKING_PROBLEMS } from './http/problem-types.js'
 
@@ -39,40 +36,35 @@ export const trackingModule = contextModule({
   remotePort: httpTrackingClient,
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient } }) {
     const outbox = new Outbox<TrackingDraft>('tracking', outboxTable, deps.clock, deps.database)
-    const app = new TrackingApp({ database: deps.database, clock: deps.clock, avatars: deps.ports.avatar, outbox })
-    const exports = new TrackingExport({ database: deps.database, clock: deps.clock })
-    const imports = new ImportApp({ database: deps.database, clock: deps.clock, avatars: deps.ports.avatar, outbox })
-    const calendar = new CalendarApp({ database: deps.database, clock: deps.clock })
+    const used = { database: deps.database, clock: deps.clock, avatars: deps.ports.avatar, outbox }
+    const commands = new HabitCommands(used)
+    const queries = new HabitQueries(used)
+    const jobs = new TrackingJobs(used)
+    const portability = buildPortability(used)
     const apiRoutes: FastifyPluginAsync = async (f) => {
-      await f.register(habitRoutes, { app })
-      await f.register(settingsRoutes, { app })
-      await f.register(statsRoutes, { app })
-      await f.register(trackingServiceRoutes, { app })
-      await f.register(importRoutes, { app: imports })
-      await f.register(trackingExportRoutes, { exports })
-      await f.register(calendarRoutes, { app: calendar })
+      await f.register(habitRoutes, { commands, queries })
+      await f.register(settingsRoutes, { commands, queries })
+      await f.register(statsRoutes, { queries })
+      await f.register(trackingServiceRoutes, { commands })
+      await f.register(portability.apiRoutes)
     }
-    // The calendar feed answers outside /api/v1: a calendar app fetches it with no token.
-    const rootRoutes: FastifyPluginAsync = async (f) => {
-      await f.register(calendarFeedRoutes, { app: calendar })
-    }
-    const port: TrackingClient = inProcessTrackingClient(app, deps.database, exports)
+    const port: TrackingClient = inProcessTrackingClient({ commands, queries, exports: portability.exports }, deps.database)
     return {
       apiRoutes,
-      rootRoutes,
+      rootRoutes: portability.rootRoutes,
       outbox,
       port,
       consumers: [
-        on(AvatarDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => app.deleteHabitsOfAvatar(e.payload.avatarId))),
+        on(AvatarDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => commands.deleteHabitsOfAvatar(e.payload.avatarId))),
         // A streak freeze took a missed window's penalty: the window shows FROZEN and the streak carries over it.
         on(MissedWindowSettled, exactlyOnce(deps.database, inbox, deps.clock, (e) =>
-          e.payload.outcome === 'FROZEN' ? app.recordFreeze(e.payload.habitId, e.payload.windowStart) : Promise.resolve())),
+          e.payload.outcome === 'FROZEN' ? commands.recordFreeze(e.payload.habitId, e.payload.windowStart) : Promise.resolve())),
         // The account's avatars go by their own events (their habits with them); its feed goes with the account.
-        on(AccountDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => calendar.forgetAccount(e.payload.userId))),
+        on(AccountDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => portability.calendar.forgetAccount(e.payload.userId))),
       ],
       jobs: [
-        { name: MISSED_WINDOWS_JOB, everyMs: MISSED_JOB_EVERY_MS, run: async () => void (await app.judgeMissedWindows()) },
-        { name: REMINDERS_JOB, everyMs: REMINDER_JOB_EVERY_MS, run: async () => void (await app.sendReminders()) },
+        { name: MISSED_WINDOWS_JOB, everyMs: MISSED_JOB_EVERY_MS, run: async () => void (await jobs.judgeMissedWindows()) },
+        { name: REMINDERS_JOB, everyMs: REMINDER_JOB_EVERY_MS, run: async () => void (await jobs.sendReminders()) },
       ],
       prune: [
         inboxPruning(deps.database, inbox),

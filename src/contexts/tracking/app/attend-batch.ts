@@ -1,4 +1,3 @@
-import type { HabitAttended } from '../../../contracts/events/tracking.js'
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import { failed, succeeded, type Outcome } from '../../../platform/writer/batcher.js'
 import { Forbidden, NotFound } from '../../../platform/errors.js'
@@ -7,7 +6,8 @@ import type { LocalDate, LocalDateTime } from '../../../platform/time/index.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
 import type { SettingsEntry } from '../domain/settings.js'
-import type { AttendanceWrite, LoadedHabit } from '../store/habits.js'
+import type { HabitAttended } from '../../../contracts/events/tracking.js'
+import type { AttendanceWrite, LoadedHabit } from '../store/attendances.js'
 
 /** One attend, waiting in its player's batch. */
 export interface AttendCommand {

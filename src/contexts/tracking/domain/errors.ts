@@ -1,4 +1,4 @@
-import { AppError, BadRequest, RuleViolation, type FieldError } from '../../../platform/errors.js'
+import { BadRequest, RuleViolation } from '../../../platform/errors.js'
 
 /** `field` is the pointer of the recurrence field at fault (`/dayOfWeek`, `/recurrence/dayOfMonth`). */
 export class InvalidRecurrence extends BadRequest {
@@ -50,22 +50,5 @@ export class InvalidReminderTime extends BadRequest {
   constructor(value: string, field = '/reminderTime') {
     super(`'${value}' is not a time of day like 09:30 (HH:mm, 00:00–23:59).`, 'invalid-reminder-time',
       [{ path: field, message: 'must be a time of day HH:mm, 00:00–23:59' }])
-  }
-}
-
-/**
- * A file an import cannot read: each error names where (a JSON pointer into the document, or the
- * CSV file, and then its `line` and column `field`). Nothing of it is imported.
- */
-export class InvalidImport extends BadRequest {
-  constructor(detail: string, errors: (FieldError & { line?: number; field?: string })[]) {
-    super(detail, 'invalid-import', errors)
-  }
-}
-
-/** An import beyond its bounds (IMPORT_* in rules.ts): refused whole, before any work. */
-export class ImportTooLarge extends AppError {
-  constructor(detail: string, path: string) {
-    super(413, 'import-too-large', 'Import too large', detail, [{ path, message: 'is beyond what one import takes' }])
   }
 }

@@ -4,6 +4,8 @@ import { addDays, localNow, nextWindow, windowContaining, type Recurrence } from
 import { BeforeFirstWindow, DayAlreadyCompleted, InvalidRecurrence, WindowAlreadyCompleted } from './errors.js'
 import * as rules from './habit.js'
 import { newHabit, type Habit } from './habit.js'
+import * as fields from './habit-fields.js'
+import { judgeMissedWindows } from './missed-windows.js'
 import { changeSettings, checkSettings, currentSettings, defaultHistory, frameOf, hasEnded, todayOf, type DaySettings, type SettingsEntry } from './settings.js'
 
 const base = { id: 'h', avatarId: 'a', ownerId: 'o', title: 'T', description: '', tags: [], ownTimeZone: null, associatedQuestId: null }
@@ -26,7 +28,7 @@ function attendAll(h: Habit, history: SettingsEntry[], times: string[]) {
   return { habit: h, slots, attendances: out }
 }
 
-const judge = (h: Habit, history: SettingsEntry[], slots: ReadonlySet<string>, now: string) => rules.judgeMissedWindows(h, history, slots, at(now), 400)
+const judge = (h: Habit, history: SettingsEntry[], slots: ReadonlySet<string>, now: string) => judgeMissedWindows(h, history, slots, at(now), 400)
 
 describe('TIMES_PER_WEEK', () => {
   const thrice: Recurrence = { type: 'TIMES_PER_WEEK', timesPerWeek: 3 }
@@ -51,18 +53,18 @@ describe('TIMES_PER_WEEK', () => {
   })
 
   test('bounds: 0 or 8 times a week, and fields of other types, are refused', () => {
-    expect(() => rules.toRecurrence('TIMES_PER_WEEK', { timesPerWeek: 0 })).toThrow(InvalidRecurrence)
-    expect(() => rules.toRecurrence('TIMES_PER_WEEK', { timesPerWeek: 8 })).toThrow(InvalidRecurrence)
-    expect(() => rules.toRecurrence('TIMES_PER_WEEK', { timesPerWeek: 3, dayOfWeek: 'MONDAY' })).toThrow(/dayOfWeek/)
-    expect(() => rules.toRecurrence('DAILY', { everyNDays: 3 })).toThrow(/everyNDays/)
-    expect(() => rules.toRecurrence('EVERY_N_DAYS', { everyNDays: 1 })).toThrow(InvalidRecurrence)
-    expect(() => rules.toRecurrence('EVERY_N_DAYS', { everyNDays: 366 })).toThrow(InvalidRecurrence)
+    expect(() => fields.toRecurrence('TIMES_PER_WEEK', { timesPerWeek: 0 })).toThrow(InvalidRecurrence)
+    expect(() => fields.toRecurrence('TIMES_PER_WEEK', { timesPerWeek: 8 })).toThrow(InvalidRecurrence)
+    expect(() => fields.toRecurrence('TIMES_PER_WEEK', { timesPerWeek: 3, dayOfWeek: 'MONDAY' })).toThrow(/dayOfWeek/)
+    expect(() => fields.toRecurrence('DAILY', { everyNDays: 3 })).toThrow(/everyNDays/)
+    expect(() => fields.toRecurrence('EVERY_N_DAYS', { everyNDays: 1 })).toThrow(InvalidRecurrence)
+    expect(() => fields.toRecurrence('EVERY_N_DAYS', { everyNDays: 366 })).toThrow(InvalidRecurrence)
   })
 })
 
 describe('EVERY_N_DAYS', () => {
   test('windows of N days from the habit\'s first day; the next recurrence after a completion', () => {
-    const h = make(rules.toRecurrence('EVERY_N_DAYS', { everyNDays: 3 }), '2026-03-02')
+    const h = make(fields.toRecurrence('EVERY_N_DAYS', { everyNDays: 3 }), '2026-03-02')
     expect(h.recurrence).toEqual({ type: 'EVERY_N_DAYS', everyNDays: 3, anchor: '2026-03-02' })
     expect(h).toMatchObject({ firstWindowStart: '2026-03-02', missCheckFrom: '2026-03-05', missCheckDue: '2026-03-08' })
     const { habit, slots } = attendAll(h, utc, ['2026-03-04T08:00:00', '2026-03-05T08:00:00'])
@@ -84,9 +86,9 @@ describe('not-due windows: rest days and vacations', () => {
   })
 
   test('only DAILY habits rest, never all week; a change governs the windows from tomorrow', () => {
-    expect(() => rules.restDaysOf('WEEKLY', ['MONDAY'])).toThrow(/DAILY/)
-    expect(() => rules.restDaysOf('DAILY', ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'])).toThrow(/every day/)
-    expect(rules.restDaysOf('DAILY', ['SUNDAY', 'MONDAY', 'SUNDAY'])).toEqual(['MONDAY', 'SUNDAY'])
+    expect(() => fields.restDaysOf('WEEKLY', ['MONDAY'])).toThrow(/DAILY/)
+    expect(() => fields.restDaysOf('DAILY', ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'])).toThrow(/every day/)
+    expect(fields.restDaysOf('DAILY', ['SUNDAY', 'MONDAY', 'SUNDAY'])).toEqual(['MONDAY', 'SUNDAY'])
     // Made a rest day on Friday 6 March itself: that day stays due; from Saturday on, Fridays rest.
     const h = rules.changeRestDays(make({ type: 'DAILY' }, '2026-03-02'), ['FRIDAY'], '2026-03-06')
     expect(rules.isDue(h, utc, { start: '2026-03-06', end: '2026-03-07' })).toBe(true)
@@ -176,7 +178,7 @@ describe('each window is judged once and none is skipped, whatever the settings 
             if (!(e instanceof WindowAlreadyCompleted || e instanceof DayAlreadyCompleted || e instanceof BeforeFirstWindow)) throw e
           }
         }
-        const j = rules.judgeMissedWindows(habit, history, slots, now, 400)
+        const j = judgeMissedWindows(habit, history, slots, now, 400)
         judged.push(...j.judged.map((x) => x.window.start))
         habit = j.habit
       }

@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { AttendInFuture, BeforeFirstWindow, InvalidRecurrence, WindowAlreadyCompleted } from './errors.js'
 import * as rules from './habit.js'
-import { habitTemplate, newHabit, normalizeTags, type Habit } from './habit.js'
+import { newHabit, type Habit } from './habit.js'
+import * as fields from './habit-fields.js'
+import { habitTemplate, normalizeTags } from './habit-fields.js'
+import { judgeMissedWindows } from './missed-windows.js'
 import { experienceForStreak } from './rules.js'
 import { defaultHistory } from './settings.js'
 
@@ -14,10 +17,10 @@ const attend = (h: Habit, slots: ReadonlySet<string>, attendedAt: string, now: s
 const currentStreak = (h: Habit, today: string) => rules.currentStreak(h, utc, instant(today))
 const nextRecurrenceDate = (h: Habit) => rules.nextRecurrenceDate(h, utc)
 const missed = (h: Habit, slots: ReadonlySet<string>, today: string) => {
-  const r = rules.judgeMissedWindows(h, utc, slots, instant(today), 400)
+  const r = judgeMissedWindows(h, utc, slots, instant(today), 400)
   return { habit: r.habit, missed: r.judged.filter((j) => j.outcome === 'MISSED').map((j) => j.window) }
 }
-const toRecurrence = (type: Parameters<typeof rules.toRecurrence>[0], dayOfWeek?: string | null, dayOfMonth?: number | null) => rules.toRecurrence(type, { dayOfWeek, dayOfMonth })
+const toRecurrence = (type: Parameters<typeof fields.toRecurrence>[0], dayOfWeek?: string | null, dayOfMonth?: number | null) => fields.toRecurrence(type, { dayOfWeek, dayOfMonth })
 
 describe('recurrence from the contract fields', () => {
   test('each type takes only its own field', () => {

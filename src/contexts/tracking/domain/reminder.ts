@@ -12,7 +12,7 @@
  * its date to the next day's, so with a day start of 4 a reminder at 01:00 falls on the calendar
  * day after.
  *
- * Pure: the job that sends them is `TrackingApp.sendReminders`.
+ * Pure: the job that sends them is `TrackingJobs.sendReminders`.
  */
 import { REMINDER_TIME_PATTERN } from '../../../contracts/events/tracking.js'
 import {

@@ -62,22 +62,6 @@ export const LIST_MAX_LIMIT = 200
 /** Habits one unlink request names at most (the HTTP port sends longer lists in parts). */
 export const UNLINK_MAX_HABITS = 1000
 
-/** A player's data (DESIGN §9.4): what one page of an export reads at a time. */
-export const EXPORT_HABITS_PAGE = 50
-export const EXPORT_HISTORY_PAGE = 2000
-
-/**
- * An import's bounds: habits it makes, history rows (completions and judged windows) it writes in
- * all, and the bytes of the file it reads. Beyond them it is refused whole (413), before any work.
- */
-export const IMPORT_HABITS_MAX = 200
-export const IMPORT_ROWS_MAX = 250_000
-export const IMPORT_BODY_MAX_BYTES = 24 * 1024 * 1024
-/** History is imported from at most this far back (a bound on the windows a streak is counted over). */
-export const IMPORT_HISTORY_MAX_DAYS = 20 * 366
-/** Rows one insert statement of an import writes (PostgreSQL takes at most 65,535 parameters a statement). */
-export const IMPORT_INSERT_CHUNK = 5000
-
 /** Stats (DESIGN §9.4): the spans of the completion rates, in the habit's days, today included. */
 export const COMPLETION_RATE_SPANS = { days7: 7, days30: 30, days365: 365 } as const
 /**
@@ -91,17 +75,3 @@ export const REPORT_PERIODS = ['week', 'month'] as const
 export type ReportPeriod = (typeof REPORT_PERIODS)[number]
 /** The earliest day a report may be asked for: no player's data is older, and the dates stay four-digit years. */
 export const REPORT_EARLIEST_DATE = '2000-01-01'
-
-/**
- * The calendar feed (DESIGN §9.4): windows not due are listed as exceptions from this many days
- * before today to as many after (a calendar shows the rule's occurrences beyond, without them).
- */
-export const CALENDAR_EXCEPTIONS_SPAN_DAYS = 366
-/** How often a subscribed calendar is asked to fetch the feed again (REFRESH-INTERVAL). */
-export const CALENDAR_REFRESH_MINUTES = 60
-/** How long a client may reuse a fetched feed (Cache-Control); a revoked feed may be seen this long by one that fetched it. */
-export const CALENDAR_CACHE_SECONDS = 300
-/** Habits one feed shows at most (the account's oldest first): a bound on its size and on the work of each fetch. */
-export const CALENDAR_HABITS_MAX = 200
-/** Random bytes of a feed's secret (base64url in its address). */
-export const CALENDAR_SECRET_BYTES = 32

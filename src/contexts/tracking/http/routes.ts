@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { NoContent, noContent, Nullable, problemResponses } from '../../../platform/http/schemas.js'
 import { LinksSchema } from '../../../platform/http/links.js'
-import type { TrackingApp } from '../app/tracking-app.js'
-import { toRecurrence } from '../domain/habit.js'
+import type { HabitCommands } from '../app/habit-commands.js'
+import type { HabitQueries } from '../app/habit-queries.js'
+import { toRecurrence } from '../domain/habit-fields.js'
 import {
   AttendBody, CreatedHabitView, CreateHabitBody, DescriptionBody, HabitIdParams, HabitListView, HabitView, ListQuery,
   RecurrenceBody, RecurrenceView, ReminderTime, ReminderTimeBody, RestDaysBody, TagsBody, TitleBody, WindowsQuery, WindowsView,
@@ -29,7 +30,7 @@ const REST_DAYS_RULE = 'Rest days are weekdays of a DAILY habit, never all seven
 const REMINDER_RULE = 'A reminder time is HH:mm (00:00–23:59, 400 `invalid-reminder-time` otherwise); each window not completed by ' +
   "then reminds once, in the avatar's inbox (`HabitReminderDue`). "
 
-export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = async (f, { app }) => {
+export const habitRoutes: FastifyPluginAsyncTypebox<{ commands: HabitCommands; queries: HabitQueries }> = async (f, { commands, queries }) => {
   f.post('/habits', {
     schema: {
       tags,
@@ -43,7 +44,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
     },
   }, async (req) => {
     const { recurrenceType, dayOfWeek, dayOfMonth, timesPerWeek, everyNDays, ...rest } = req.body
-    const { habit } = await app.create(req.principal, { ...rest, recurrence: toRecurrence(recurrenceType, { dayOfWeek, dayOfMonth, timesPerWeek, everyNDays }) })
+    const habit = await commands.create(req.principal, { ...rest, recurrence: toRecurrence(recurrenceType, { dayOfWeek, dayOfMonth, timesPerWeek, everyNDays }) })
     return { id: habit.id, _links: habitLinks(habit.id, habit.avatarId) }
   })
 
@@ -59,7 +60,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       response: { 200: HabitListView, ...problemResponses(400, 401, 403) },
     },
   }, async (req) => {
-    const page = await app.listOfAvatar(req.principal, req.query.avatarId, req.query)
+    const page = await queries.listOfAvatar(req.principal, req.query.avatarId, req.query)
     return { items: page.items.map(habitView), next: page.next }
   })
 
@@ -68,7 +69,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       tags, ...fieldRead('getHabit', 'Get a habit', 'Its schedule, streaks, reminder and next recurrence date. '),
       params, response: { 200: HabitView, ...reads },
     },
-  }, async (req) => habitView(await app.get(req.principal, req.params.id)))
+  }, async (req) => habitView(await queries.get(req.principal, req.params.id)))
 
   f.delete('/habits/:id', {
     schema: {
@@ -77,20 +78,20 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       params, response: changes,
     },
   }, async (req, reply) => {
-    await app.delete(req.principal, req.params.id)
+    await commands.delete(req.principal, req.params.id)
     return noContent(reply)
   })
 
   f.get('/habits/:id/title', {
     schema: { tags, ...fieldRead('getHabitTitle', "Get a habit's title"), params, response: { 200: Type.Object({ title: Type.String() }), ...reads } },
-  }, async (req) => ({ title: (await app.get(req.principal, req.params.id)).habit.title }))
+  }, async (req) => ({ title: (await queries.get(req.principal, req.params.id)).habit.title }))
   f.patch('/habits/:id/title', {
     schema: {
       tags, operationId: 'updateHabitTitle', summary: "Change a habit's title", description: `${TITLE_RULE}${HABIT_PRIVATE}`,
       params, body: TitleBody, response: changes,
     },
   }, async (req, reply) => {
-    await app.rename(req.principal, req.params.id, req.body.title)
+    await commands.rename(req.principal, req.params.id, req.body.title)
     return noContent(reply)
   })
 
@@ -99,7 +100,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       tags, ...fieldRead('getHabitDescription', "Get a habit's description"),
       params, response: { 200: Type.Object({ description: Type.String() }), ...reads },
     },
-  }, async (req) => ({ description: (await app.get(req.principal, req.params.id)).habit.description }))
+  }, async (req) => ({ description: (await queries.get(req.principal, req.params.id)).habit.description }))
   f.patch('/habits/:id/description', {
     schema: {
       tags, operationId: 'updateHabitDescription', summary: "Change a habit's description",
@@ -107,7 +108,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       params, body: DescriptionBody, response: changes,
     },
   }, async (req, reply) => {
-    await app.describe(req.principal, req.params.id, req.body.description)
+    await commands.describe(req.principal, req.params.id, req.body.description)
     return noContent(reply)
   })
 
@@ -116,20 +117,20 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       tags, ...fieldRead('getHabitTags', "Get a habit's tags"),
       params, response: { 200: Type.Object({ tags: Type.Array(Type.String()) }), ...reads },
     },
-  }, async (req) => ({ tags: (await app.get(req.principal, req.params.id)).habit.tags }))
+  }, async (req) => ({ tags: (await queries.get(req.principal, req.params.id)).habit.tags }))
   f.patch('/habits/:id/tags', {
     schema: {
       tags, operationId: 'updateHabitTags', summary: "Replace a habit's tags", description: `${TAGS_RULE}${HABIT_PRIVATE}`,
       params, body: TagsBody, response: changes,
     },
   }, async (req, reply) => {
-    await app.retag(req.principal, req.params.id, req.body.tags)
+    await commands.retag(req.principal, req.params.id, req.body.tags)
     return noContent(reply)
   })
 
   f.get('/habits/:id/recurrence', {
     schema: { tags, ...fieldRead('getHabitRecurrence', "Get a habit's recurrence"), params, response: { 200: RecurrenceView, ...reads } },
-  }, async (req) => recurrenceView((await app.get(req.principal, req.params.id)).habit.recurrence))
+  }, async (req) => recurrenceView((await queries.get(req.principal, req.params.id)).habit.recurrence))
   f.patch('/habits/:id/recurrence', {
     schema: {
       tags,
@@ -140,7 +141,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       params, body: RecurrenceBody, response: changes,
     },
   }, async (req, reply) => {
-    await app.reschedule(req.principal, req.params.id, toRecurrence(req.body.type, req.body))
+    await commands.reschedule(req.principal, req.params.id, toRecurrence(req.body.type, req.body))
     return noContent(reply)
   })
 
@@ -149,7 +150,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       tags, ...fieldRead('getHabitRestDays', "Get a DAILY habit's rest days"),
       params, response: { 200: Type.Object({ restDays: Type.Array(Type.String()) }), ...reads },
     },
-  }, async (req) => ({ restDays: (await app.get(req.principal, req.params.id)).habit.restDays }))
+  }, async (req) => ({ restDays: (await queries.get(req.principal, req.params.id)).habit.restDays }))
   f.patch('/habits/:id/rest-days', {
     schema: {
       tags,
@@ -160,7 +161,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       params, body: RestDaysBody, response: changes,
     },
   }, async (req, reply) => {
-    await app.setRestDays(req.principal, req.params.id, req.body.restDays)
+    await commands.setRestDays(req.principal, req.params.id, req.body.restDays)
     return noContent(reply)
   })
 
@@ -175,14 +176,14 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
         `not after \`from\`. ${HABIT_PRIVATE}`,
       params, querystring: WindowsQuery, response: { 200: WindowsView, ...problemResponses(400, 401, 403, 404) },
     },
-  }, async (req) => ({ items: await app.windows(req.principal, req.params.id, req.query) }))
+  }, async (req) => ({ items: await queries.windows(req.principal, req.params.id, req.query) }))
 
   f.get('/habits/:id/reminder-time', {
     schema: {
       tags, ...fieldRead('getHabitReminderTime', "Get a habit's reminder time (null: none)"),
       params, response: { 200: Type.Object({ reminderTime: ReminderTime }), ...reads },
     },
-  }, async (req) => ({ reminderTime: (await app.get(req.principal, req.params.id)).habit.reminderTime }))
+  }, async (req) => ({ reminderTime: (await queries.get(req.principal, req.params.id)).habit.reminderTime }))
   f.patch('/habits/:id/reminder-time', {
     schema: {
       tags,
@@ -192,7 +193,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       params, body: ReminderTimeBody, response: changes,
     },
   }, async (req, reply) => {
-    await app.setReminderTime(req.principal, req.params.id, req.body.reminderTime)
+    await commands.setReminderTime(req.principal, req.params.id, req.body.reminderTime)
     return noContent(reply)
   })
 
@@ -201,7 +202,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       tags, ...fieldRead('getHabitLastAttendedDate', "Get a habit's latest completion (null: never)"),
       params, response: { 200: Type.Object({ date: Nullable(Type.String()) }), ...reads },
     },
-  }, async (req) => ({ date: (await app.get(req.principal, req.params.id)).habit.lastAttendedAt }))
+  }, async (req) => ({ date: (await queries.get(req.principal, req.params.id)).habit.lastAttendedAt }))
 
   f.get('/habits/:id/history', {
     schema: {
@@ -210,7 +211,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       params,
       response: { 200: Type.Object({ history: Type.Array(Type.Object({ date: Type.String() })), _links: Type.Optional(LinksSchema) }), ...reads },
     },
-  }, async (req) => ({ history: (await app.completionHistory(req.principal, req.params.id)).map((date) => ({ date })) }))
+  }, async (req) => ({ history: (await queries.completionHistory(req.principal, req.params.id)).map((date) => ({ date })) }))
 
   f.post('/habits/:id/attend', {
     schema: {
@@ -225,7 +226,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       params, body: AttendBody, response: changes,
     },
   }, async (req, reply) => {
-    await app.attend(req.principal, req.params.id, req.body.date)
+    await commands.attend(req.principal, req.params.id, req.body.date)
     return noContent(reply)
   })
 }

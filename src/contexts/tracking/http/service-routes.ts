@@ -6,9 +6,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { requireTrusted } from '../../../platform/auth/principal.js'
 import { AvatarIdString, NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
-import type { TrackingApp } from '../app/tracking-app.js'
+import type { HabitCommands } from '../app/habit-commands.js'
 import { copyRecurrence } from '../client.js' // eslint-disable-line questline/context-boundaries -- exception: copyRecurrence, pure, belongs in domain/
-import { toRecurrence } from '../domain/habit.js'
+import { toRecurrence } from '../domain/habit-fields.js'
 import { UNLINK_MAX_HABITS } from '../domain/rules.js'
 import { SERVICES_ONLY } from './docs.js'
 import { Description, HabitIdParams, RecurrenceBody, Tags, Title } from './schemas.js'
@@ -39,7 +39,7 @@ const UnlinkBody = Type.Object({
   habitIds: Type.Array(Type.String({ format: 'uuid' }), { maxItems: UNLINK_MAX_HABITS }),
 }, { examples: [{ questId: 'c1a9e7d3-5b2f-4a6e-8d0c-3f9b1e7a5c24', habitIds: ['e2b4d6f8-1a3c-4e5a-9b7d-2c4e6f8a0b13', 'f3c5e7a9-2b4d-4f6b-8c0e-3d5f7a9b1c24'] }] })
 
-export const trackingServiceRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = async (f, { app }) => {
+export const trackingServiceRoutes: FastifyPluginAsyncTypebox<{ commands: HabitCommands }> = async (f, { commands }) => {
   f.put('/habits/:id', {
     schema: {
       tags,
@@ -53,7 +53,7 @@ export const trackingServiceRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp
   }, async (req, reply) => {
     requireTrusted(req.principal, 'Only services copy quest habits.')
     const { questId, recurrence, startsOn, ...copy } = req.body
-    await app.copyForQuest(req.params.id, {
+    await commands.copyForQuest(req.params.id, {
       ...copy, associatedQuestId: questId, recurrence: copyRecurrence(toRecurrence(recurrence.type, recurrence, '/recurrence'), startsOn),
     })
     return noContent(reply)
@@ -70,7 +70,7 @@ export const trackingServiceRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp
     },
   }, async (req, reply) => {
     requireTrusted(req.principal, 'Only services unlink quest habits.')
-    await app.unlinkFromQuest(req.body.questId, req.body.habitIds)
+    await commands.unlinkFromQuest(req.body.questId, req.body.habitIds)
     return noContent(reply)
   })
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { problemResponses } from '../../../platform/http/schemas.js'
-import type { TrackingApp } from '../app/tracking-app.js'
+import type { HabitCommands } from '../app/habit-commands.js'
+import type { HabitQueries } from '../app/habit-queries.js'
 import { DAY_START_HOUR_MAX, VACATION_MAX_DAYS } from '../domain/rules.js'
 import { AvatarParams, SettingsBody, SettingsView } from './schemas.js'
 
@@ -8,7 +9,7 @@ const tags = ['habits']
 const OWNER_ONLY = "Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`."
 
 /** An avatar's day settings: served by tracking, whose windows they shape (DESIGN §9.3). */
-export const settingsRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = async (f, { app }) => {
+export const settingsRoutes: FastifyPluginAsyncTypebox<{ commands: HabitCommands; queries: HabitQueries }> = async (f, { commands, queries }) => {
   f.get('/avatars/:id/settings', {
     schema: {
       tags,
@@ -18,7 +19,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = a
       params: AvatarParams,
       response: { 200: SettingsView, ...problemResponses(400, 401, 403, 404) },
     },
-  }, async (req) => app.settings(req.principal, req.params.id))
+  }, async (req) => queries.settings(req.principal, req.params.id))
 
   f.patch('/avatars/:id/settings', {
     schema: {
@@ -31,5 +32,5 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = a
         `and 400 \`invalid-vacation\` for one that ends before it starts or lasts more than ${VACATION_MAX_DAYS} days. ${OWNER_ONLY}`,
       params: AvatarParams, body: SettingsBody, response: { 200: SettingsView, ...problemResponses(400, 401, 403, 404) },
     },
-  }, async (req) => app.changeSettings(req.principal, req.params.id, req.body))
+  }, async (req) => commands.changeSettings(req.principal, req.params.id, req.body))
 }

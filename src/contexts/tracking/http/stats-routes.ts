@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { links, LinksSchema } from '../../../platform/http/links.js'
 import { Nullable, problemResponses, StringEnum } from '../../../platform/http/schemas.js'
-import type { TrackingApp } from '../app/tracking-app.js'
+import type { HabitQueries } from '../app/habit-queries.js'
 import { REPORT_EARLIEST_DATE, REPORT_PERIODS, STRENGTH_MAX } from '../domain/rules.js'
 import { AvatarParams, HabitIdParams } from './schemas.js'
 import { habitPath } from './views.js'
@@ -45,7 +45,7 @@ const ReportView = Type.Object({
 })
 
 /** A habit's stats and an avatar's weekly or monthly report (DESIGN §9.4): what charts are drawn from. */
-export const statsRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = async (f, { app }) => {
+export const statsRoutes: FastifyPluginAsyncTypebox<{ queries: HabitQueries }> = async (f, { queries }) => {
   f.get('/habits/:id/stats', {
     schema: {
       tags,
@@ -57,7 +57,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       response: { 200: HabitStatsView, ...problemResponses(401, 403, 404) },
     },
   }, async (req) => ({
-    ...(await app.stats(req.principal, req.params.id)),
+    ...(await queries.stats(req.principal, req.params.id)),
     _links: links({ self: `${habitPath(req.params.id)}/stats`, habit: habitPath(req.params.id), windows: `${habitPath(req.params.id)}/windows` }),
   }))
 
@@ -71,7 +71,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ app: TrackingApp }> = asyn
       params: AvatarParams, querystring: ReportQuery, response: { 200: ReportView, ...problemResponses(400, 401, 403, 404) },
     },
   }, async (req) => {
-    const report = await app.report(req.principal, req.params.id, req.query)
+    const report = await queries.report(req.principal, req.params.id, req.query)
     const avatar = `/api/v1/avatars/${encodeURIComponent(req.params.id)}`
     return { ...report, _links: links({ self: `${avatar}/report?period=${report.period}&date=${report.from}`, avatar }) }
   })

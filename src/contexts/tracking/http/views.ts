@@ -1,6 +1,6 @@
 import { links } from '../../../platform/http/links.js'
 import { recurrenceFields } from '../../../platform/time/index.js'
-import type { HabitSnapshot } from '../app/tracking-app.js'
+import type { HabitSnapshot } from '../app/habit-queries.js'
 import { nextRecurrenceDate } from '../domain/habit.js'
 import { currentSettings } from '../domain/settings.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
+import { BEGINNING } from '../../domain/settings.js'
 import { InvalidImport } from './errors.js'
 import { parseCsv, plansFromLoop, recurrenceOfFrequency, type LoopFiles } from './loop-csv.js'
-import { BEGINNING } from './settings.js'
 
 const frame = { today: '2026-03-10', dayStartHour: 4 }
 const HABITS = 'Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?\n' +

@@ -5,18 +5,18 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { InvalidRequest } from '../../../platform/errors.js'
-import { links } from '../../../platform/http/links.js'
-import { LinksSchema } from '../../../platform/http/links.js'
-import { problemResponses, StringEnum } from '../../../platform/http/schemas.js'
+import { InvalidRequest } from '../../../../platform/errors.js'
+import { links } from '../../../../platform/http/links.js'
+import { LinksSchema } from '../../../../platform/http/links.js'
+import { problemResponses, StringEnum } from '../../../../platform/http/schemas.js'
+import { AVATAR_OWNER_ONLY } from '../../http/docs.js'
+import { AvatarParams } from '../../http/schemas.js'
+import { habitPath } from '../../http/views.js'
 import type { ImportApp, ImportSource } from '../app/import-app.js'
 import type { LoopFiles } from '../domain/loop-csv.js'
 import { IMPORT_BODY_MAX_BYTES, IMPORT_HABITS_MAX, IMPORT_ROWS_MAX } from '../domain/rules.js'
 import { ImportDocument, LoopCsvPair } from './export-schemas.js'
 import { loopFilesOfZip } from './loop-zip.js'
-import { AvatarParams } from './schemas.js'
-import { habitPath } from './views.js'
-import { AVATAR_OWNER_ONLY } from './docs.js'
 
 const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed']
 

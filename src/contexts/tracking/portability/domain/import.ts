@@ -6,13 +6,15 @@
  */
 import {
   addDays, isValidTimeZone, nextWindow, parseLocalDate, parseLocalDateTime, windowContaining, type LocalDate, type LocalDateTime, type Recurrence, type RecurrenceType, type Window,
-} from '../../../platform/time/index.js'
+} from '../../../../platform/time/index.js'
+import * as fields from '../../domain/habit-fields.js'
+import * as habits from '../../domain/habit.js'
+import type { Habit } from '../../domain/habit.js'
+import { reminderTimeOf } from '../../domain/reminder.js'
+import { FROZEN_WINDOWS_KEPT } from '../../domain/rules.js'
+import { BEGINNING, type SettingsEntry } from '../../domain/settings.js'
 import { ImportTooLarge, InvalidImport } from './errors.js'
-import * as habits from './habit.js'
-import type { Habit } from './habit.js'
-import { reminderTimeOf } from './reminder.js'
-import { FROZEN_WINDOWS_KEPT, IMPORT_HABITS_MAX, IMPORT_HISTORY_MAX_DAYS, IMPORT_ROWS_MAX } from './rules.js'
-import { BEGINNING, type SettingsEntry } from './settings.js'
+import { IMPORT_HABITS_MAX, IMPORT_HISTORY_MAX_DAYS, IMPORT_ROWS_MAX } from './rules.js'
 
 export type JudgedOutcome = 'MISSED' | 'NOT_DUE' | 'FROZEN'
 
@@ -22,7 +24,7 @@ export interface ImportedRecord {
     title: string
     description?: string | undefined
     tags?: string[] | undefined
-    recurrence: { type: RecurrenceType } & habits.ScheduleFields
+    recurrence: { type: RecurrenceType } & fields.ScheduleFields
     anchor?: string | null | undefined
     timeZone?: string | null | undefined
     restDays?: string[] | null | undefined
@@ -41,7 +43,7 @@ export interface ImportDocument {
 
 /** A habit to make, with its history, as read from a file. */
 export interface HabitPlan {
-  template: habits.HabitTemplate
+  template: fields.HabitTemplate
   ownTimeZone: string | null
   restDays: habits.Habit['restDays']
   reminderTime: string | null
@@ -92,7 +94,7 @@ export function plansFromDocument(doc: ImportDocument, avatarIndex: number, fram
 
 function planOfRecord(r: ImportedRecord, at: string, frame: ImportFrame): HabitPlan {
   const h = r.habit
-  const template = habits.habitTemplate({ ...h, recurrence: h.recurrence }, `${at}/habit`)
+  const template = fields.habitTemplate({ ...h, recurrence: h.recurrence }, `${at}/habit`)
   const anchor = h.anchor ?? null
   if (anchor !== null && !parseLocalDate(anchor)) throw invalid(`${at}/habit/anchor`, 'must be a date YYYY-MM-DD')
   const span = historySpan(frame.today)
@@ -110,7 +112,7 @@ function planOfRecord(r: ImportedRecord, at: string, frame: ImportFrame): HabitP
   const plan: HabitPlan = {
     template: { ...template, recurrence: withAnchor(template.recurrence, anchor) },
     ownTimeZone: ownTimeZoneAt(h.timeZone, `${at}/habit/timeZone`),
-    restDays: habits.restDaysOf(template.recurrence.type, h.restDays, `${at}/habit/restDays`),
+    restDays: fields.restDaysOf(template.recurrence.type, h.restDays, `${at}/habit/restDays`),
     reminderTime: reminderTimeOf(h.reminderTime, `${at}/habit/reminderTime`),
     firstWindowStart: first,
     completions,
@@ -136,7 +138,7 @@ function dateWithin(text: string, span: { from: LocalDate; to: LocalDate }, at: 
 /** The habit's own zone, refused at its pointer when it is no IANA zone. */
 function ownTimeZoneAt(zone: string | null | undefined, at: string): string | null {
   if (zone !== undefined && zone !== null && !isValidTimeZone(zone)) throw invalid(at, 'must be an IANA time zone, like Europe/Paris')
-  return habits.ownTimeZoneOf(zone)
+  return fields.ownTimeZoneOf(zone)
 }
 
 const invalid = (path: string, message: string) => new InvalidImport(`${path} ${message}.`, [{ path, message }])

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
-import type { Queryable, Tx } from '../../../platform/db/database.js'
-import { calendarFeeds } from './tables.js'
+import type { Queryable, Tx } from '../../../../platform/db/database.js'
+import { calendarFeeds } from '../../store/tables.js'
 
 /** An account's calendar feed, found by the SHA-256 of its secret (the secret itself is never stored). */
 export const calendarFeedRepo = {

@@ -3,15 +3,16 @@
  * page, and each habit's whole history page by page, so the edge can write a large account
  * progressively. Callers are trusted (the port): the edge has checked whose data it is.
  */
-import type { Clock } from '../../../platform/clock.js'
-import type { Database } from '../../../platform/db/database.js'
-import { readPage, type Page } from '../../../platform/paging.js'
-import { recurrenceFields } from '../../../platform/time/index.js'
-import { currentStreak } from '../domain/habit.js'
-import type { Habit } from '../domain/habit.js'
-import { currentSettings, type SettingsEntry } from '../domain/settings.js'
+import type { Clock } from '../../../../platform/clock.js'
+import type { Database } from '../../../../platform/db/database.js'
+import { readPage, type Page } from '../../../../platform/paging.js'
+import { recurrenceFields } from '../../../../platform/time/index.js'
+import { currentStreak } from '../../domain/habit.js'
+import type { Habit } from '../../domain/habit.js'
+import { currentSettings, type SettingsEntry } from '../../domain/settings.js'
+import { habitRepo } from '../../store/habits.js'
+import { settingsRepo } from '../../store/settings.js'
 import type { CompletionExport, HabitExport, HistoryKind, JudgedWindowExport, SettingsExport } from '../http/export-schemas.js' // eslint-disable-line questline/context-boundaries -- exception: these shapes belong below app/, not in http/
-import { habitRepo, settingsRepo } from '../store/habits.js'
 import { historyRows } from '../store/history-rows.js'
 
 export class TrackingExport {

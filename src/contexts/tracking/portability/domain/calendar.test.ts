@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import type { Recurrence } from '../../../platform/time/index.js'
+import type { Recurrence } from '../../../../platform/time/index.js'
+import { newHabit, type Habit } from '../../domain/habit.js'
+import { BEGINNING, defaultHistory, type SettingsEntry } from '../../domain/settings.js'
 import { habitCalendar, recurrenceRule, type CalendarHabit } from './calendar.js'
-import { newHabit, type Habit } from './habit.js'
-import { BEGINNING, defaultHistory, type SettingsEntry } from './settings.js'
 
 // 2026-03-02 is a Monday; Berlin moves its clocks forward on 29 March 2026.
 const base = { id: '7d1c7a9e-0000-4000-8000-000000000001', avatarId: 'a', ownerId: 'o', title: 'Read', description: '', tags: [], ownTimeZone: null, associatedQuestId: null }

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
+import { defaultHistory } from '../../domain/settings.js'
 import { ImportTooLarge, InvalidImport } from './errors.js'
 import { chooseAvatar, importedHabit, plansFromDocument, streaksOf, type ImportDocument, type ImportedRecord } from './import.js'
 import { IMPORT_HABITS_MAX, IMPORT_ROWS_MAX } from './rules.js'
-import { defaultHistory } from './settings.js'
 
 const frame = { today: '2026-03-10', dayStartHour: 0 }
 const ids = { id: 'h1', avatarId: 'a1', ownerId: 'o1' }

@@ -4,9 +4,9 @@
  * composes the export document from these (through client.ts); an import reads them back.
  */
 import { Type, type Static } from 'typebox'
-import { Nullable, StringEnum } from '../../../platform/http/schemas.js'
-import { RECURRENCE_TYPES, WEEKDAYS } from '../../../platform/time/index.js'
-import { Description, RecurrenceView, ReminderTime, SettingsView, Tags, Title } from './schemas.js'
+import { Nullable, StringEnum } from '../../../../platform/http/schemas.js'
+import { RECURRENCE_TYPES, WEEKDAYS } from '../../../../platform/time/index.js'
+import { Description, RecurrenceView, ReminderTime, SettingsView, Tags, Title } from '../../http/schemas.js'
 
 const LocalDate = (description = 'Local date YYYY-MM-DD') => Type.String({ format: 'date', description })
 const LocalDateTime = Type.String({ minLength: 1, maxLength: 40, description: 'Local date-time YYYY-MM-DDTHH:mm:ss[.SSS], no offset, in the habit\'s zone' })

@@ -5,19 +5,20 @@
  * experience, money, quest or guild points) for imported completions; each habit is announced by a
  * HabitCreated, as a new habit is.
  */
-import type { TrackingDraft } from '../../../contracts/events/tracking.js'
-import type { Principal } from '../../../platform/auth/principal.js'
-import type { Clock } from '../../../platform/clock.js'
-import type { Database } from '../../../platform/db/database.js'
-import type { Outbox } from '../../../platform/events/outbox.js'
-import { newId } from '../../../platform/ids.js'
-import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
+import type { TrackingDraft } from '../../../../contracts/events/tracking.js'
+import type { Principal } from '../../../../platform/auth/principal.js'
+import type { Clock } from '../../../../platform/clock.js'
+import type { Database } from '../../../../platform/db/database.js'
+import type { Outbox } from '../../../../platform/events/outbox.js'
+import { newId } from '../../../../platform/ids.js'
+import { requireOwnedAvatar, type AvatarClient } from '../../../avatar/client.js'
+import * as reminders from '../../domain/reminder.js'
+import { currentSettings, frameOf, todayOf } from '../../domain/settings.js'
+import { habitRepo } from '../../store/habits.js'
+import { settingsRepo } from '../../store/settings.js'
 import { chooseAvatar, importedHabit, plansFromDocument, type HabitPlan } from '../domain/import.js'
 import { plansFromLoop, type LoopFiles } from '../domain/loop-csv.js'
-import * as reminders from '../domain/reminder.js'
-import { currentSettings, frameOf, todayOf } from '../domain/settings.js'
 import type { ImportDocument } from '../http/export-schemas.js' // eslint-disable-line questline/context-boundaries -- exception: this shape belongs below app/, not in http/
-import { habitRepo, settingsRepo } from '../store/habits.js'
 import { historyRows } from '../store/history-rows.js'
 
 export type ImportSource =

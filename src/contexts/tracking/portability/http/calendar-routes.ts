@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { BadRequest } from '../../../platform/errors.js'
-import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
+import { BadRequest } from '../../../../platform/errors.js'
+import { NoContent, noContent, problemResponses } from '../../../../platform/http/schemas.js'
 import type { CalendarApp } from '../app/calendar-app.js'
 import { CALENDAR_CACHE_SECONDS, CALENDAR_HABITS_MAX } from '../domain/rules.js'
 

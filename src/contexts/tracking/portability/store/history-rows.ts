@@ -3,10 +3,10 @@
  * Rows in, rows out: the rules of what the rows mean are in domain/import.ts.
  */
 import { and, asc, eq, gt, inArray } from 'drizzle-orm'
-import type { Queryable, Tx } from '../../../platform/db/database.js'
-import type { LocalDate, LocalDateTime } from '../../../platform/time/index.js'
+import type { Queryable, Tx } from '../../../../platform/db/database.js'
+import type { LocalDate, LocalDateTime } from '../../../../platform/time/index.js'
+import { completions, missedWindows } from '../../store/tables.js'
 import { IMPORT_INSERT_CHUNK } from '../domain/rules.js'
-import { completions, missedWindows } from './tables.js'
 
 export type JudgedOutcome = 'MISSED' | 'NOT_DUE' | 'FROZEN'
 

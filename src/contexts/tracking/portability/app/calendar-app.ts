@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto'
-import type { Principal } from '../../../platform/auth/principal.js'
-import type { Clock } from '../../../platform/clock.js'
-import type { Database } from '../../../platform/db/database.js'
-import { Forbidden, NotFound } from '../../../platform/errors.js'
-import { newSecret } from '../../../platform/ids.js'
+import type { Principal } from '../../../../platform/auth/principal.js'
+import type { Clock } from '../../../../platform/clock.js'
+import type { Database } from '../../../../platform/db/database.js'
+import { Forbidden, NotFound } from '../../../../platform/errors.js'
+import { newSecret } from '../../../../platform/ids.js'
+import { habitRepo } from '../../store/habits.js'
+import { settingsRepo } from '../../store/settings.js'
 import { habitCalendar } from '../domain/calendar.js'
 import { CALENDAR_HABITS_MAX, CALENDAR_SECRET_BYTES } from '../domain/rules.js'
 import { calendarFeedRepo } from '../store/calendar-feeds.js'
-import { habitRepo, settingsRepo } from '../store/habits.js'
 
 export interface CalendarDeps {
   database: Database

@@ -5,12 +5,12 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { requireTrusted } from '../../../platform/auth/principal.js'
-import { AvatarIdString, problemResponses, StringEnum } from '../../../platform/http/schemas.js'
+import { requireTrusted } from '../../../../platform/auth/principal.js'
+import { AvatarIdString, problemResponses, StringEnum } from '../../../../platform/http/schemas.js'
+import { HabitIdParams } from '../../http/schemas.js'
 import type { TrackingExport } from '../app/export-app.js'
 import { EXPORT_HABITS_PAGE, EXPORT_HISTORY_PAGE } from '../domain/rules.js'
 import { HabitExportPage, HISTORY_KINDS, HistoryExportPage, SettingsExport } from './export-schemas.js'
-import { HabitIdParams } from './schemas.js'
 
 const tags = ['service']
 const AvatarPath = Type.Object({ id: AvatarIdString() })

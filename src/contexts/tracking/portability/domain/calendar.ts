@@ -20,11 +20,11 @@
  *
  * Pure: the habits and their avatars' settings in, the text out.
  */
-import { calendarText, escapeText, localDateTimeValue, utcDateTimeValue, vtimezone } from '../../../platform/ical.js'
-import { addDays, nextWindow, windowContaining, type LocalDate, type Recurrence, type Weekday, type Window } from '../../../platform/time/index.js'
-import { isDue, type Habit } from './habit.js'
+import { calendarText, escapeText, localDateTimeValue, utcDateTimeValue, vtimezone } from '../../../../platform/ical.js'
+import { addDays, nextWindow, windowContaining, type LocalDate, type Recurrence, type Weekday, type Window } from '../../../../platform/time/index.js'
+import { isDue, type Habit } from '../../domain/habit.js'
+import { currentSettings, frameOf, todayOf, type SettingsEntry } from '../../domain/settings.js'
 import { CALENDAR_EXCEPTIONS_SPAN_DAYS, CALENDAR_REFRESH_MINUTES } from './rules.js'
-import { currentSettings, frameOf, todayOf, type SettingsEntry } from './settings.js'
 
 /** A habit with its avatar's settings history. */
 export interface CalendarHabit {

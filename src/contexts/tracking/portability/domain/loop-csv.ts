@@ -8,12 +8,14 @@
  * UNKNOWN (older versions: 2, 1, 0, -3, -1); a numerical habit's value is its number.
  * Pure: the zip, if any, was opened before.
  */
-import { anchoredAt, recurrenceFields, windowContaining, type Recurrence } from '../../../platform/time/index.js'
+import { anchoredAt, recurrenceFields, windowContaining, type Recurrence } from '../../../../platform/time/index.js'
+import * as fields from '../../domain/habit-fields.js'
+import * as habits from '../../domain/habit.js'
+import { DESCRIPTION_MAX, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, TIMES_PER_WEEK_MAX, TITLE_MAX } from '../../domain/rules.js'
+import { BEGINNING } from '../../domain/settings.js'
 import { ImportTooLarge, InvalidImport } from './errors.js'
-import * as habits from './habit.js'
 import { checkHistory, checkImportSize, historySpan, type HabitPlan, type ImportFrame } from './import.js'
-import { BEGINNING } from './settings.js'
-import { DESCRIPTION_MAX, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, IMPORT_ROWS_MAX, TIMES_PER_WEEK_MAX, TITLE_MAX } from './rules.js'
+import { IMPORT_ROWS_MAX } from './rules.js'
 
 /** A CSV file of the export and where a refusal names it (`/Habits.csv`, `/checkmarks`). */
 export interface CsvSource {
@@ -225,7 +227,7 @@ export function plansFromLoop(files: LoopFiles, frame: ImportFrame): HabitPlan[]
     const days = [...marks.get(h)!].sort(([a], [b]) => (a < b ? -1 : 1))
     const doneDays = days.filter(([, m]) => m === 'DONE').map(([day]) => day)
     const frequency = recurrenceOfFrequency(h.numerator, h.denominator)
-    const template = habits.habitTemplate({ title: h.name, description: h.description, tags: [], recurrence: recurrenceFields(frequency) }, '')
+    const template = fields.habitTemplate({ title: h.name, description: h.description, tags: [], recurrence: recurrenceFields(frequency) }, '')
     // Every N days counts its windows from the first done day (or today, with none).
     const recurrence = anchoredAt(frequency, doneDays[0] ?? frame.today)
     const plan: HabitPlan = {

@@ -1,0 +1,13 @@
+import type { Clock } from '../../../platform/clock.js'
+import type { Database } from '../../../platform/db/database.js'
+import type { Outbox } from '../../../platform/events/outbox.js'
+import type { AvatarClient } from '../../avatar/client.js'
+import type { TrackingDraft } from '../../../contracts/events/tracking.js'
+
+/** What the tracking context's use cases work with; each part of it takes what it needs. */
+export interface TrackingDeps {
+  database: Database
+  outbox: Outbox<TrackingDraft>
+  clock: Clock
+  avatars: AvatarClient
+}

@@ -1,0 +1,244 @@
+import { SYSTEM, type Principal } from '../../../platform/auth/principal.js'
+import { failed, KeyedBatcher, type Outcome } from '../../../platform/writer/batcher.js'
+import { RACE_LOST, untilWritten } from '../../../platform/writer/retry.js'
+import { Conflict } from '../../../platform/errors.js'
+import { writtenEvents } from '../../../platform/events/outbox.js'
+import { newId } from '../../../platform/ids.js'
+import { parseLocalDateTime, type LocalDate, type Recurrence } from '../../../platform/time/index.js'
+import { requireOwnedAvatar } from '../../avatar/client.js'
+import { InvalidDate } from '../domain/errors.js'
+import * as rules from '../domain/habit.js'
+import type { Habit } from '../domain/habit.js'
+import { normalizeTags, ownTimeZoneOf, restDaysOf } from '../domain/habit-fields.js'
+import * as reminders from '../domain/reminder.js'
+import {
+  changeSettings as changeSettingsHistory, checkSettings, currentSettings, frameOf, todayOf, type DaySettings, type SettingsChange, type SettingsEntry,
+} from '../domain/settings.js'
+import { attendanceStore } from '../store/attendances.js'
+import { habitRepo } from '../store/habits.js'
+import { settingsRepo } from '../store/settings.js'
+import { completionRepo, missedRepo } from '../store/window-records.js'
+import { authorizeHabit, decideAttends, type AttendCommand } from './attend-batch.js'
+import type { TrackingDeps } from './deps.js'
+import { judgeEndedWindows } from './judging.js'
+
+export interface NewHabit {
+  avatarId: string
+  title: string
+  description?: string
+  tags?: string[]
+  recurrence: Recurrence
+  /** Its own zone; absent: it follows its avatar's. */
+  timeZone?: string | null
+  restDays?: string[] | null
+  associatedQuestId?: string | null
+  /** `HH:mm` local; absent or null: no reminders. */
+  reminderTime?: string | null
+}
+
+/**
+ * What changes habits and an avatar's day settings: a player's commands, the quest context's
+ * copies, and what other contexts' events ask of tracking. Habits are private to the owner of their avatar.
+ */
+export class HabitCommands {
+  private readonly attends = new KeyedBatcher<AttendCommand, void>((_player, batch) => this.applyAttends(batch))
+
+  constructor(private readonly d: TrackingDeps) {}
+
+  private history(avatarId: string): Promise<SettingsEntry[]> {
+    return settingsRepo.history(this.d.database.current(), avatarId)
+  }
+
+  async create(p: Principal, input: NewHabit): Promise<Habit> {
+    const owner = await requireOwnedAvatar(this.d.avatars, p, input.avatarId, '/avatarId')
+    return (await this.insert(newId(), owner, input, await this.history(input.avatarId))).habit
+  }
+
+  /**
+   * A quest habit copied into an avatar's plan under an id the quest chose. The id is the
+   * idempotency key: asking again makes nothing new, so a join retried after a crash ends with
+   * exactly one copy of each habit.
+   */
+  async copyForQuest(id: string, input: NewHabit & { associatedQuestId: string }): Promise<void> {
+    const owner = await requireOwnedAvatar(this.d.avatars, SYSTEM, input.avatarId, '/avatarId')
+    const { habit, created } = await this.insert(id, owner, input, await this.history(input.avatarId))
+    if (!created && habit.avatarId !== input.avatarId) throw new Conflict(`Habit '${id}' exists already for another avatar.`, 'habit-id-taken')
+  }
+
+  /** The quest is over for these copies: they stay as personal habits, no longer linked to it. */
+  async unlinkFromQuest(questId: string, habitIds: string[]): Promise<void> {
+    await this.d.database.transaction((tx) => habitRepo.unlinkFromQuest(tx, questId, habitIds))
+  }
+
+  private async insert(id: string, ownerId: string, input: NewHabit, history: SettingsEntry[]): Promise<{ habit: Habit; created: boolean }> {
+    const ownTimeZone = ownTimeZoneOf(input.timeZone)
+    const reminderTime = reminders.reminderTimeOf(input.reminderTime)
+    const now = this.d.clock.now()
+    const created = rules.newHabit({
+      id,
+      avatarId: input.avatarId,
+      ownerId,
+      title: input.title.trim(),
+      description: input.description ?? '',
+      tags: normalizeTags(input.tags ?? []),
+      recurrence: input.recurrence,
+      restDays: restDaysOf(input.recurrence.type, input.restDays),
+      ownTimeZone,
+      associatedQuestId: input.associatedQuestId ?? null,
+    }, todayOf(history, ownTimeZone, now))
+    const habit = reminders.setReminder(created, frameOf(currentSettings(history), ownTimeZone), reminderTime, now)
+    return this.d.database.transaction(async (tx) => {
+      if (!(await habitRepo.insert(tx, habit, now))) return { habit: await habitRepo.get(tx, id), created: false }
+      await this.d.outbox.add(tx, [{ type: 'HabitCreated', aggregateId: habit.id, version: 1,
+        payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
+      return { habit, created: true }
+    })
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const habit = await habitRepo.getForUpdate(tx, id)
+      authorizeHabit(p, habit)
+      await this.remove(habit)
+    })
+  }
+
+  rename(p: Principal, id: string, title: string) {
+    return this.change(p, id, (h) => ({ ...h, title: title.trim() }))
+  }
+
+  describe(p: Principal, id: string, description: string) {
+    return this.change(p, id, (h) => ({ ...h, description }))
+  }
+
+  retag(p: Principal, id: string, tags: string[]) {
+    return this.change(p, id, (h) => ({ ...h, tags: normalizeTags(tags) }))
+  }
+
+  /**
+   * The windows change, and so do the instants of their reminders. Rest days stay only on a DAILY
+   * habit. The old schedule's windows that have ended are judged first (the job may not have come
+   * by yet), so a change of schedule never skips one.
+   */
+  async reschedule(p: Principal, id: string, recurrence: Recurrence): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const before = await habitRepo.getForUpdate(tx, id)
+      authorizeHabit(p, before)
+      const history = await settingsRepo.history(tx, before.avatarId)
+      const now = this.d.clock.now()
+      const { habit: judged } = await judgeEndedWindows(tx, this.d.outbox, before, history, now)
+      const changed = rules.changeRecurrence(judged, recurrence, todayOf(history, judged.ownTimeZone, now))
+      await habitRepo.save(tx, { ...reminders.setReminder(changed, reminders.habitFrame(changed, history), judged.reminderTime, now), version: judged.version + 1 })
+    })
+  }
+
+  /** New rest days govern the windows that start from tomorrow on. */
+  setRestDays(p: Principal, id: string, restDays: string[] | null) {
+    return this.change(p, id, (h, history) => {
+      const days = restDaysOf(h.recurrence.type, restDays)
+      return rules.changeRestDays(h, days, todayOf(history, h.ownTimeZone, this.d.clock.now()))
+    })
+  }
+
+  /** Sets or (with null) clears the reminder; it first falls at its next time after now. */
+  setReminderTime(p: Principal, id: string, reminderTime: string | null) {
+    const checked = reminders.reminderTimeOf(reminderTime)
+    return this.change(p, id, (h, history) => reminders.setReminder(h, reminders.habitFrame(h, history), checked, this.d.clock.now()))
+  }
+
+  /**
+   * Changes the avatar's day settings; they govern the windows that start after today (its day
+   * by the settings before). The reminders of its habits move with their days.
+   */
+  async changeSettings(p: Principal, avatarId: string, change: SettingsChange): Promise<DaySettings> {
+    await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
+    return untilWritten(`settings of avatar '${avatarId}'`, () => this.d.database.transaction(async (tx) => {
+      const { history, version } = await settingsRepo.historyForUpdate(tx, avatarId)
+      const now = this.d.clock.now()
+      const next = checkSettings(currentSettings(history), change)
+      const changed = changeSettingsHistory(history, next, todayOf(history, null, now))
+      if (!(await settingsRepo.save(tx, avatarId, changed, version, now))) return RACE_LOST
+      for (const h of await habitRepo.withReminderOfAvatar(tx, avatarId)) {
+        await habitRepo.save(tx, reminders.setReminder(h, reminders.habitFrame(h, changed), h.reminderTime, now))
+      }
+      return next
+    }))
+  }
+
+  /**
+   * Records a completion; the reward travels to the avatar as a HabitAttended event. A player's
+   * concurrent attends are applied together (see `applyAttends`).
+   */
+  async attend(p: Principal, id: string, date: string): Promise<void> {
+    const attendedAt = parseLocalDateTime(date)
+    if (!attendedAt) throw new InvalidDate(date)
+    // Its write is a statement of its own: inside a caller's transaction it would not join it.
+    this.d.database.assertNoOpenTransaction(`An attend of habit '${id}'`)
+    await this.attends.submit(p.userId, { principal: p, habitId: id, attendedAt })
+  }
+
+  /**
+   * A batch of attends in two statements: the habits read, the attends decided in arrival order,
+   * and every changed habit written with its completions and events, guarded by the versions read.
+   * The attends of a habit that moved on meanwhile are decided again on fresh state; the others
+   * have their answers.
+   */
+  private applyAttends(commands: AttendCommand[]): Promise<Outcome<void>[]> {
+    const outcomes: (Outcome<void> | undefined)[] = commands.map(() => undefined)
+    const answered = untilWritten(`${commands.length} attend(s)`, async () => {
+      const pending = commands.flatMap((c, i) => (outcomes[i] ? [] : [{ c, i }]))
+      const loaded = await attendanceStore.load(this.d.database.db, [...new Set(pending.map((x) => x.c.habitId))])
+      const now = this.d.clock.now()
+      const decided = decideAttends(loaded, pending.map((x) => x.c), now)
+      const written = decided.writes.length ? await attendanceStore.write(this.d.database, decided.writes, now) : new Set<string>()
+      this.d.outbox.committed(decided.writes.filter((w) => written.has(w.habit.id)).flatMap((w) => writtenEvents(w.habit.id, now, w.events)))
+      const lost = new Set(decided.writes.filter((w) => !written.has(w.habit.id)).map((w) => w.habit.id))
+      // An answer stands unless its habit's write lost the race; a refusal was judged on fresh state.
+      pending.forEach(({ c, i }, k) => {
+        if (!lost.has(c.habitId)) outcomes[i] = decided.outcomes[k]
+      })
+      return lost.size > 0 ? RACE_LOST : (outcomes as Outcome<void>[])
+    })
+    // Attends written before a later attempt failed keep their answers; only the rest get the error.
+    return answered.catch((e: unknown) => outcomes.map((o) => o ?? failed(e)))
+  }
+
+  /**
+   * A streak freeze took a missed window's penalty (the avatar's MissedWindowSettled, FROZEN): the window shows
+   * FROZEN and the habit's streak carries over it. Idempotent: a window frozen already is left.
+   */
+  async recordFreeze(habitId: string, windowStart: LocalDate): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const habit = await habitRepo.findForUpdate(tx, habitId)
+      if (!habit || !(await missedRepo.freeze(tx, habitId, windowStart))) return
+      const history = await settingsRepo.history(tx, habit.avatarId)
+      const frozen = rules.freezeWindow(habit, history, await completionRepo.windowStarts(tx, habitId), windowStart)
+      await habitRepo.save(tx, { ...frozen, version: habit.version + 1 })
+    })
+  }
+
+  /** An avatar was deleted: its habits and settings go with it. */
+  async deleteHabitsOfAvatar(avatarId: string): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      for (const id of await habitRepo.idsOfAvatar(tx, avatarId)) await this.remove(await habitRepo.getForUpdate(tx, id))
+      await settingsRepo.delete(tx, avatarId)
+    })
+  }
+
+  private async remove(habit: Habit): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      await habitRepo.delete(tx, habit.id)
+      await this.d.outbox.add(tx, [{ type: 'HabitDeleted', aggregateId: habit.id, version: habit.version + 1,
+        payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
+    })
+  }
+
+  private async change(p: Principal, id: string, decide: (h: Habit, history: SettingsEntry[]) => Habit): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const before = await habitRepo.getForUpdate(tx, id)
+      authorizeHabit(p, before)
+      const history = await settingsRepo.history(tx, before.avatarId)
+      await habitRepo.save(tx, { ...decide(before, history), version: before.version + 1 })
+    })
+  }
+}

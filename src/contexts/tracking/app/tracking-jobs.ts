@@ -1,0 +1,88 @@
+import { inBatches } from '../../../platform/jobs/batches.js'
+import { addDays, windowContaining, windowInstants } from '../../../platform/time/index.js'
+import * as reminders from '../domain/reminder.js'
+import { MISSED_JOB_BATCH, REMINDER_JOB_BATCH } from '../domain/rules.js'
+import { hasEnded } from '../domain/settings.js'
+import { habitRepo } from '../store/habits.js'
+import { settingsRepo } from '../store/settings.js'
+import { completionRepo, reminderRepo } from '../store/window-records.js'
+import type { TrackingDeps } from './deps.js'
+import { judgeEndedWindows } from './judging.js'
+
+/** The tracking context's periodic jobs: the missed-window judgement and the reminders. Replicas share their work. */
+export class TrackingJobs {
+  constructor(private readonly d: Pick<TrackingDeps, 'database' | 'outbox' | 'clock'>) {}
+
+  /**
+   * The missed-window job: judges every window that has ended since the last run, once per
+   * (habit, window): a due one missed (HabitMissed: its penalty, to the avatar, which may take it
+   * with a streak freeze or not at all past the day's cap), a not-due one recorded. Habits are
+   * claimed with SKIP LOCKED, so replicas share the work.
+   */
+  async judgeMissedWindows(): Promise<number> {
+    const now = this.d.clock.now()
+    // No day starts more than a day ahead of UTC's: a cheap bound for the index, refined per habit.
+    const horizon = addDays(now.toISOString().slice(0, 10), 1)
+    let penalties = 0
+    await inBatches(MISSED_JOB_BATCH, async () => {
+      const { claimed, missed } = await this.d.database.transaction(async (tx) => {
+        const due = await habitRepo.claimDueForMissCheck(tx, horizon, MISSED_JOB_BATCH)
+        const histories = await settingsRepo.historiesOf(tx, due.map((h) => h.avatarId))
+        let missedHere = 0
+        let judgedHabits = 0
+        for (const before of due) {
+          const history = histories.get(before.avatarId)!
+          if (!hasEnded(history, before.ownTimeZone, windowContaining(before.recurrence, before.missCheckFrom), now)) continue
+          judgedHabits++
+          const { habit, missed } = await judgeEndedWindows(tx, this.d.outbox, before, history, now)
+          missedHere += missed
+          await habitRepo.save(tx, habit)
+        }
+        return { claimed: judgedHabits, missed: missedHere }
+      })
+      penalties += missed
+      return claimed
+    })
+    return penalties
+  }
+
+  /**
+   * The reminder job: for each habit whose next reminder instant has come, a HabitReminderDue for
+   * its current window when that window's reminder time has come and it is due and not done (the
+   * rule: domain/reminder.ts). Once per (habit, window): the reminders_sent row is written with
+   * the event, and a window recorded before gets none, whichever replica or run sends it. Habits
+   * are claimed with SKIP LOCKED, so replicas share the work, and each one claimed has its next
+   * reminder instant moved past now, so a run ends.
+   */
+  async sendReminders(): Promise<number> {
+    const now = this.d.clock.now()
+    let sent = 0
+    await inBatches(REMINDER_JOB_BATCH, async () => {
+      const { claimed, reminded } = await this.d.database.transaction(async (tx) => {
+        const due = await habitRepo.claimDueForReminder(tx, now, REMINDER_JOB_BATCH)
+        const histories = await settingsRepo.historiesOf(tx, due.map((h) => h.avatarId))
+        const frames = due.map((h) => reminders.habitFrame(h, histories.get(h.avatarId)!))
+        const current = due.map((h, i) => ({ habitId: h.id, ...reminders.currentWindow(h, frames[i]!, now) }))
+        const slots = await completionRepo.slotsWithin(tx, current)
+        const checks = due.map((h) => reminders.checkReminder(h, histories.get(h.avatarId)!, slots.get(h.id) ?? new Set(), now))
+        const reminding = checks.flatMap((c, i) => (c.due ? [{ habit: c.habit, frame: frames[i]!, ...c.due }] : []))
+        const fresh = await reminderRepo.record(tx, reminding.map((r) => ({ habitId: r.habit.id, windowStart: r.window.start, windowEnd: r.window.end })), now)
+        await this.d.outbox.add(tx, reminding.filter((r) => fresh.has(r.habit.id)).map(({ habit: h, frame, window, reminderTime }) => {
+          const instants = windowInstants(window, frame)
+          return {
+            type: 'HabitReminderDue' as const, aggregateId: h.id, version: h.version,
+            payload: {
+              habitId: h.id, avatarId: h.avatarId, habitTitle: h.title, questId: h.associatedQuestId,
+              windowStart: instants.start.toISOString(), windowEnd: instants.end.toISOString(), reminderTime, timeZone: frame.timeZone,
+            },
+          }
+        }))
+        await habitRepo.setRemindAt(tx, checks.map((c) => ({ id: c.habit.id, remindAt: c.habit.remindAt })))
+        return { claimed: due.length, reminded: fresh.size }
+      })
+      sent += reminded
+      return claimed
+    })
+    return sent
+  }
+}

@@ -1,0 +1,27 @@
+/** The missed-window job's rule: which of a habit's ended windows it judges, and how. */
+import { nextWindow, windowContaining, type LocalDate, type Window } from '../../../platform/time/index.js'
+import { doneWindows, isDue, type Habit } from './habit.js'
+import { hasEnded, type SettingsEntry } from './settings.js'
+
+/** What the missed-window job decided for a window: missed (penalised), or not due (recorded, no penalty). */
+export interface Judged {
+  window: Window
+  outcome: 'MISSED' | 'NOT_DUE'
+}
+
+/**
+ * Judges, in order from the first not judged, each window that has ended (`hasEnded`: never before
+ * the settings it started with say so) and is not done; at most `limit`. A window is judged once:
+ * the habit's `missCheckFrom` moves past it.
+ */
+export function judgeMissedWindows(h: Habit, history: readonly SettingsEntry[], slots: ReadonlySet<LocalDate>, now: Date, limit: number) {
+  const done = doneWindows(h.recurrence, slots)
+  const judged: Judged[] = []
+  let w = windowContaining(h.recurrence, h.missCheckFrom)
+  let from = h.missCheckFrom
+  for (let n = 0; n < limit && hasEnded(history, h.ownTimeZone, w, now); n++, w = nextWindow(h.recurrence, w)) {
+    if (!done.has(w.start)) judged.push({ window: w, outcome: isDue(h, history, w) ? 'MISSED' : 'NOT_DUE' })
+    from = w.end
+  }
+  return { judged, habit: { ...h, missCheckFrom: from, missCheckDue: windowContaining(h.recurrence, from).end } }
+}
