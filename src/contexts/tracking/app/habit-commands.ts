@@ -1,8 +1,8 @@
 import { SYSTEM, type Principal } from '../../../platform/auth/principal.js'
-import { failed, KeyedBatcher, type Outcome } from '../../../platform/writer/batcher.js'
 import { RACE_LOST, untilWritten } from '../../../platform/writer/retry.js'
-import { Conflict } from '../../../platform/errors.js'
-import { writtenEvents } from '../../../platform/events/outbox.js'
+import { Conflict, NotFound } from '../../../platform/errors.js'
+import { AggregateWriter } from '../../../platform/writer/writer.js'
+import type { TrackingDraft } from '../../../contracts/events/tracking.js'
 import { newId } from '../../../platform/ids.js'
 import { parseLocalDateTime, type LocalDate, type Recurrence } from '../../../platform/time/index.js'
 import { requireOwnedAvatar } from '../../avatar/client.js'
@@ -18,7 +18,8 @@ import { attendanceStore } from '../store/attendances.js'
 import { habitRepo } from '../store/habits.js'
 import { settingsRepo } from '../store/settings.js'
 import { completionRepo, missedRepo } from '../store/window-records.js'
-import { authorizeHabit, decideAttends, type AttendCommand } from './attend-batch.js'
+import { attendableHabitAggregate, type AttendableHabit } from '../store/habit-aggregate.js'
+import { attendCommand, authorizeHabit } from './attend-batch.js'
 import type { TrackingDeps } from './deps.js'
 import { judgeEndedWindows } from './judging.js'
 
@@ -41,9 +42,21 @@ export interface NewHabit {
  * copies, and what other contexts' events ask of tracking. Habits are private to the owner of their avatar.
  */
 export class HabitCommands {
-  private readonly attends = new KeyedBatcher<AttendCommand, void>((_player, batch) => this.applyAttends(batch))
+  /** Attends are batched commands of the platform writer, per habit; the batches of every habit at a moment share statements. */
+  private readonly attends: AggregateWriter<AttendableHabit, TrackingDraft>
 
-  constructor(private readonly d: TrackingDeps) {}
+  constructor(private readonly d: TrackingDeps) {
+    this.attends = new AggregateWriter<AttendableHabit, TrackingDraft>(attendableHabitAggregate(d.outbox), {
+      database: d.database, clock: d.clock, missing: (id) => new NotFound('Habit', id),
+      // A habit's decision needs its avatar's settings, which change without the habit's version: always read.
+      remember: 0, load: (asked) => attendanceStore.load(d.database.db, asked.map((a) => a.id)),
+    })
+  }
+
+  /** How attends were batched so far (for /metrics). */
+  get attendBatchStats() {
+    return this.attends.batchStats
+  }
 
   private history(avatarId: string): Promise<SettingsEntry[]> {
     return settingsRepo.history(this.d.database.current(), avatarId)
@@ -166,41 +179,14 @@ export class HabitCommands {
   }
 
   /**
-   * Records a completion; the reward travels to the avatar as a HabitAttended event. A player's
-   * concurrent attends are applied together (see `applyAttends`).
+   * Records a completion; the reward travels to the avatar as a HabitAttended event. Concurrent
+   * attends of a habit are decided in one batch, and the batches of all habits at a moment are
+   * loaded and written in shared statements (group commit).
    */
   async attend(p: Principal, id: string, date: string): Promise<void> {
     const attendedAt = parseLocalDateTime(date)
     if (!attendedAt) throw new InvalidDate(date)
-    // Its write is a statement of its own: inside a caller's transaction it would not join it.
-    this.d.database.assertNoOpenTransaction(`An attend of habit '${id}'`)
-    await this.attends.submit(p.userId, { principal: p, habitId: id, attendedAt })
-  }
-
-  /**
-   * A batch of attends in two statements: the habits read, the attends decided in arrival order,
-   * and every changed habit written with its completions and events, guarded by the versions read.
-   * The attends of a habit that moved on meanwhile are decided again on fresh state; the others
-   * have their answers.
-   */
-  private applyAttends(commands: AttendCommand[]): Promise<Outcome<void>[]> {
-    const outcomes: (Outcome<void> | undefined)[] = commands.map(() => undefined)
-    const answered = untilWritten(`${commands.length} attend(s)`, async () => {
-      const pending = commands.flatMap((c, i) => (outcomes[i] ? [] : [{ c, i }]))
-      const loaded = await attendanceStore.load(this.d.database.db, [...new Set(pending.map((x) => x.c.habitId))])
-      const now = this.d.clock.now()
-      const decided = decideAttends(loaded, pending.map((x) => x.c), now)
-      const written = decided.writes.length ? await attendanceStore.write(this.d.database, decided.writes, now) : new Set<string>()
-      this.d.outbox.committed(decided.writes.filter((w) => written.has(w.habit.id)).flatMap((w) => writtenEvents(w.habit.id, now, w.events)))
-      const lost = new Set(decided.writes.filter((w) => !written.has(w.habit.id)).map((w) => w.habit.id))
-      // An answer stands unless its habit's write lost the race; a refusal was judged on fresh state.
-      pending.forEach(({ c, i }, k) => {
-        if (!lost.has(c.habitId)) outcomes[i] = decided.outcomes[k]
-      })
-      return lost.size > 0 ? RACE_LOST : (outcomes as Outcome<void>[])
-    })
-    // Attends written before a later attempt failed keep their answers; only the rest get the error.
-    return answered.catch((e: unknown) => outcomes.map((o) => o ?? failed(e)))
+    await this.attends.submit(id, attendCommand(p, attendedAt, this.d.clock))
   }
 
   /**
