@@ -24,11 +24,12 @@ beforeAll(async () => {
 })
 afterAll(() => testDb.drop())
 
-/** One process: its avatar and battle contexts. */
-function process() {
+/** One process: its avatar and battle contexts (`unreachable`: its battle context cannot reach the avatar context to apply strike-backs). */
+function process(opts: { unreachable?: boolean } = {}) {
   const database = testDb.database
   const avatars = new AvatarApp({ database, clock: systemClock, economyMode: 'open', outbox: new Outbox('avatar', avatarOutbox, systemClock, database) })
-  const port = inProcessAvatarClient(avatars, database)
+  const reachable = inProcessAvatarClient(avatars, database)
+  const port = opts.unreachable ? { ...reachable, damage: () => Promise.reject(new Error('avatar service unreachable')) } : reachable
   const outbox = new Outbox('guild', guildOutbox, systemClock, database)
   const battles = new BattleApp({ database, clock: systemClock, avatars: port, outbox })
   const guilds = new GuildApp({ database, clock: systemClock, avatars: port, outbox, callOffBattle: (tx, g, by) => battles.callOffWithGuild(tx, g, by) })
@@ -67,9 +68,9 @@ test('a fighter killed by a strike-back (hurt elsewhere since it entered) is ref
   // Entered at 100 health; then hurt elsewhere down to 5. The troll strikes back 20 - 10 = 10: that kills.
   await two.avatars.damage(SYSTEM, fighter!.avatarId, 95)
   expect(await attack(one, fighter!, battleId)).toEqual({ turn: 1 })
-  // The strike-back was applied before the answer: the avatar died (health refilled, one death counted).
-  expect(await one.avatars.profile(fighter!.avatarId)).toMatchObject({ health: 100, deaths: 1 })
   for (const p of [two, one]) expect(await attack(p, fighter!, battleId)).toEqual({ status: 400, slug: 'attacker-fallen' })
+  // The strike-back reached the avatar once: it died once (health refilled, one death counted).
+  await expect.poll(() => one.avatars.profile(fighter!.avatarId)).toMatchObject({ health: 100, deaths: 1 })
   expect(await attack(two, other!, battleId)).toEqual({ turn: 2 })
 })
 
@@ -77,6 +78,8 @@ test('a fighter who died elsewhere during the battle is refused in every process
   const [one, two] = [process(), process()]
   const { players: [fighter, other], battleId } = await battleOf(one, 2)
   expect(await attack(one, fighter!, battleId)).toEqual({ turn: 1 })
+  // Its strike-back applied (by its battle's next batch, if not before), then a death elsewhere.
+  await expect.poll(() => one.avatars.profile(fighter!.avatarId)).toMatchObject({ health: 90 })
   await two.avatars.damage(SYSTEM, fighter!.avatarId, 1_000)
   for (const p of [one, two]) expect(await attack(p, fighter!, battleId)).toEqual({ status: 400, slug: 'attacker-fallen' })
   const battle = await two.battles.get(battleId)
@@ -105,4 +108,20 @@ test('whose avatar attacks is checked on every attack in every process, however 
   for (const p of [one, two]) {
     expect(await attack(p, { principal: stranger.principal, avatarId: fighter!.avatarId }, battleId)).toEqual({ status: 403, slug: 'not-owner' })
   }
+})
+
+test('a strike-back written by one process and not yet applied is applied by the next batch of any process before it judges', async () => {
+  const [one, two] = [process({ unreachable: true }), process()]
+  const { players: [fighter], battleId } = await battleOf(one, 2)
+  // Down to 10 elsewhere: the troll's strike-back of 10 takes the rest.
+  await one.avatars.damage(SYSTEM, fighter!.avatarId, 90)
+  // Process one writes the attack but cannot apply its strike-back.
+  const written = await one.battles.attackBoss(fighter!.principal, battleId, { damage: 50, attackerAvatarId: fighter!.avatarId })
+  expect(written).toBe(1)
+  const due = (await two.battles.get(battleId)).strikeBacksDue
+  expect(due).toHaveLength(1)
+  expect(await two.avatars.profile(fighter!.avatarId)).toMatchObject({ health: 10, deaths: 0 })
+  // Two's next batch makes sure the strike-back is applied before judging: fallen.
+  expect(await attack(two, fighter!, battleId)).toEqual({ status: 400, slug: 'attacker-fallen' })
+  expect(await two.avatars.profile(fighter!.avatarId)).toMatchObject({ deaths: 1 })
 })

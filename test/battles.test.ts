@@ -160,7 +160,8 @@ test('a member hurt elsewhere during the battle and killed by a strike-back is f
   expect((await hit(member!, id, 50)).statusCode).toBe(204)
   expect((await get(leader, battleUrl(id, '/attacks/1'))).json()).toMatchObject({ strikeBack: 10, attackerFell: true })
   expectProblem(await hit(member!, id, 50), 400, 'attacker-fallen')
-  // The strike-back was applied before the attack was answered: the member died once.
+  // The strike-back reached the avatar once: the member died once.
+  await app.settle()
   const a = await avatarOf(app, member!)
   expect(a.health.current).toBe(100)
   expect(a.money.amount).toBe(90)

@@ -18,6 +18,9 @@ export interface Draft {
   payload: unknown
 }
 
+/** An event a decision causes; `id` when the decision needs to name it (a key derived from it), else the writer gives one. */
+export type DecidedEvent<D extends Draft> = D & { id?: string }
+
 /** A call applied at most once per key (an idempotency key, or an event applied once): a key seen before answers as it did then. */
 export interface KeyedCall {
   key: string
@@ -30,7 +33,7 @@ export type PartRows<P extends string = string> = Partial<Record<P, Record<strin
 /** What one command decided: the new state, the events it causes, rows of parts, and its answer. */
 export interface Decision<S extends Versioned, D extends Draft, R, P extends string = string> {
   state: S
-  events?: D[]
+  events?: DecidedEvent<D>[]
   parts?: PartRows<P>
   result: R
 }

@@ -177,7 +177,7 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
         const decision = command.decide(state, reads)
         const version = state.version + 1
         state = { ...decision.state, version }
-        for (const e of decision.events ?? []) events.push({ id: newId(), type: e.type, version, payload: e.payload })
+        for (const e of decision.events ?? []) events.push({ id: e.id ?? newId(), type: e.type, version, payload: e.payload })
         for (const [part, rows] of Object.entries(decision.parts ?? {})) (parts[part] ??= []).push(...(rows ?? []))
         if (call) {
           written.push({ key: call.key, operation: call.operation, result: decision.result ?? null })

@@ -7,12 +7,13 @@ import { effectKey } from '../../../platform/events/contract.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import type { Logger } from '../../../platform/log.js'
-import type { BatchedCommand, Decision } from '../../../platform/writer/decisions.js'
+import type { BatchedCommand, DecidedEvent, Decision } from '../../../platform/writer/decisions.js'
 import { RACE_LOST, untilWritten } from '../../../platform/writer/retry.js'
-import { AggregateWriter, type Written } from '../../../platform/writer/writer.js'
+import { AggregateWriter } from '../../../platform/writer/writer.js'
+import { BoundedMap } from '../../../platform/bounded-map.js'
 import { requireOwnedAvatar, requireOwnedProfile, requireOwner, UnknownAvatar, type AvatarClient } from '../../avatar/client.js'
 import * as fight from '../domain/battle.js'
-import type { Battle, Fighter } from '../domain/battle.js'
+import type { Battle, Fighter, StrikeBackDue } from '../domain/battle.js'
 import { AttackerFallen, BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
 import { actingAs, LEADER_ONLY } from '../domain/guild.js'
 import type { BossType } from '../domain/rules.js'
@@ -31,8 +32,13 @@ const REMEMBERED_BATTLES = 1_000
 /** Fighters read at once when a battle starts (in split each is a call to the avatar service). */
 const FIGHTERS_READ_AT_ONCE = 20
 
-/** What a batch of attacks reads of its attackers first: each as it is now (undefined: gone), and the health it has left in this batch. */
+/**
+ * What a batch of attacks reads first: the strike-backs of the battle's last write it made sure
+ * were applied, then each attacker as it is now (undefined: gone), and the health it has left in
+ * this batch (less the strike-backs of the batch's earlier attacks).
+ */
 interface Attackers {
+  applied: Set<string>
   fighters: Map<string, Fighter | undefined>
   health: Map<string, number>
 }
@@ -42,12 +48,8 @@ type AttackCommand = BatchedCommand<Battle, GuildDraft, AttackAnswer, Attackers>
 type AttackAnswer = { turn: number } | { out: 'died' | 'gone' }
 type AttackDecision = Decision<Battle, GuildDraft, AttackAnswer, 'attacks'>
 
-/** A strike-back to apply to an avatar, under the key its event's consumer applies it with. */
-interface StrikeBackDue {
-  avatarId: string
-  damage: number
-  key: string
-}
+/** How many strike-back keys a process remembers as applied (a fact that never changes). */
+const REMEMBERED_STRIKE_BACKS = 10_000
 
 /** The values of settled promises, or the error of the first one (in their order) that failed. */
 const inOrder = <T extends readonly unknown[]>(results: { [K in keyof T]: PromiseSettledResult<T[K]> }): T =>
@@ -77,14 +79,15 @@ function endingOf(b: Battle): GuildDraft[] {
  */
 export class BattleApp {
   private readonly writer: AggregateWriter<Battle, GuildDraft, Attackers, AttackCommand>
-  /** Strike-backs of a battle whose application failed: applied first by its next batch. */
-  private readonly unapplied = new Map<string, StrikeBackDue[]>()
+  /** Keys of strike-backs this process saw applied. */
+  private readonly applied = new BoundedMap<string, true>(REMEMBERED_STRIKE_BACKS)
 
   constructor(private readonly d: BattleDeps) {
     this.writer = new AggregateWriter<Battle, GuildDraft, Attackers, AttackCommand>(battleAggregate(d.outbox), {
       database: d.database, clock: d.clock, missing: (id) => new NotFound('Battle', id), remember: REMEMBERED_BATTLES,
-      readFirst: (battle, commands) => this.readAttackers(battle.id, commands.map((c) => c.attacker)),
-      afterWrite: (w) => this.applyStrikeBacks(w),
+      readFirst: (battle, commands) => this.readAttackers(battle, commands.map((c) => c.attacker)),
+      // Started at once, not awaited: the battle's next batch makes sure of them anyway (`readAttackers`).
+      afterWrite: async (w) => void this.applyDue(w.state.strikeBacksDue).catch(() => undefined),
       ...(d.log ? { log: d.log } : {}),
     })
   }
@@ -203,9 +206,10 @@ export class BattleApp {
           throw new UnknownAvatar(attacker, '/attackerAvatarId')
         }
         const judged = fight.judgeAttack(battle, attacker, input.damage, fighter, attackers.health.get(attacker) ?? 0, this.d.clock.now())
-        if (judged.kind === 'out') return { state: judged.battle, events: endingOf(judged.battle), result: { out: judged.reason } }
+        const due = battle.strikeBacksDue.filter((x) => !attackers.applied.has(x.key))
+        if (judged.kind === 'out') return { state: { ...judged.battle, strikeBacksDue: due }, events: endingOf(judged.battle), result: { out: judged.reason } }
         attackers.health.set(attacker, (attackers.health.get(attacker) ?? 0) - judged.strikeBack)
-        return this.struck(battle, judged, attacker, input.damage)
+        return this.struck(battle, { ...judged, battle: { ...judged.battle, strikeBacksDue: due } }, attacker, input.damage)
       },
     })
     if ('turn' in answer) return answer.turn
@@ -216,23 +220,29 @@ export class BattleApp {
   private struck(before: Battle, s: fight.Strike, attacker: string, requestedDamage: number): AttackDecision {
     const b = s.battle
     const turn = b.currentTurn
-    const events: GuildDraft[] = [{ type: 'BattleTurnTaken', payload: {
+    const events: DecidedEvent<GuildDraft>[] = [{ type: 'BattleTurnTaken', payload: {
       battleId: b.id, guildId: b.guildId, turn, numOfTurns: b.numOfTurns, avatarId: attacker, dealt: s.dealt, strikeBack: s.strikeBack,
       attackerFell: s.attackerFell, bossHealth: b.bossRemainingHealth, bossMaxHealth: b.boss.health, status: b.status,
     } }]
-    if (s.strikeBack > 0) events.push({ type: 'BossStruckBack', payload: { battleId: b.id, guildId: b.guildId, turn, avatarId: attacker, damage: s.strikeBack } })
+    let state = b
+    if (s.strikeBack > 0) {
+      // Named here, so the strike-back's key (which its consumer derives from it too) goes with the battle.
+      const id = newId()
+      events.push({ id, type: 'BossStruckBack', payload: { battleId: b.id, guildId: b.guildId, turn, avatarId: attacker, damage: s.strikeBack } })
+      state = { ...b, strikeBacksDue: [...b.strikeBacksDue, { avatarId: attacker, damage: s.strikeBack, key: effectKey(id, attacker) }] }
+    }
     if (before.status !== b.status) events.push(...endingOf(b))
     const record = { battleId: b.id, turn, attackerAvatarId: attacker, requestedDamage, dealt: s.dealt, strikeBack: s.strikeBack, attackerFell: s.attackerFell, at: this.d.clock.now() }
-    return { state: b, events, parts: { attacks: [record] }, result: { turn } }
+    return { state, events, parts: { attacks: [record] }, result: { turn } }
   }
 
   /**
-   * The batch's attackers as they are now, after the strike-backs of the battle's earlier batches
-   * have been applied (those whose application failed are applied first; still failing: 503).
+   * The batch's attackers as they are now. The strike-backs of the battle's last write (in any
+   * process) are applied first, so a fighter they felled is seen fallen; one that cannot be
+   * applied now answers the batch 503.
    */
-  private async readAttackers(battleId: string, attackerIds: string[]): Promise<Attackers> {
-    const due = this.unapplied.get(battleId) ?? []
-    if (due.length > 0 && (await this.applyAll(battleId, due)).length > 0) {
+  private async readAttackers(battle: Battle, attackerIds: string[]): Promise<Attackers> {
+    if ((await this.applyDue(battle.strikeBacksDue)).length > 0) {
       throw new ServiceUnavailable('The avatar service did not take the strike-backs of earlier attacks; nothing was applied.')
     }
     const ids = [...new Set(attackerIds)]
@@ -240,26 +250,24 @@ export class BattleApp {
       if (e instanceof NotFound) return undefined
       throw e
     })))
-    return { fighters: new Map(ids.map((id, i) => [id, read[i]])), health: new Map(ids.map((id, i) => [id, read[i]?.health ?? 0])) }
+    return {
+      applied: new Set(battle.strikeBacksDue.map((x) => x.key)),
+      fighters: new Map(ids.map((id, i) => [id, read[i]])),
+      health: new Map(ids.map((id, i) => [id, read[i]?.health ?? 0])),
+    }
   }
 
-  /** After a batch committed: each strike-back applied to its avatar, under its event's key (the event's consumer then finds it done). */
-  private async applyStrikeBacks(w: Written<Battle>): Promise<void> {
-    const due = w.events.flatMap((e) => {
-      if (e.type !== 'BossStruckBack') return []
-      const { avatarId, damage } = e.payload as { avatarId: string; damage: number }
-      return [{ avatarId, damage, key: effectKey(e.id, avatarId) }]
+  /** Applies the strike-backs not known applied, each under its key; answers those that failed. An avatar gone since has nothing left to hurt. */
+  private async applyDue(due: StrikeBackDue[]): Promise<StrikeBackDue[]> {
+    const pending = due.filter((x) => !this.applied.has(x.key))
+    const results = await Promise.allSettled(pending.map((x) => this.d.avatars.damage(x.avatarId, x.damage, x.key)))
+    return pending.filter((x, i) => {
+      const r = results[i]!
+      if (r.status === 'fulfilled' || r.reason instanceof NotFound) {
+        this.applied.set(x.key, true)
+        return false
+      }
+      return true
     })
-    if (due.length > 0) await this.applyAll(w.state.id, due)
-  }
-
-  /** Applies the strike-backs; answers (and keeps, for the battle's next batch) those that failed. */
-  private async applyAll(battleId: string, due: StrikeBackDue[]): Promise<StrikeBackDue[]> {
-    const results = await Promise.allSettled(due.map((s) => this.d.avatars.damage(s.avatarId, s.damage, s.key)))
-    // An avatar gone since has nothing left to hurt.
-    const failed = due.filter((_, i) => results[i]!.status === 'rejected' && !((results[i] as PromiseRejectedResult).reason instanceof NotFound))
-    if (failed.length > 0) this.unapplied.set(battleId, failed)
-    else this.unapplied.delete(battleId)
-    return failed
   }
 }

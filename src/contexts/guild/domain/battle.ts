@@ -19,6 +19,13 @@ export interface Participant {
   deathsAtEntry?: number | undefined
 }
 
+/** A strike-back the battle dealt, to be applied to the avatar under `key` (once, whoever applies it). */
+export interface StrikeBackDue {
+  avatarId: string
+  damage: number
+  key: string
+}
+
 export interface Battle {
   id: string
   guildId: string
@@ -31,6 +38,8 @@ export interface Battle {
   participants: Participant[]
   startedAt: Date
   endedAt: Date | null
+  /** The strike-backs of its last change, which the avatar context may not have applied yet. */
+  strikeBacksDue: StrikeBackDue[]
   version: number
 }
 
@@ -86,6 +95,7 @@ export function startBattle(b: { id: string; guildId: string; bossType: BossType
     participants: b.memberIds.map((avatarId) => ({ avatarId, fallen: false, damageDealt: 0, attacks: 0, deathsAtEntry: b.fighters?.get(avatarId)?.deaths })),
     startedAt: b.now,
     endedAt: null,
+    strikeBacksDue: [],
     version: 0,
   }
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { bigint, bigserial, boolean, index, integer, jsonb, pgSchema, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { inboxTable } from '../../../platform/events/inbox.js'
 import { outboxTable } from '../../../platform/events/outbox.js'
-import type { Participant } from '../domain/battle.js'
+import type { Participant, StrikeBackDue } from '../domain/battle.js'
 
 export const guildSchema = pgSchema('guild')
 
@@ -71,6 +71,8 @@ export const battles = guildSchema.table(
     endedAt: instant('ended_at'),
     /** One on when it starts, one on per turn and per participant found out of the fight. */
     version: integer('version').notNull().default(1),
+    /** The strike-backs of its last write, which the avatar context may not have applied yet: its next batch makes sure they are first. */
+    strikeBacksDue: jsonb('strike_backs_due').$type<StrikeBackDue[]>().notNull().default([]),
   },
   (t) => [
     index('battles_guild_idx').on(t.guildId, t.startedAt),
