@@ -108,7 +108,7 @@ describe('service-only routes', () => {
     expect((await app.inject({ url: url('nobody-here', '/owner'), headers: service })).statusCode).toBe(404)
   })
 
-  test('GET …/profile answers owner, level, effective attack and defense and health in one read to a service token; players get 403', async () => {
+  test('GET …/profile answers owner, level, effective attack and defense, health and deaths in one read to a service token, and which keyed calls it took; players get 403', async () => {
     const p = await newPlayer(app)
     await giveItem(app, p, { type: 'ARMOR', name: 'Tin Vest', power: 7 })
     expect((await app.inject({ method: 'POST', url: url(p.avatarId, '/inventory/items/equip'), headers: p.auth, payload: { type: 'ARMOR', name: 'Tin Vest' } })).statusCode).toBe(204)
@@ -119,8 +119,13 @@ describe('service-only routes', () => {
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({
       ownerId: p.userId, level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor,
-      health: avatar.health.current, maxHealth: avatar.health.max, deaths: 0,
+      health: avatar.health.current, maxHealth: avatar.health.max, deaths: 0, taken: [],
     })
+    // Asked about keyed calls, it says which it has taken: the player's damage keyed 'profile-hit' (a player's keys are
+    // kept in a space of the player's own), not a key never used.
+    const hit = `player/${p.userId}/profile-hit`
+    const withKeys = await app.inject({ url: url(p.avatarId, `/profile?keys=${encodeURIComponent(hit)}&keys=never-used`), headers: service })
+    expect(withKeys.json()).toMatchObject({ health: avatar.health.current, taken: [hit] })
     expect(stats.armor).toBeGreaterThanOrEqual(7)
     expect(avatar.health.current).toBe(avatar.health.max - 15)
     const asPlayer = await app.inject({ url: url(p.avatarId, '/profile'), headers: p.auth })

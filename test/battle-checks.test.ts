@@ -110,18 +110,16 @@ test('whose avatar attacks is checked on every attack in every process, however 
   }
 })
 
-test('a strike-back written by one process and not yet applied is applied by the next batch of any process before it judges', async () => {
+test('a strike-back one process wrote and could not apply counts against the health any process reads', async () => {
   const [one, two] = [process({ unreachable: true }), process()]
   const { players: [fighter], battleId } = await battleOf(one, 2)
-  // Down to 10 elsewhere: the troll's strike-back of 10 takes the rest.
-  await one.avatars.damage(SYSTEM, fighter!.avatarId, 90)
-  // Process one writes the attack but cannot apply its strike-back.
-  const written = await one.battles.attackBoss(fighter!.principal, battleId, { damage: 50, attackerAvatarId: fighter!.avatarId })
-  expect(written).toBe(1)
-  const due = (await two.battles.get(battleId)).strikeBacksDue
-  expect(due).toHaveLength(1)
-  expect(await two.avatars.profile(fighter!.avatarId)).toMatchObject({ health: 10, deaths: 0 })
-  // Two's next batch makes sure the strike-back is applied before judging: fallen.
+  await one.avatars.damage(SYSTEM, fighter!.avatarId, 70)
+  // At 30, the troll's strike-back of 10 leaves 20: written by process one, which cannot apply it.
+  expect(await attack(one, fighter!, battleId)).toEqual({ turn: 1 })
+  expect((await two.battles.get(battleId)).strikeBacksDue).toMatchObject([{ avatarId: fighter!.avatarId, damage: 10 }])
+  // Then 25 elsewhere: the avatar says 5, but the strike-back it has not taken yet will kill it.
+  await two.avatars.damage(SYSTEM, fighter!.avatarId, 25)
+  expect(await two.avatars.profile(fighter!.avatarId)).toMatchObject({ health: 5, deaths: 0 })
   expect(await attack(two, fighter!, battleId)).toEqual({ status: 400, slug: 'attacker-fallen' })
-  expect(await two.avatars.profile(fighter!.avatarId)).toMatchObject({ deaths: 1 })
+  expect(await attack(one, fighter!, battleId)).toEqual({ status: 400, slug: 'attacker-fallen' })
 })

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => testDb.drop())
 
 // Strong and healthy enough that no strike-back fells anyone before the turns run out.
-const fighter: AvatarProfile = { ownerId: SYSTEM.userId, level: 10, attack: 100, defense: 100, health: 1_000, maxHealth: 1_000, deaths: 0 }
+const fighter: AvatarProfile = { ownerId: SYSTEM.userId, level: 10, attack: 100, defense: 100, health: 1_000, maxHealth: 1_000, deaths: 0, taken: [] }
 const avatars = {
   isOwner: async () => true, ownerOf: async () => SYSTEM.userId, profile: async () => fighter, damage: async () => ({ died: false, health: fighter.health }),
 } as unknown as AvatarClient

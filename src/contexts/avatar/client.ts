@@ -12,7 +12,7 @@ import { isTrusted, SYSTEM, type Principal } from '../../platform/auth/principal
 import type { Database } from '../../platform/db/database.js'
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
-import type { AvatarApp } from './app/avatar-app.js'
+import type { AvatarApp, AvatarProfile } from './app/avatar-app.js'
 import { avatarExport, type AvatarExport } from './http/export-schemas.js'
 
 // The avatar's part of a player's export (DESIGN §9.4): the edge composes the document's schema from it.
@@ -27,19 +27,7 @@ export interface AvatarItem {
 }
 
 /** What another context may read about an avatar to judge a purchase or a fight. */
-export interface AvatarProfile {
-  /** The user who owns the avatar. */
-  ownerId: string
-  level: number
-  /** Strength plus the equipped weapon. */
-  attack: number
-  /** Defense plus the equipped armor. */
-  defense: number
-  health: number
-  maxHealth: number
-  /** How many times it has died. */
-  deaths: number
-}
+export type { AvatarProfile } from './app/avatar-app.js'
 
 export interface AvatarClient {
   /** Makes the avatar a new user starts with; idempotent. */
@@ -49,8 +37,8 @@ export interface AvatarClient {
   isOwner(avatarId: string, userId: string): Promise<boolean>
   /** The user owning the avatar, or undefined when there is no such avatar. */
   ownerOf(avatarId: string): Promise<string | undefined>
-  /** Throws NotFound for an unknown avatar. */
-  profile(avatarId: string): Promise<AvatarProfile>
+  /** Throws NotFound for an unknown avatar. With `keys`, `taken` says which of those keyed calls it has taken (read with it). */
+  profile(avatarId: string, keys?: string[]): Promise<AvatarProfile>
   spend(avatarId: string, amount: number, idempotencyKey: string): Promise<void>
   earn(avatarId: string, amount: number, idempotencyKey: string): Promise<void>
   addItem(avatarId: string, item: AvatarItem, idempotencyKey: string): Promise<void>
@@ -73,7 +61,7 @@ export function inProcessAvatarClient(app: AvatarApp, database: Database): Avata
     discard: (avatarId) => app.delete(SYSTEM, avatarId).catch((e: unknown) => { if (!(e instanceof NotFound)) throw e }),
     isOwner: (avatarId, userId) => app.isOwner(avatarId, userId),
     ownerOf: (avatarId) => app.ownerOf(avatarId),
-    profile: (avatarId) => app.profile(avatarId),
+    profile: (avatarId, keys) => app.profile(avatarId, keys),
     spend: (avatarId, amount, key) => app.spendMoney(SYSTEM, avatarId, amount, key),
     earn: (avatarId, amount, key) => app.earnMoney(SYSTEM, avatarId, amount, key),
     addItem: (avatarId, item, key) => app.addItem(SYSTEM, avatarId, item, key),
@@ -102,8 +90,9 @@ export function httpAvatarClient(baseUrl: string | (() => string), token: TokenS
       http.call({ method: 'PUT', path: path(input.avatarId), body: { ownerId: input.ownerId, name: input.name } }),
     ownerOf,
     isOwner: async (avatarId, userId) => (await ownerOf(avatarId)) === userId,
-    profile: async (avatarId) => {
-      const profile = await http.callOrUndefined<AvatarProfile>({ method: 'GET', path: path(avatarId, '/profile') })
+    profile: async (avatarId, keys = []) => {
+      const query = keys.length === 0 ? '' : `?${new URLSearchParams(keys.map((k): [string, string] => ['keys', k])).toString()}`
+      const profile = await http.callOrUndefined<AvatarProfile>({ method: 'GET', path: path(avatarId, `/profile${query}`) })
       // The port's promise, as in one process: an unknown avatar is NotFound, not the remote's 404 problem.
       if (!profile) throw new NotFound('Avatar', avatarId)
       return profile

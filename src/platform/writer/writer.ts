@@ -112,6 +112,14 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
     }, db.statementsInFlight, 'tick')
   }
 
+  /**
+   * The aggregate as it is now, read from the database (never from memory), with the answers
+   * given to those of `keys` it has taken; the reads of the moment go in one statement.
+   */
+  read(id: string, keys: string[]): Promise<Loaded<S> | undefined> {
+    return this.loads.submit({ id, keys })
+  }
+
   /** How batches went so far (for /metrics). */
   get batchStats() {
     return this.batches.stats

@@ -42,6 +42,24 @@ export interface AvatarDeps {
   log?: Logger
 }
 
+/** What other contexts judge of an avatar (a purchase, a fight): `AvatarProfile` in the port. */
+export interface AvatarProfile {
+  ownerId: string
+  level: number
+  attack: number
+  defense: number
+  health: number
+  maxHealth: number
+  deaths: number
+  /** Those of the keyed calls asked about that the avatar has taken. */
+  taken: string[]
+}
+
+const profileOf = (a: Avatar, taken: string[]): AvatarProfile => ({
+  ownerId: a.ownerId, level: a.level, attack: rules.effectiveAttack(a), defense: rules.effectiveDefense(a), health: a.health, maxHealth: a.maxHealth,
+  deaths: a.deaths, taken,
+})
+
 const changed = (avatar: Avatar): AvatarDecision<void> => ({ state: avatar, result: undefined })
 
 const keyed = (key: string | undefined, operation: string): KeyedCall | undefined => (key === undefined ? undefined : { key, operation })
@@ -279,17 +297,20 @@ export class AvatarApp {
   }
 
   /** The profile, asked over HTTP by a service running apart. */
-  profileFor(p: Principal, id: string): ReturnType<AvatarApp['profile']> {
+  profileFor(p: Principal, id: string, keys: string[]): Promise<AvatarProfile> {
     requireTrusted(p, 'Only services read an avatar\'s profile; a player reads its avatar and stats.')
-    return this.profile(id)
+    return this.profile(id, keys)
   }
 
-  /** What other contexts may read to judge a purchase or a fight, as the avatar is now. */
-  async profile(id: string): Promise<{ ownerId: string; level: number; attack: number; defense: number; health: number; maxHealth: number; deaths: number }> {
-    const a = await this.get(id)
-    return {
-      ownerId: a.ownerId, level: a.level, attack: rules.effectiveAttack(a), defense: rules.effectiveDefense(a), health: a.health, maxHealth: a.maxHealth, deaths: a.deaths,
-    }
+  /**
+   * What other contexts may read to judge a purchase or a fight, as the avatar is now; with `keys`,
+   * also which of those keyed calls it has taken (`taken`), read with it from the database.
+   */
+  async profile(id: string, keys: string[] = []): Promise<AvatarProfile> {
+    if (keys.length === 0) return profileOf(await this.get(id), [])
+    const loaded = await this.writer.read(id, keys)
+    if (!loaded) throw new NotFound('Avatar', id)
+    return profileOf(loaded.state, [...loaded.answers].filter(([, a]) => a.of === id).map(([key]) => key))
   }
 
   /** What the avatar earned in [from, to) (to the bucket: EARNINGS_BUCKET_MINUTES); services only, for reports. */

@@ -12,7 +12,7 @@ import { AMOUNT_MAX, AMOUNT_MIN, AVATAR_NAME_MAX, DAMAGE_MIN, MAX_AVATARS_PER_US
 import { KEYED, MINTS, OWNER_ONLY, READABLE } from './docs.js'
 import {
   Amount, AvatarIdParams, AvatarView, CreateAvatarBody, CreatedView, DamageAmount, DiedView, ExperienceView, HealthView,
-  LevelView, ManaView, MoneyView, NameBody, NameView, OwnerView, ProfileView, ProvisionBody, SearchCriteria, SearchQuery, SearchView, StatsView,
+  LevelView, ManaView, MoneyView, NameBody, NameView, OwnerView, ProfileQuery, ProfileView, ProvisionBody, SearchCriteria, SearchQuery, SearchView, StatsView,
 } from './schemas.js'
 import {
   avatarView, createdLinks, experienceLinks, healthLinks, levelLinks, levelOf, manaLinks, moneyLinks, nameLinks,
@@ -163,11 +163,12 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
       operationId: 'serviceGetAvatarProfile',
       summary: 'What a fight or a purchase judges of an avatar (services only)',
       description: 'For services running apart, in one read: the owner, the level, the effective attack and defense ' +
-        '(with the equipped weapon and armor) and the health. Refused with 403 `service-only` for a player token and ' +
+        '(with the equipped weapon and armor), the health and the deaths; with `keys`, which of those keyed calls ' +
+        '(idempotency keys) the avatar has taken. Refused with 403 `service-only` for a player token and ' +
         '404 `not-found` for an unknown avatar.',
-      params, response: { 200: ProfileView, ...problemResponses(401, 403, 404) },
+      params, querystring: ProfileQuery, response: { 200: ProfileView, ...problemResponses(400, 401, 403, 404) },
     },
-  }, async (req) => app.profileFor(req.principal, req.params.id))
+  }, async (req) => app.profileFor(req.principal, req.params.id, req.query.keys ?? []))
 
   f.get('/avatars/:id/name', {
     schema: {

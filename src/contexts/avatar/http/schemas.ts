@@ -145,4 +145,9 @@ export const ProfileView = Type.Object({
   health: Type.Integer(),
   maxHealth: Type.Integer(),
   deaths: Type.Integer({ description: 'How many times the avatar has died: a battle judges a fighter fallen once this moved on since it entered' }),
+  taken: Type.Array(Type.String(), { description: 'Those of the asked `keys` (idempotency keys of calls) the avatar has taken' }),
+})
+
+export const ProfileQuery = Type.Object({
+  keys: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, description: 'Idempotency keys of calls to ask about' })),
 })

@@ -2,7 +2,7 @@ import type { GuildDraft } from '../../../contracts/events/guild.js'
 import type { Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
-import { NotFound, ServiceUnavailable } from '../../../platform/errors.js'
+import { NotFound } from '../../../platform/errors.js'
 import { effectKey } from '../../../platform/events/contract.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
@@ -33,9 +33,9 @@ const REMEMBERED_BATTLES = 1_000
 const FIGHTERS_READ_AT_ONCE = 20
 
 /**
- * What a batch of attacks reads first: the strike-backs of the battle's last write it made sure
- * were applied, then each attacker as it is now (undefined: gone), and the health it has left in
- * this batch (less the strike-backs of the batch's earlier attacks).
+ * What a batch of attacks reads first: which of the battle's strike-backs due are known applied,
+ * each attacker as it is now (undefined: gone), and the health it has in this batch (less the
+ * strike-backs not applied yet, and those of the batch's earlier attacks).
  */
 interface Attackers {
   applied: Set<string>
@@ -72,10 +72,10 @@ function endingOf(b: Battle): GuildDraft[] {
 
 /**
  * Boss battles of guilds. Attacks are batched commands of the platform writer: each batch reads
- * its attackers as they are (owner, attack, defense, health, deaths), judges its attacks in
- * arrival order, writes the battle with its attack log and events in one statement, then has the
- * avatar context apply the strike-backs before the battle's next batch, so every batch judges
- * attackers whose earlier strike-backs have been applied, whichever process answers.
+ * its attackers as they are (owner, attack, defense, health, deaths, and which of the battle's
+ * strike-backs they have taken), judges its attacks in arrival order and writes the battle with
+ * its attack log, its strike-backs due and its events in one statement; then the strike-backs are
+ * applied to the avatars, under the keys their events' consumer applies them with.
  */
 export class BattleApp {
   private readonly writer: AggregateWriter<Battle, GuildDraft, Attackers, AttackCommand>
@@ -86,7 +86,7 @@ export class BattleApp {
     this.writer = new AggregateWriter<Battle, GuildDraft, Attackers, AttackCommand>(battleAggregate(d.outbox), {
       database: d.database, clock: d.clock, missing: (id) => new NotFound('Battle', id), remember: REMEMBERED_BATTLES,
       readFirst: (battle, commands) => this.readAttackers(battle, commands.map((c) => c.attacker)),
-      // Started at once, not awaited: the battle's next batch makes sure of them anyway (`readAttackers`).
+      // Started at once, not awaited: until it is known applied, the battle counts a strike-back against the health it reads (`readAttackers`).
       afterWrite: async (w) => void this.applyDue(w.state.strikeBacksDue).catch(() => undefined),
       ...(d.log ? { log: d.log } : {}),
     })
@@ -237,37 +237,38 @@ export class BattleApp {
   }
 
   /**
-   * The batch's attackers as they are now. The strike-backs of the battle's last write (in any
-   * process) are applied first, so a fighter they felled is seen fallen; one that cannot be
-   * applied now answers the batch 503.
+   * The batch's attackers as they are now, each read with which of its strike-backs due the avatar
+   * has taken: one not taken yet still counts against the health read (it will be applied, by the
+   * battle's `afterWrite` or by its event's consumer), so a fall is exact whichever process judges.
    */
   private async readAttackers(battle: Battle, attackerIds: string[]): Promise<Attackers> {
-    if ((await this.applyDue(battle.strikeBacksDue)).length > 0) {
-      throw new ServiceUnavailable('The avatar service did not take the strike-backs of earlier attacks; nothing was applied.')
-    }
     const ids = [...new Set(attackerIds)]
-    const read = await Promise.all(ids.map((id) => this.d.avatars.profile(id).catch((e: unknown) => {
+    const dueOf = (id: string) => battle.strikeBacksDue.filter((x) => x.avatarId === id && !this.applied.has(x.key))
+    const read = await Promise.all(ids.map((id) => this.d.avatars.profile(id, dueOf(id).map((x) => x.key)).catch((e: unknown) => {
       if (e instanceof NotFound) return undefined
       throw e
     })))
+    const health = new Map<string, number>()
+    ids.forEach((id, i) => {
+      const profile = read[i]
+      for (const key of profile?.taken ?? []) this.applied.set(key, true)
+      const pending = dueOf(id).reduce((sum, x) => sum + x.damage, 0)
+      health.set(id, (profile?.health ?? 0) - pending)
+    })
     return {
-      applied: new Set(battle.strikeBacksDue.map((x) => x.key)),
+      applied: new Set(battle.strikeBacksDue.filter((x) => this.applied.has(x.key)).map((x) => x.key)),
       fighters: new Map(ids.map((id, i) => [id, read[i]])),
-      health: new Map(ids.map((id, i) => [id, read[i]?.health ?? 0])),
+      health,
     }
   }
 
-  /** Applies the strike-backs not known applied, each under its key; answers those that failed. An avatar gone since has nothing left to hurt. */
-  private async applyDue(due: StrikeBackDue[]): Promise<StrikeBackDue[]> {
+  /** Applies the strike-backs not known applied, each under its key (its event's consumer applies any that fail). An avatar gone since has nothing left to hurt. */
+  private async applyDue(due: StrikeBackDue[]): Promise<void> {
     const pending = due.filter((x) => !this.applied.has(x.key))
     const results = await Promise.allSettled(pending.map((x) => this.d.avatars.damage(x.avatarId, x.damage, x.key)))
-    return pending.filter((x, i) => {
+    pending.forEach((x, i) => {
       const r = results[i]!
-      if (r.status === 'fulfilled' || r.reason instanceof NotFound) {
-        this.applied.set(x.key, true)
-        return false
-      }
-      return true
+      if (r.status === 'fulfilled' || r.reason instanceof NotFound) this.applied.set(x.key, true)
     })
   }
 }

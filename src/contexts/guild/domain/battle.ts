@@ -132,7 +132,8 @@ function concluded(b: Battle, now: Date): Battle {
 export function judgeAttack(b: Battle, attackerId: string, damage: number, fighter: Fighter | undefined, healthBefore: number, now: Date): Strike | Out {
   checkAttacker(b, attackerId)
   const entered = participantOf(b, attackerId)!.deathsAtEntry
-  if (!fighter || (entered !== undefined && fighter.deaths > entered)) {
+  // Health gone before this attack: a strike-back not applied yet to the avatar will kill it.
+  if (!fighter || (entered !== undefined && fighter.deaths > entered) || healthBefore <= 0) {
     const battle = concluded({ ...b, participants: withParticipant(b, attackerId, (p) => ({ ...p, fallen: true })) }, now)
     return { kind: 'out', battle, reason: fighter ? 'died' : 'gone' }
   }
