@@ -199,10 +199,12 @@ export class BattleApp {
     const answer = await this.writer.submit(id, {
       attacker,
       decide: (battle, attackers): AttackDecision => {
+        // Over is over, whoever asks: nothing of the attacker was read for it.
+        if (battle.status !== 'IN_PROGRESS') throw new BattleOver(battle.status)
         const fighter = attackers.fighters.get(attacker)
         if (fighter) requireOwner(p, attacker, fighter.ownerId)
         // No such avatar: refused as a bad reference, unless it is a participant still standing, which this finds out (below).
-        else if (!(battle.status === 'IN_PROGRESS' && battle.participants.some((x) => x.avatarId === attacker && !x.fallen))) {
+        else if (!battle.participants.some((x) => x.avatarId === attacker && !x.fallen)) {
           throw new UnknownAvatar(attacker, '/attackerAvatarId')
         }
         const judged = fight.judgeAttack(battle, attacker, input.damage, fighter, attackers.health.get(attacker) ?? 0, this.d.clock.now())
@@ -242,6 +244,7 @@ export class BattleApp {
    * battle's `afterWrite` or by its event's consumer), so a fall is exact whichever process judges.
    */
   private async readAttackers(battle: Battle, attackerIds: string[]): Promise<Attackers> {
+    if (battle.status !== 'IN_PROGRESS') return { applied: new Set(), fighters: new Map(), health: new Map() }
     const ids = [...new Set(attackerIds)]
     const dueOf = (id: string) => battle.strikeBacksDue.filter((x) => x.avatarId === id && !this.applied.has(x.key))
     const read = await Promise.all(ids.map((id) => this.d.avatars.profile(id, dueOf(id).map((x) => x.key)).catch((e: unknown) => {
