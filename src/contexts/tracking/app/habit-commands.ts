@@ -85,7 +85,7 @@ export class HabitCommands {
       restDays: restDaysOf(input.recurrence.type, input.restDays),
       ownTimeZone,
       associatedQuestId: input.associatedQuestId ?? null,
-    }, todayOf(history, ownTimeZone, now))
+    }, todayOf(history, ownTimeZone, now), history)
     const habit = reminders.setReminder(created, frameOf(currentSettings(history), ownTimeZone), reminderTime, now)
     return this.d.database.transaction(async (tx) => {
       if (!(await habitRepo.insert(tx, habit, now))) return { habit: await habitRepo.get(tx, id), created: false }
@@ -127,7 +127,7 @@ export class HabitCommands {
       const history = await settingsRepo.history(tx, before.avatarId)
       const now = this.d.clock.now()
       const { habit: judged } = await judgeEndedWindows(tx, this.d.outbox, before, history, now)
-      const changed = rules.changeRecurrence(judged, recurrence, todayOf(history, judged.ownTimeZone, now))
+      const changed = rules.changeRecurrence(judged, recurrence, todayOf(history, judged.ownTimeZone, now), history)
       await habitRepo.save(tx, { ...reminders.setReminder(changed, reminders.habitFrame(changed, history), judged.reminderTime, now), version: judged.version + 1 })
     })
   }
@@ -148,7 +148,8 @@ export class HabitCommands {
 
   /**
    * Changes the avatar's day settings; they govern the windows that start after today (its day
-   * by the settings before). The reminders of its habits move with their days.
+   * by the settings before). The reminders of its habits move with their days, and so do the
+   * instants their next windows to judge end at.
    */
   async changeSettings(p: Principal, avatarId: string, change: SettingsChange): Promise<DaySettings> {
     await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
@@ -158,9 +159,11 @@ export class HabitCommands {
       const next = checkSettings(currentSettings(history), change)
       const changed = changeSettingsHistory(history, next, todayOf(history, null, now))
       if (!(await settingsRepo.save(tx, avatarId, changed, version, now))) return RACE_LOST
-      for (const h of await habitRepo.withReminderOfAvatar(tx, avatarId)) {
-        await habitRepo.save(tx, reminders.setReminder(h, reminders.habitFrame(h, changed), h.reminderTime, now))
-      }
+      const moved = (await habitRepo.ofAvatarForUpdate(tx, avatarId)).map((h) => ({
+        ...reminders.setReminder(h, reminders.habitFrame(h, changed), h.reminderTime, now), missCheckAt: rules.missCheckAt(h, changed),
+      }))
+      await habitRepo.setRemindAt(tx, moved.filter((h) => h.reminderTime !== null))
+      await habitRepo.setMissCheckAt(tx, moved)
       return next
     }))
   }
