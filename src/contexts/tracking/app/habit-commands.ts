@@ -10,6 +10,7 @@ import { InvalidDate } from '../domain/errors.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
 import { normalizeTags, ownTimeZoneOf, restDaysOf } from '../domain/habit-fields.js'
+import { withJobInstants } from '../domain/job-instants.js'
 import * as reminders from '../domain/reminder.js'
 import {
   changeSettings as changeSettingsHistory, checkSettings, currentSettings, frameOf, todayOf, type DaySettings, type SettingsChange, type SettingsEntry,
@@ -86,8 +87,11 @@ export class HabitCommands {
       ownTimeZone,
       associatedQuestId: input.associatedQuestId ?? null,
     }, todayOf(history, ownTimeZone, now), history)
-    const habit = reminders.setReminder(created, frameOf(currentSettings(history), ownTimeZone), reminderTime, now)
+    const made = reminders.setReminder(created, frameOf(currentSettings(history), ownTimeZone), reminderTime, now)
     return this.d.database.transaction(async (tx) => {
+      // The jobs' instants by the settings read again under a share lock: a change under way ends first and is read here, or
+      // waits for this transaction and then finds this habit among those whose instants it moves.
+      const habit = withJobInstants(made, await settingsRepo.historyForShare(tx, input.avatarId), now)
       if (!(await habitRepo.insert(tx, habit, now))) return { habit: await habitRepo.get(tx, id), created: false }
       await this.d.outbox.add(tx, [{ type: 'HabitCreated', aggregateId: habit.id, version: 1,
         payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
@@ -159,9 +163,7 @@ export class HabitCommands {
       const next = checkSettings(currentSettings(history), change)
       const changed = changeSettingsHistory(history, next, todayOf(history, null, now))
       if (!(await settingsRepo.save(tx, avatarId, changed, version, now))) return RACE_LOST
-      const moved = (await habitRepo.ofAvatarForUpdate(tx, avatarId)).map((h) => ({
-        ...reminders.setReminder(h, reminders.habitFrame(h, changed), h.reminderTime, now), missCheckAt: rules.missCheckAt(h, changed),
-      }))
+      const moved = (await habitRepo.ofAvatarForUpdate(tx, avatarId)).map((h) => withJobInstants(h, changed, now))
       await habitRepo.setRemindAt(tx, moved.filter((h) => h.reminderTime !== null))
       await habitRepo.setMissCheckAt(tx, moved)
       return next
