@@ -10,6 +10,7 @@ import { InvalidDate } from '../domain/errors.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
 import { normalizeTags, ownTimeZoneOf, restDaysOf } from '../domain/habit-fields.js'
+import { withJobInstants } from '../domain/job-instants.js'
 import * as reminders from '../domain/reminder.js'
 import {
   changeSettings as changeSettingsHistory, checkSettings, currentSettings, frameOf, todayOf, type DaySettings, type SettingsChange, type SettingsEntry,
@@ -98,9 +99,12 @@ export class HabitCommands {
       restDays: restDaysOf(input.recurrence.type, input.restDays),
       ownTimeZone,
       associatedQuestId: input.associatedQuestId ?? null,
-    }, todayOf(history, ownTimeZone, now))
-    const habit = reminders.setReminder(created, frameOf(currentSettings(history), ownTimeZone), reminderTime, now)
+    }, todayOf(history, ownTimeZone, now), history)
+    const made = reminders.setReminder(created, frameOf(currentSettings(history), ownTimeZone), reminderTime, now)
     return this.d.database.transaction(async (tx) => {
+      // The jobs' instants by the settings read again under a share lock: a change under way ends first and is read here, or
+      // waits for this transaction and then finds this habit among those whose instants it moves.
+      const habit = withJobInstants(made, await settingsRepo.historyForShare(tx, input.avatarId), now)
       if (!(await habitRepo.insert(tx, habit, now))) return { habit: await habitRepo.get(tx, id), created: false }
       await this.d.outbox.add(tx, [{ type: 'HabitCreated', aggregateId: habit.id, version: 1,
         payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
@@ -140,7 +144,7 @@ export class HabitCommands {
       const history = await settingsRepo.history(tx, before.avatarId)
       const now = this.d.clock.now()
       const { habit: judged } = await judgeEndedWindows(tx, this.d.outbox, before, history, now)
-      const changed = rules.changeRecurrence(judged, recurrence, todayOf(history, judged.ownTimeZone, now))
+      const changed = rules.changeRecurrence(judged, recurrence, todayOf(history, judged.ownTimeZone, now), history)
       await habitRepo.save(tx, { ...reminders.setReminder(changed, reminders.habitFrame(changed, history), judged.reminderTime, now), version: judged.version + 1 })
     })
   }
@@ -161,7 +165,8 @@ export class HabitCommands {
 
   /**
    * Changes the avatar's day settings; they govern the windows that start after today (its day
-   * by the settings before). The reminders of its habits move with their days.
+   * by the settings before). The reminders of its habits move with their days, and so do the
+   * instants their next windows to judge end at.
    */
   async changeSettings(p: Principal, avatarId: string, change: SettingsChange): Promise<DaySettings> {
     await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
@@ -171,9 +176,9 @@ export class HabitCommands {
       const next = checkSettings(currentSettings(history), change)
       const changed = changeSettingsHistory(history, next, todayOf(history, null, now))
       if (!(await settingsRepo.save(tx, avatarId, changed, version, now))) return RACE_LOST
-      for (const h of await habitRepo.withReminderOfAvatar(tx, avatarId)) {
-        await habitRepo.save(tx, reminders.setReminder(h, reminders.habitFrame(h, changed), h.reminderTime, now))
-      }
+      const moved = (await habitRepo.ofAvatarForUpdate(tx, avatarId)).map((h) => withJobInstants(h, changed, now))
+      await habitRepo.setRemindAt(tx, moved.filter((h) => h.reminderTime !== null))
+      await habitRepo.setMissCheckAt(tx, moved)
       return next
     }))
   }

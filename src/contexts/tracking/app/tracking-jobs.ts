@@ -1,8 +1,8 @@
 import { inBatches } from '../../../platform/jobs/batches.js'
-import { addDays, windowContaining, windowInstants } from '../../../platform/time/index.js'
+import { windowInstants } from '../../../platform/time/index.js'
+import { missCheckAt } from '../domain/habit.js'
 import * as reminders from '../domain/reminder.js'
 import { MISSED_JOB_BATCH, REMINDER_JOB_BATCH } from '../domain/rules.js'
-import { hasEnded } from '../domain/settings.js'
 import { habitRepo } from '../store/habits.js'
 import { settingsRepo } from '../store/settings.js'
 import { completionRepo, reminderRepo } from '../store/window-records.js'
@@ -17,28 +17,34 @@ export class TrackingJobs {
    * The missed-window job: judges every window that has ended since the last run, once per
    * (habit, window): a due one missed (HabitMissed: its penalty, to the avatar, which may take it
    * with a streak freeze or not at all past the day's cap), a not-due one recorded. Habits are
-   * claimed with SKIP LOCKED, so replicas share the work.
+   * claimed by the instant their next window to judge ends, first ended first, with SKIP LOCKED,
+   * so replicas share the work and no habit waiting for its window holds back one whose window has
+   * ended. A habit claimed whose window has not ended after all (its instant was a bound written
+   * early, or its avatar's settings moved the end) gets the exact instant, later than now: it is
+   * claimed again only then, and a run ends.
    */
   async judgeMissedWindows(): Promise<number> {
     const now = this.d.clock.now()
-    // No day starts more than a day ahead of UTC's: a cheap bound for the index, refined per habit.
-    const horizon = addDays(now.toISOString().slice(0, 10), 1)
     let penalties = 0
     await inBatches(MISSED_JOB_BATCH, async () => {
       const { claimed, missed } = await this.d.database.transaction(async (tx) => {
-        const due = await habitRepo.claimDueForMissCheck(tx, horizon, MISSED_JOB_BATCH)
+        const due = await habitRepo.claimDueForMissCheck(tx, now, MISSED_JOB_BATCH)
         const histories = await settingsRepo.historiesOf(tx, due.map((h) => h.avatarId))
+        const early: { id: string; missCheckAt: Date }[] = []
         let missedHere = 0
-        let judgedHabits = 0
         for (const before of due) {
           const history = histories.get(before.avatarId)!
-          if (!hasEnded(history, before.ownTimeZone, windowContaining(before.recurrence, before.missCheckFrom), now)) continue
-          judgedHabits++
+          const endsAt = missCheckAt(before, history)
+          if (endsAt > now) {
+            early.push({ id: before.id, missCheckAt: endsAt })
+            continue
+          }
           const { habit, missed } = await judgeEndedWindows(tx, this.d.outbox, before, history, now)
           missedHere += missed
           await habitRepo.save(tx, habit)
         }
-        return { claimed: judgedHabits, missed: missedHere }
+        await habitRepo.setMissCheckAt(tx, early)
+        return { claimed: due.length, missed: missedHere }
       })
       penalties += missed
       return claimed

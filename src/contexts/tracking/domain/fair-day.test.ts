@@ -1,17 +1,19 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { addDays, localNow, nextWindow, windowContaining, type Recurrence } from '../../../platform/time/index.js'
+import { addDays, dayOf, localNow, nextWindow, windowContaining, type Recurrence } from '../../../platform/time/index.js'
 import { BeforeFirstWindow, DayAlreadyCompleted, InvalidRecurrence, WindowAlreadyCompleted } from './errors.js'
 import * as rules from './habit.js'
 import { newHabit, type Habit } from './habit.js'
 import * as fields from './habit-fields.js'
 import { judgeMissedWindows } from './missed-windows.js'
-import { changeSettings, checkSettings, currentSettings, defaultHistory, frameOf, hasEnded, todayOf, type DaySettings, type SettingsEntry } from './settings.js'
+import {
+  changeSettings, checkSettings, currentSettings, defaultHistory, frameOf, hasEnded, settingsFor, todayOf, windowEnd, type DaySettings, type SettingsEntry,
+} from './settings.js'
 
 const base = { id: 'h', avatarId: 'a', ownerId: 'o', title: 'T', description: '', tags: [], ownTimeZone: null, associatedQuestId: null }
 const utc = defaultHistory()
 const at = (iso: string) => new Date(iso)
-const make = (recurrence: Recurrence, today = '2026-03-02', restDays: Habit['restDays'] = []) => newHabit({ ...base, recurrence, restDays }, today)
+const make = (recurrence: Recurrence, today = '2026-03-02', restDays: Habit['restDays'] = []) => newHabit({ ...base, recurrence, restDays }, today, utc)
 /** Settings changed on `day` (in force for the windows after it). */
 const changedOn = (day: string, change: Partial<DaySettings>, history: SettingsEntry[] = utc) => changeSettings(history, { ...currentSettings(history), ...change }, day)
 
@@ -66,7 +68,7 @@ describe('EVERY_N_DAYS', () => {
   test('windows of N days from the habit\'s first day; the next recurrence after a completion', () => {
     const h = make(fields.toRecurrence('EVERY_N_DAYS', { everyNDays: 3 }), '2026-03-02')
     expect(h.recurrence).toEqual({ type: 'EVERY_N_DAYS', everyNDays: 3, anchor: '2026-03-02' })
-    expect(h).toMatchObject({ firstWindowStart: '2026-03-02', missCheckFrom: '2026-03-05', missCheckDue: '2026-03-08' })
+    expect(h).toMatchObject({ firstWindowStart: '2026-03-02', missCheckFrom: '2026-03-05', missCheckAt: at('2026-03-08T00:00:00Z') })
     const { habit, slots } = attendAll(h, utc, ['2026-03-04T08:00:00', '2026-03-05T08:00:00'])
     expect(habit.streak).toBe(2)
     expect(rules.nextRecurrenceDate(habit, utc)).toBe('2026-03-08T00:00:00')
@@ -143,6 +145,54 @@ describe('the day start and changes of settings', () => {
   })
 })
 
+describe('the instant the next window to judge ends (what the missed-window job waits for)', () => {
+  test("in the habit's zone and the avatar's day start; a start the clock skips is moved forward by the gap", () => {
+    const tokyo4 = changedOn('2026-01-01', { timeZone: 'Asia/Tokyo', dayStartHour: 4 })
+    // The first window is 2 March's; the next, 3 March's, ends on 4 March at 04:00 in Tokyo (UTC+9).
+    expect(newHabit({ ...base, recurrence: { type: 'DAILY' } }, '2026-03-02', tokyo4).missCheckAt).toEqual(at('2026-03-03T19:00:00Z'))
+    // A habit with its own zone: 04:00 in New York (UTC−5).
+    const own = newHabit({ ...base, recurrence: { type: 'DAILY' }, ownTimeZone: 'America/New_York' }, '2026-03-02', tokyo4)
+    expect(own.missCheckAt).toEqual(at('2026-03-04T09:00:00Z'))
+    // New York springs forward on 8 March from 02:00 to 03:00: a day starting at 02:00 starts at 03:00 EDT (UTC−4).
+    const ny2 = changedOn('2026-01-01', { timeZone: 'America/New_York', dayStartHour: 2 })
+    expect(newHabit({ ...base, recurrence: { type: 'DAILY' } }, '2026-03-06', ny2).missCheckAt).toEqual(at('2026-03-08T07:00:00Z'))
+    // A weekly window ends with its week: Monday 16 March 02:00 EDT.
+    expect(newHabit({ ...base, recurrence: { type: 'WEEKLY', dayOfWeek: 'MONDAY' } }, '2026-03-04', ny2).missCheckAt).toEqual(at('2026-03-16T06:00:00Z'))
+  })
+
+  test('a change of settings while the window runs moves its end only later; the job judges it from that instant', () => {
+    const tokyo = changedOn('2026-01-01', { timeZone: 'Asia/Tokyo' })
+    const h = newHabit({ ...base, recurrence: { type: 'DAILY' } }, '2026-03-02', tokyo)
+    expect(h.missCheckAt).toEqual(at('2026-03-03T15:00:00Z')) // 4 March 00:00 in Tokyo
+    // On 3 March the avatar moves to New York (from 4 March on): 3 March's window ends by New York's clock too.
+    const west = changedOn('2026-03-03', { timeZone: 'America/New_York' }, tokyo)
+    expect(rules.missCheckAt(h, west)).toEqual(at('2026-03-04T05:00:00Z'))
+    expect(judgeMissedWindows(h, west, new Set(), at('2026-03-04T04:59:59.999Z'), 400).judged).toEqual([])
+    expect(judgeMissedWindows(h, west, new Set(), at('2026-03-04T05:00:00Z'), 400).judged).toHaveLength(1)
+    // Moving east instead never cuts the window short: it ends by New York's clock still.
+    const ny = changedOn('2026-01-01', { timeZone: 'America/New_York' })
+    const fromNy = newHabit({ ...base, recurrence: { type: 'DAILY' } }, '2026-03-02', ny)
+    expect(rules.missCheckAt(fromNy, changedOn('2026-03-03', { timeZone: 'Asia/Tokyo' }, ny))).toEqual(at('2026-03-04T05:00:00Z'))
+  })
+
+  test("is where the window's day-by-day reading turns, in every zone and day start (property)", () => {
+    const zone = fc.constantFrom('UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Pacific/Apia')
+    const frame = fc.record({ timeZone: zone, dayStartHour: fc.integer({ min: 0, max: 23 }) })
+    const start = fc.oneof(fc.integer({ min: 0, max: 730 }).map((n) => addDays('2025-12-01', n)), fc.constantFrom('2011-12-28', '2011-12-29', '2011-12-30'))
+    fc.assert(fc.property(frame, fc.option(frame), start, fc.integer({ min: 1, max: 3 }), (first, second, s, length) => {
+      const w = { start: s, end: addDays(s, length) }
+      let history = changedOn('2000-01-01', first)
+      if (second) history = changeSettings(history, { ...second, vacation: null }, addDays(s, length - 1))
+      // The settings it started with, and those of a change made while it ran.
+      const frames = [settingsFor(history, w.start), ...history.filter((e) => e.from > w.start && e.from <= w.end)]
+      const end = windowEnd(history, null, w)
+      const ended = (t: Date) => frames.every((f) => dayOf(t, frameOf(f, null)) >= w.end)
+      expect(ended(new Date(end.getTime() - 1))).toBe(false)
+      expect(ended(end)).toBe(true)
+    }), { numRuns: 300 })
+  })
+})
+
 describe('each window is judged once and none is skipped, whatever the settings do (property)', () => {
   const zone = fc.constantFrom('UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata')
   const recurrence = fc.constantFrom<Recurrence>(
@@ -159,7 +209,7 @@ describe('each window is judged once and none is skipped, whatever the settings 
     fc.assert(fc.property(recurrence, zone, fc.array(step, { minLength: 10, maxLength: 60 }), (r, startZone, steps) => {
       let history = changedOn('2026-01-01', { timeZone: startZone })
       let now = new Date('2026-03-02T12:00:00Z')
-      let habit = make(r, todayOf(history, null, now))
+      let habit = newHabit({ ...base, recurrence: r }, todayOf(history, null, now), history)
       const slots = new Set<string>()
       const judged: string[] = []
       for (const s of steps) {
@@ -168,6 +218,8 @@ describe('each window is judged once and none is skipped, whatever the settings 
           const today = todayOf(history, null, now)
           const vacation = s.change.vacationIn === null ? null : { from: addDays(today, s.change.vacationIn), to: addDays(today, s.change.vacationIn + 4) }
           history = changeSettings(history, { timeZone: s.change.timeZone, dayStartHour: s.change.dayStartHour, vacation }, today)
+          // As a change of settings does for each of the avatar's habits.
+          habit = { ...habit, missCheckAt: rules.missCheckAt(habit, history) }
         }
         if (s.attend) {
           try {
@@ -179,6 +231,9 @@ describe('each window is judged once and none is skipped, whatever the settings 
           }
         }
         const j = judgeMissedWindows(habit, history, slots, now, 400)
+        // The job claims the habit exactly when it has a window to judge, and leaves it waiting for a later instant.
+        expect(habit.missCheckAt <= now).toBe(j.habit.missCheckFrom !== habit.missCheckFrom)
+        expect(j.habit.missCheckAt > now).toBe(true)
         judged.push(...j.judged.map((x) => x.window.start))
         habit = j.habit
       }

@@ -9,8 +9,8 @@ import { experienceForStreak } from './rules.js'
 import { defaultHistory } from './settings.js'
 
 const base = { id: 'h', avatarId: 'a', ownerId: 'o', title: 'T', description: '', tags: [], ownTimeZone: null, associatedQuestId: null }
-const daily = (today = '2026-03-02'): Habit => newHabit({ ...base, recurrence: { type: 'DAILY' } }, today)
 const utc = defaultHistory()
+const daily = (today = '2026-03-02'): Habit => newHabit({ ...base, recurrence: { type: 'DAILY' } }, today, utc)
 /** Local times here are UTC's. */
 const instant = (local: string) => new Date(`${local.length === 10 ? `${local}T00:00:00` : local}Z`)
 const attend = (h: Habit, slots: ReadonlySet<string>, attendedAt: string, now: string) => rules.attend(h, utc, slots, attendedAt, instant(now))
@@ -93,14 +93,14 @@ describe('missed windows', () => {
     // On the 6th: windows of the 3rd, 4th and 5th have ended; the 4th was completed.
     const r = missed(h, new Set(['2026-03-04']), '2026-03-06')
     expect(r.missed.map((w) => w.start)).toEqual(['2026-03-03', '2026-03-05'])
-    expect(r.habit).toMatchObject({ missCheckFrom: '2026-03-06', missCheckDue: '2026-03-07' })
+    expect(r.habit).toMatchObject({ missCheckFrom: '2026-03-06', missCheckAt: instant('2026-03-07') })
     expect(missed(r.habit, new Set(), '2026-03-06').missed).toEqual([])
   })
 
   test('weekly habits are judged when their week ends', () => {
-    const h = newHabit({ ...base, recurrence: { type: 'WEEKLY', dayOfWeek: 'MONDAY' } }, '2026-03-04')
+    const h = newHabit({ ...base, recurrence: { type: 'WEEKLY', dayOfWeek: 'MONDAY' } }, '2026-03-04', utc)
     // First window [2 Mar, 9 Mar); the next [9, 16) is judged from the 16th.
-    expect(h).toMatchObject({ firstWindowStart: '2026-03-02', missCheckFrom: '2026-03-09', missCheckDue: '2026-03-16' })
+    expect(h).toMatchObject({ firstWindowStart: '2026-03-02', missCheckFrom: '2026-03-09', missCheckAt: instant('2026-03-16') })
     expect(missed(h, new Set(), '2026-03-15').missed).toEqual([])
     expect(missed(h, new Set(), '2026-03-16').missed).toEqual([{ start: '2026-03-09', end: '2026-03-16' }])
   })

@@ -9,7 +9,7 @@ import {
 } from '../../../platform/time/index.js'
 import { AttendInFuture, BeforeFirstWindow, DayAlreadyCompleted, WindowAlreadyCompleted } from './errors.js'
 import { ATTEND_FUTURE_TOLERANCE_HOURS, FROZEN_WINDOWS_KEPT, STREAK_WALK_MAX, rewardForStreak } from './rules.js'
-import { BEGINNING, currentSettings, frameOf, hasEnded, onVacation, settingsFor, type SettingsEntry } from './settings.js'
+import { BEGINNING, currentSettings, frameOf, hasEnded, onVacation, settingsFor, windowEnd, type SettingsEntry } from './settings.js'
 
 export interface Habit {
   id: string
@@ -35,8 +35,13 @@ export interface Habit {
   lastCompletedWindowStart: LocalDate | null
   streak: number
   bestStreak: number
+  /** The missed-window job has judged every window before this date. */
   missCheckFrom: LocalDate
-  missCheckDue: LocalDate
+  /**
+   * When the job next has work for this habit: the instant the window starting at missCheckFrom
+   * ends (`missCheckAt`). It moves with that window and with the avatar's settings.
+   */
+  missCheckAt: Date
   /** `HH:mm` in the habit's time zone, or null: no reminders (see reminder.ts). */
   reminderTime: string | null
   /** When the reminder job next has work for this habit: its next reminder instant; null without a reminder time. */
@@ -44,15 +49,30 @@ export interface Habit {
   version: number
 }
 
+/**
+ * The instant the window starting at `missCheckFrom` ends, by the avatar's settings `history` (see
+ * `windowEnd`): from then on the missed-window job has work for the habit. A change of the habit's
+ * windows or of the settings moves it.
+ */
+export const missCheckAt = (h: Pick<Habit, 'recurrence' | 'ownTimeZone' | 'missCheckFrom'>, history: readonly SettingsEntry[]): Date =>
+  windowEnd(history, h.ownTimeZone, windowContaining(h.recurrence, h.missCheckFrom))
+
 /** Where the missed-window checks start: after the first window, which never penalises. */
-function missChecksFrom(recurrence: Recurrence, first: Window): Pick<Habit, 'missCheckFrom' | 'missCheckDue'> {
-  return { missCheckFrom: first.end, missCheckDue: nextWindow(recurrence, first).end }
+function missChecksFrom(
+  h: Pick<Habit, 'recurrence' | 'ownTimeZone'>, first: Window, history: readonly SettingsEntry[],
+): Pick<Habit, 'missCheckFrom' | 'missCheckAt'> {
+  const missCheckFrom = first.end
+  return { missCheckFrom, missCheckAt: missCheckAt({ ...h, missCheckFrom }, history) }
 }
 
-/** A new habit, without a reminder (`setReminder` adds one); `today` is its first day, in its own frame. */
+/**
+ * A new habit, without a reminder (`setReminder` adds one); `today` is its first day, in its own
+ * frame by the avatar's settings `history`.
+ */
 export function newHabit(
   h: Pick<Habit, 'id' | 'avatarId' | 'ownerId' | 'title' | 'description' | 'tags' | 'recurrence' | 'ownTimeZone' | 'associatedQuestId'> & { restDays?: Weekday[] },
   today: LocalDate,
+  history: readonly SettingsEntry[],
 ): Habit {
   // A copy of a quest's habit comes anchored where the quest counts from; a new habit starts today.
   const recurrence = h.recurrence.type === 'EVERY_N_DAYS' && h.recurrence.anchor !== BEGINNING ? h.recurrence : anchoredAt(h.recurrence, today)
@@ -69,7 +89,7 @@ export function newHabit(
     lastCompletedWindowStart: null,
     streak: 0,
     bestStreak: 0,
-    ...missChecksFrom(recurrence, first),
+    ...missChecksFrom({ recurrence, ownTimeZone: h.ownTimeZone }, first, history),
     reminderTime: null,
     remindAt: null,
     version: 1,
@@ -77,13 +97,13 @@ export function newHabit(
 }
 
 /** A new recurrence starts afresh from the window holding today: old completions no longer line up. */
-export function changeRecurrence(h: Habit, asked: Recurrence, today: LocalDate): Habit {
+export function changeRecurrence(h: Habit, asked: Recurrence, today: LocalDate, history: readonly SettingsEntry[]): Habit {
   const recurrence = anchoredAt(asked, today)
   const first = windowContaining(recurrence, today)
   const restDays = recurrence.type === 'DAILY' ? h.restDays : []
   return {
     ...h, recurrence, restDays, previousRestDays: restDays, restDaysFrom: null, frozenWindows: [],
-    firstWindowStart: first.start, lastCompletedWindowStart: null, streak: 0, ...missChecksFrom(recurrence, first),
+    firstWindowStart: first.start, lastCompletedWindowStart: null, streak: 0, ...missChecksFrom({ recurrence, ownTimeZone: h.ownTimeZone }, first, history),
   }
 }
 

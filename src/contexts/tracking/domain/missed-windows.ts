@@ -1,6 +1,6 @@
 /** The missed-window job's rule: which of a habit's ended windows it judges, and how. */
 import { nextWindow, windowContaining, type LocalDate, type Window } from '../../../platform/time/index.js'
-import { doneWindows, isDue, type Habit } from './habit.js'
+import { doneWindows, isDue, missCheckAt, type Habit } from './habit.js'
 import { hasEnded, type SettingsEntry } from './settings.js'
 
 /** What the missed-window job decided for a window: missed (penalised), or not due (recorded, no penalty). */
@@ -12,7 +12,7 @@ export interface Judged {
 /**
  * Judges, in order from the first not judged, each window that has ended (`hasEnded`: never before
  * the settings it started with say so) and is not done; at most `limit`. A window is judged once:
- * the habit's `missCheckFrom` moves past it.
+ * the habit's `missCheckFrom` moves past it, and `missCheckAt` to the end of the next.
  */
 export function judgeMissedWindows(h: Habit, history: readonly SettingsEntry[], slots: ReadonlySet<LocalDate>, now: Date, limit: number) {
   const done = doneWindows(h.recurrence, slots)
@@ -23,5 +23,6 @@ export function judgeMissedWindows(h: Habit, history: readonly SettingsEntry[], 
     if (!done.has(w.start)) judged.push({ window: w, outcome: isDue(h, history, w) ? 'MISSED' : 'NOT_DUE' })
     from = w.end
   }
-  return { judged, habit: { ...h, missCheckFrom: from, missCheckDue: windowContaining(h.recurrence, from).end } }
+  const habit = { ...h, missCheckFrom: from }
+  return { judged, habit: { ...habit, missCheckAt: missCheckAt(habit, history) } }
 }

@@ -15,7 +15,7 @@ const checkReminder = (h: Habit, completed: ReadonlySet<string>, now: Date, hist
 
 /** A habit made on Monday 2 March 2026 (local), its reminder set at `setAt`. */
 function habit(recurrence: Recurrence, reminderTime: string, setAt: string, timeZone: string | null = null, history = utc): Habit {
-  return setReminder(newHabit({ ...base, recurrence, ownTimeZone: timeZone }, '2026-03-02'), reminderTime, at(setAt), history)
+  return setReminder(newHabit({ ...base, recurrence, ownTimeZone: timeZone }, '2026-03-02', history), reminderTime, at(setAt), history)
 }
 const daily = (reminderTime = '09:00', setAt = '2026-03-02T08:00:00Z', timeZone: string | null = null) => habit({ type: 'DAILY' }, reminderTime, setAt, timeZone)
 const none = new Set<string>()
@@ -126,7 +126,7 @@ describe('the reminder job\'s decision', () => {
   })
 
   test('a habit without a reminder time is never reminded of and waits for nothing', () => {
-    const h = newHabit({ ...base, recurrence: { type: 'DAILY' }, ownTimeZone: null }, '2026-03-02')
+    const h = newHabit({ ...base, recurrence: { type: 'DAILY' }, ownTimeZone: null }, '2026-03-02', utc)
     expect(h).toMatchObject({ reminderTime: null, remindAt: null })
     const c = checkReminder(h, none, at('2026-03-02T23:00:00Z'))
     expect(c.due).toBeNull()

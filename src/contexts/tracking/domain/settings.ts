@@ -7,7 +7,7 @@
  */
 import { BadRequest } from '../../../platform/errors.js'
 import {
-  DEFAULT_TIME_ZONE, addDays, daysBetween, dayOf, isValidTimeZone, parseLocalDate, type DayFrame, type LocalDate, type Window,
+  DEFAULT_TIME_ZONE, addDays, daysBetween, dayOf, dayStart, isValidTimeZone, parseLocalDate, type DayFrame, type LocalDate, type Window,
 } from '../../../platform/time/index.js'
 import { InvalidTimeZone } from './errors.js'
 import { DAY_START_HOUR_MAX, SETTINGS_HISTORY_MAX, VACATION_MAX_DAYS } from './rules.js'
@@ -101,13 +101,18 @@ export const todayOf = (history: readonly SettingsEntry[], ownTimeZone: string |
   dayOf(now, frameOf(currentSettings(history), ownTimeZone))
 
 /**
- * Whether window `w` has ended at `now`: by the settings it started with and by every change made
- * while it ran, so a change never cuts a window short (a window made longer by one is longer).
+ * The instant window `w` ends: the latest of its ends by the settings it started with and by every
+ * change made while it ran, so a change never cuts a window short (a window made longer by one is
+ * longer).
  */
-export function hasEnded(history: readonly SettingsEntry[], ownTimeZone: string | null, w: Window, now: Date): boolean {
+export function windowEnd(history: readonly SettingsEntry[], ownTimeZone: string | null, w: Window): Date {
   const frames = [settingsFor(history, w.start), ...history.filter((e) => e.from > w.start && e.from <= w.end)]
-  return frames.every((s) => dayOf(now, frameOf(s, ownTimeZone)) >= w.end)
+  return new Date(Math.max(...frames.map((s) => dayStart(w.end, frameOf(s, ownTimeZone)).getTime())))
 }
+
+/** Whether window `w` has ended at `now` (`windowEnd`): the job judges a window from that instant on. */
+export const hasEnded = (history: readonly SettingsEntry[], ownTimeZone: string | null, w: Window, now: Date): boolean =>
+  now.getTime() >= windowEnd(history, ownTimeZone, w).getTime()
 
 /** Whether a vacation holds the whole window (its days are w.start … w.end − 1). */
 export const onVacation = (s: DaySettings, w: Window): boolean =>

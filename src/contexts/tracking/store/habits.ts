@@ -1,7 +1,6 @@
-import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
-import type { LocalDate } from '../../../platform/time/index.js'
 import type { Habit } from '../domain/habit.js'
 import { fromHabit, toHabit } from './habit-rows.js'
 import { completions, habits, missedWindows, remindersSent } from './tables.js'
@@ -25,9 +24,9 @@ export const habitRepo = {
     return row ? toHabit(row) : undefined
   },
 
-  /** The avatar's habits that have a reminder time, locked: their reminder instants move with the avatar's days. */
-  async withReminderOfAvatar(tx: Tx, avatarId: string): Promise<Habit[]> {
-    const rows = await tx.select().from(habits).where(and(eq(habits.avatarId, avatarId), isNotNull(habits.reminderTime))).for('update')
+  /** Every habit of the avatar, locked: the instants its jobs wait for move with the avatar's days. */
+  async ofAvatarForUpdate(tx: Tx, avatarId: string): Promise<Habit[]> {
+    const rows = await tx.select().from(habits).where(eq(habits.avatarId, avatarId)).for('update')
     return rows.map(toHabit)
   },
 
@@ -88,11 +87,19 @@ export const habitRepo = {
     return row?.seq
   },
 
-  /** Habits whose next window to judge may have ended by `horizon`, locked for this job run. */
-  async claimDueForMissCheck(tx: Tx, horizon: LocalDate, limit: number): Promise<Habit[]> {
-    const rows = await tx.select().from(habits).where(lte(habits.missCheckDue, horizon))
-      .orderBy(asc(habits.missCheckDue)).limit(limit).for('update', { skipLocked: true })
+  /** Habits whose next window to judge had ended by `now`, those that ended first first, locked for this job run (replicas take others). */
+  async claimDueForMissCheck(tx: Tx, now: Date, limit: number): Promise<Habit[]> {
+    const rows = await tx.select().from(habits).where(lte(habits.missCheckAt, now))
+      .orderBy(asc(habits.missCheckAt)).limit(limit).for('update', { skipLocked: true })
     return rows.map(toHabit)
+  },
+
+  /** Moves each habit's missed-window instant, in one statement (the job's bookkeeping: no new version). */
+  async setMissCheckAt(tx: Tx, next: { id: string; missCheckAt: Date }[]): Promise<void> {
+    if (next.length === 0) return
+    const rows = JSON.stringify(next.map((n) => ({ id: n.id, at: n.missCheckAt.toISOString() })))
+    await tx.execute(sql`update tracking.habits t set miss_check_at = x.at
+      from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, at timestamptz) where t.id = x.id`)
   },
 
   /** Habits whose next reminder instant has come by `now`, locked for this job run (replicas take others). */

@@ -10,6 +10,15 @@ export const settingsRepo = {
     return (row?.history as SettingsEntry[] | undefined) ?? defaultHistory()
   },
 
+  /**
+   * The same, share-locked: a change of the settings waits for this transaction to end, and this one
+   * reads what a change under way writes. A habit made meanwhile is made by the settings it will have.
+   */
+  async historyForShare(tx: Tx, avatarId: string): Promise<SettingsEntry[]> {
+    const [row] = await tx.select({ history: avatarSettings.history }).from(avatarSettings).where(eq(avatarSettings.avatarId, avatarId)).for('share')
+    return (row?.history as SettingsEntry[] | undefined) ?? defaultHistory()
+  },
+
   /** The same, locked for a change (no row yet: none to lock; the upsert settles two first changes). */
   async historyForUpdate(tx: Tx, avatarId: string): Promise<{ history: SettingsEntry[]; version: number }> {
     const [row] = await tx.select().from(avatarSettings).where(eq(avatarSettings.avatarId, avatarId)).for('update')

@@ -43,8 +43,11 @@ export const habits = trackingSchema.table(
     bestStreak: integer('best_streak').notNull(),
     /** The missed-window job has judged every window before this date. */
     missCheckFrom: localDate('miss_check_from').notNull(),
-    /** End of the window starting at missCheckFrom: the job has work for this habit from then. */
-    missCheckDue: localDate('miss_check_due').notNull(),
+    /**
+     * The instant the window starting at missCheckFrom ends, in the habit's days (its zone, its
+     * avatar's day start and their changes): the job claims the habit from then, by this index.
+     */
+    missCheckAt: instant('miss_check_at').notNull(),
     /** `HH:mm` local, or null: no reminders. */
     reminderTime: text('reminder_time'),
     /** The reminder job has work for this habit from this instant (null: no reminder time). */
@@ -56,7 +59,7 @@ export const habits = trackingSchema.table(
     index('habits_avatar_idx').on(t.avatarId, t.seq),
     // An account's calendar feed reads the habits of all its avatars.
     index('habits_owner_idx').on(t.ownerId, t.seq),
-    index('habits_miss_due_idx').on(t.missCheckDue),
+    index('habits_miss_check_at_idx').on(t.missCheckAt),
     index('habits_remind_at_idx').on(t.remindAt),
   ],
 )

@@ -12,6 +12,7 @@ import type { Database } from '../../../../platform/db/database.js'
 import type { Outbox } from '../../../../platform/events/outbox.js'
 import { newId } from '../../../../platform/ids.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../../avatar/client.js'
+import { withJobInstants } from '../../domain/job-instants.js'
 import * as reminders from '../../domain/reminder.js'
 import { currentSettings, frameOf, todayOf } from '../../domain/settings.js'
 import { habitRepo } from '../../store/habits.js'
@@ -49,7 +50,9 @@ export class ImportApp {
       return { plan, habit: reminders.setReminder(habit, frameOf(currentSettings(history), habit.ownTimeZone), plan.reminderTime, now) }
     })
     await this.d.database.transaction(async (tx) => {
-      for (const { habit } of made) await habitRepo.insert(tx, habit, now)
+      // The jobs' instants by the settings read again under a share lock, as for a habit made by hand (HabitCommands.insert).
+      const settled = await settingsRepo.historyForShare(tx, avatarId)
+      for (const { habit } of made) await habitRepo.insert(tx, withJobInstants(habit, settled, now), now)
       await historyRows.insertCompletions(tx, made.flatMap(({ plan, habit }) =>
         plan.completions.map((c) => ({ habitId: habit.id, windowStart: c.slot, attendedAt: c.attendedAt }))), now)
       await historyRows.insertJudged(tx, made.flatMap(({ plan, habit }) =>

@@ -6,7 +6,7 @@ import { habitCalendar, recurrenceRule, type CalendarHabit } from './calendar.js
 
 // 2026-03-02 is a Monday; Berlin moves its clocks forward on 29 March 2026.
 const base = { id: '7d1c7a9e-0000-4000-8000-000000000001', avatarId: 'a', ownerId: 'o', title: 'Read', description: '', tags: [], ownTimeZone: null, associatedQuestId: null }
-const make = (recurrence: Recurrence, today = '2026-03-02', extra: Partial<Habit> = {}) => ({ ...newHabit({ ...base, recurrence }, today), ...extra })
+const make = (recurrence: Recurrence, today = '2026-03-02', extra: Partial<Habit> = {}) => ({ ...newHabit({ ...base, recurrence }, today, defaultHistory()), ...extra })
 const berlin4: SettingsEntry[] = [{ from: BEGINNING, timeZone: 'Europe/Berlin', dayStartHour: 4, vacation: { from: '2026-04-06', to: '2026-04-08' } }]
 const NOW = new Date('2026-03-02T10:00:00Z')
 

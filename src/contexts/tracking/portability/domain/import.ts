@@ -200,7 +200,7 @@ export function importedHabit(
   const created = habits.newHabit({
     ...ids, title: plan.template.title, description: plan.template.description, tags: plan.template.tags, recurrence,
     ownTimeZone: plan.ownTimeZone, restDays: plan.restDays, associatedQuestId: null,
-  }, today)
+  }, today, history)
   const earliest = [plan.firstWindowStart, earliestOf(plan)].filter((d): d is LocalDate => d !== null && d !== undefined).sort()[0]
   const firstWindowStart = earliest !== undefined && earliest < created.firstWindowStart ? windowContaining(recurrence, earliest).start : created.firstWindowStart
   const frozen = plan.judged.filter((j) => j.outcome === 'FROZEN').map((j) => j.windowStart).sort()
