@@ -1,8 +1,8 @@
 /**
- * Attends batched per player and written with a guard on each habit's version (DESIGN §9.1): two
+ * Attends batched per habit and written with a guard on each habit's version (DESIGN §9.1): two
  * processes attending the same habits at once. Each HabitCommands on the one test database stands
- * for a process of its own; the one whose write lost the race decides its attends again on fresh
- * state, and the answers of its other habits stand.
+ * for a process of its own; a habit whose write lost the race has its attends decided again on
+ * fresh state, and the answers of its other habits stand.
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, inject, test } from 'vitest'
@@ -13,6 +13,11 @@ import { outbox as outboxTable } from '../src/contexts/tracking/store/tables.js'
 import { ManualClock } from '../src/platform/clock.js'
 import type { Principal } from '../src/platform/auth/principal.js'
 import { Outbox } from '../src/platform/events/outbox.js'
+import { NotFound } from '../src/platform/errors.js'
+import { AggregateWriter } from '../src/platform/writer/writer.js'
+import type { TrackingDraft } from '../src/contracts/events/tracking.js'
+import type { Habit } from '../src/contexts/tracking/domain/habit.js'
+import { habitAggregate } from '../src/contexts/tracking/store/habit-aggregate.js'
 import { openTestDatabase, type TestDatabase } from './support/backends.js'
 
 let testDb: TestDatabase
@@ -24,7 +29,11 @@ afterAll(() => testDb.drop())
 const clock = new ManualClock(new Date('2026-03-02T08:00:00Z'))
 const player: Principal = { userId: randomUUID(), role: 'player', tokenId: 't', expiresAt: Number.MAX_SAFE_INTEGER }
 const avatars = { ownerOf: async () => player.userId } as unknown as AvatarClient
-const aProcess = () => new HabitCommands({ database: testDb.database, clock, avatars, outbox: new Outbox('tracking', outboxTable, clock, testDb.database) })
+function aProcess(): HabitCommands {
+  const outbox = new Outbox('tracking', outboxTable, clock, testDb.database)
+  const habits = new AggregateWriter<Habit, TrackingDraft>(habitAggregate(outbox), { database: testDb.database, clock, missing: (id) => new NotFound('Habit', id) })
+  return new HabitCommands({ database: testDb.database, clock, avatars, outbox, habits })
+}
 const answer = (p: Promise<void>) => p.then(() => 'attended', (e: Error & { type?: string }) => e.constructor.name)
 
 test('two processes attend the same habits at once: each window is completed once, and every attend is answered', async () => {

@@ -25,6 +25,10 @@ import { buildPortability } from './portability/index.js'
 import { reminderRepo } from './store/window-records.js'
 import { inbox, outbox as outboxTable, remindersSent } from './store/tables.js'
 import { TRACKING_PROBLEMS } from './http/problem-types.js'
+import { habitAggregate } from './store/habit-aggregate.js'
+import type { Habit } from './domain/habit.js'
+import { AggregateWriter } from '../../platform/writer/writer.js'
+import { NotFound } from '../../platform/errors.js'
 
 export const MISSED_WINDOWS_JOB = 'tracking.missed-windows'
 export const REMINDERS_JOB = 'tracking.reminders'
@@ -36,7 +40,8 @@ export const trackingModule = contextModule({
   remotePort: httpTrackingClient,
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient } }) {
     const outbox = new Outbox<TrackingDraft>('tracking', outboxTable, deps.clock, deps.database)
-    const used = { database: deps.database, clock: deps.clock, avatars: deps.ports.avatar, outbox }
+    const habits = new AggregateWriter<Habit, TrackingDraft>(habitAggregate(outbox), { database: deps.database, clock: deps.clock, missing: (id) => new NotFound('Habit', id) })
+    const used = { database: deps.database, clock: deps.clock, avatars: deps.ports.avatar, outbox, habits }
     const commands = new HabitCommands(used)
     const queries = new HabitQueries(used)
     const jobs = new TrackingJobs(used)

@@ -13,7 +13,7 @@
  * - keyed calls: a key answered before answers again as it did, and changes nothing.
  * It also offers the transactional path (`insert`, `save`, `remove` inside a transaction).
  */
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Clock } from '../clock.js'
 import type { Database, Tx } from '../db/database.js'
 import { IdempotencyKeyReused, type AppError } from '../errors.js'
@@ -22,12 +22,14 @@ import { writtenEvents, type WrittenEvent } from '../events/outbox.js'
 import { BoundedMap } from '../bounded-map.js'
 import { newId } from '../ids.js'
 import type { Logger } from '../log.js'
-import { changingColumns, keyColumn, rowJson, type AggregateDefinition, type ColumnShape, type Versioned } from './aggregate.js'
+import { statementIn } from '../db/raw-statement.js'
+import { changingColumns, keyColumn, type AggregateDefinition, type ColumnShape, type Versioned } from './aggregate.js'
 import { failed, KeyedBatcher, succeeded, type Outcome } from './batcher.js'
 import { Coalescer } from './coalescer.js'
-import type { BatchedCommand, Draft, PartRows } from './decisions.js'
+import type { BatchedCommand, Draft } from './decisions.js'
 import { RACE_LOST, untilWritten } from './retry.js'
-import { loadStatement, partColumns, rowFromJson, writeStatement } from './statements.js'
+import { writeParams, type StatementRunner, type Write } from './group-write.js'
+import { loadStatement, rowFromJson, writeStatement } from './statements.js'
 
 /** What a key was answered with, and for which call. */
 export interface Answer {
@@ -71,16 +73,6 @@ export interface WriterOptions<S extends Versioned, D extends Draft, X, C extend
   log?: Logger
 }
 
-/** One aggregate's batch, decided and ready to write. */
-interface Write<S> {
-  id: string
-  readVersion: number
-  state: S
-  events: WrittenEvent[]
-  answers: { key: string; operation: string; result: unknown }[]
-  parts: PartRows
-  at: Date
-}
 
 /** How many answers of keyed calls a process remembers (they never change, so the memory is exact). */
 const REMEMBERED_ANSWERS = 50_000
@@ -233,26 +225,8 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
   }
 
   /** Every write of the moment in one statement; answers the ids written (one whose version moved on is not). */
-  private async writeMany(writes: Write<S>[]): Promise<Set<string>> {
-    const d = this.definition
-    // In one order in every process, so that two writes of overlapping aggregates rarely deadlock.
-    const sorted = [...writes].sort((x, y) => (x.id < y.id ? -1 : 1))
-    const states = sorted.map((w) => ({ ...rowJson(this.stateColumns, d.toRow(w.state) as Record<string, unknown>), __read_version: w.readVersion }))
-    const events = sorted.flatMap((w) => w.events.map((e) => ({ ...e, aggregate_id: w.id, occurred_at: w.at.toISOString() })))
-    const params: unknown[] = [JSON.stringify(states), JSON.stringify(events)]
-    if (d.answers) {
-      const a = d.answers
-      params.push(JSON.stringify(sorted.flatMap((w) => w.answers.map((k) => ({
-        [a.key.name]: k.key, [a.of.name]: w.id, [a.operation.name]: k.operation, [a.result.name]: k.result, [a.at.name]: w.at.toISOString(),
-      })))))
-    }
-    for (const [name, part] of Object.entries(d.parts ?? {})) {
-      const columns = partColumns(part.table)
-      const rows = sorted.flatMap((w) => mergeConflicting(part.conflict && { on: part.conflict.on.map((c) => c.name), addUp: part.conflict.addUp.map((c) => c.name) },
-        (w.parts[name] ?? []).map((r) => rowJson(columns, r))))
-      params.push(JSON.stringify(rows))
-    }
-    const rows = await this.o.database.statement(`writer_${d.name}_write`, this.writeSql, params)
+  private async writeMany(writes: Write<S>[], run: StatementRunner = (t, p) => this.o.database.statement(`writer_${this.definition.name}_write`, t, p)): Promise<Set<string>> {
+    const rows = await run(this.writeSql, writeParams(this.definition, this.stateColumns, writes))
     return new Set(rows.map((r) => r.key as string))
   }
 
@@ -276,15 +250,28 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
    * reading to be sure it is.
    */
   async save(tx: Tx, before: S, after: S, events: D[] = []): Promise<S | undefined> {
-    const d = this.definition
-    const saved = { ...after, version: before.version + 1 }
-    const row = d.toRow(saved) as Record<string, unknown>
-    const changes = Object.fromEntries(changingColumns(d).filter((c) => c.field in row).map((c) => [c.field, row[c.field]]))
-    const rows = await tx.update(d.table).set(changes).where(and(eq(d.key, d.keyOf(before)), eq(d.version, before.version))).returning({ key: d.key })
-    if (rows.length === 0) return undefined
-    await this.addEvents(tx, saved, events)
-    this.o.database.afterCommit(() => this.remembered?.set(d.keyOf(saved), saved))
+    const [saved] = await this.saveMany(tx, [{ before, after, events }])
     return saved
+  }
+
+  /** Many aggregates changed in one statement (as `save`); answers those written, in order (one no longer at its `before` is left out). */
+  async saveMany(tx: Tx, changes: { before: S; after: S; events?: D[] }[]): Promise<S[]> {
+    if (changes.length === 0) return []
+    const at = this.o.clock.now()
+    const writes = changes.map(({ before, after, events = [] }): Write<S> => {
+      const state = { ...after, version: before.version + 1 }
+      return {
+        id: this.definition.keyOf(before), readVersion: before.version, state, answers: [], parts: {}, at,
+        events: events.map((e) => ({ id: newId(), type: e.type, version: state.version, payload: e.payload })),
+      }
+    })
+    const written = await this.writeMany(writes, (text, params) => statementIn(tx, text, params))
+    const saved = writes.filter((w) => written.has(w.id))
+    this.o.database.afterCommit(() => {
+      for (const w of saved) this.remembered?.set(w.id, w.state)
+      this.definition.outbox.committed(saved.flatMap((w) => writtenEvents(w.id, w.at, w.events)))
+    })
+    return saved.map((w) => w.state)
   }
 
   /** Deletes the aggregate (read in this transaction); its events carry the version after it. */
@@ -301,17 +288,4 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
     const aggregateId = this.definition.keyOf(state)
     await this.definition.outbox.add(tx, events.map((e): EventDraft => ({ ...e, aggregateId, version: state.version })))
   }
-}
-
-/** Rows of one write that would meet on the same key, as one (their `addUp` columns summed): one statement may not touch a row twice. */
-function mergeConflicting(conflict: { on: string[]; addUp: string[] } | undefined, rows: Record<string, unknown>[]): Record<string, unknown>[] {
-  if (!conflict || rows.length < 2) return rows
-  const merged = new Map<string, Record<string, unknown>>()
-  for (const row of rows) {
-    const k = JSON.stringify(conflict.on.map((c) => row[c]))
-    const seen = merged.get(k)
-    if (!seen) merged.set(k, { ...row })
-    else for (const c of conflict.addUp) seen[c] = Number(seen[c]) + Number(row[c])
-  }
-  return [...merged.values()]
 }

@@ -81,7 +81,10 @@ export class HabitCommands {
 
   /** The quest is over for these copies: they stay as personal habits, no longer linked to it. */
   async unlinkFromQuest(questId: string, habitIds: string[]): Promise<void> {
-    await this.d.database.transaction((tx) => habitRepo.unlinkFromQuest(tx, questId, habitIds))
+    await this.d.database.transaction(async (tx) => {
+      const linked = await habitRepo.linkedToQuestForUpdate(tx, questId, habitIds)
+      await this.d.habits.saveMany(tx, linked.map((before) => ({ before, after: { ...before, associatedQuestId: null } })))
+    })
   }
 
   private async insert(id: string, ownerId: string, input: NewHabit, history: SettingsEntry[]): Promise<{ habit: Habit; created: boolean }> {
@@ -105,10 +108,9 @@ export class HabitCommands {
       // The jobs' instants by the settings read again under a share lock: a change under way ends first and is read here, or
       // waits for this transaction and then finds this habit among those whose instants it moves.
       const habit = withJobInstants(made, await settingsRepo.historyForShare(tx, input.avatarId), now)
-      if (!(await habitRepo.insert(tx, habit, now))) return { habit: await habitRepo.get(tx, id), created: false }
-      await this.d.outbox.add(tx, [{ type: 'HabitCreated', aggregateId: habit.id, version: 1,
-        payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
-      return { habit, created: true }
+      const inserted = await this.d.habits.insert(tx, habit, [{ type: 'HabitCreated', payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }],
+        { createdAt: now })
+      return inserted ? { habit: inserted, created: true } : { habit: await habitRepo.get(tx, id), created: false }
     })
   }
 
@@ -143,9 +145,9 @@ export class HabitCommands {
       authorizeHabit(p, before)
       const history = await settingsRepo.history(tx, before.avatarId)
       const now = this.d.clock.now()
-      const { habit: judged } = await judgeEndedWindows(tx, this.d.outbox, before, history, now)
+      const { habit: judged, missed } = await judgeEndedWindows(tx, before, history, now)
       const changed = rules.changeRecurrence(judged, recurrence, todayOf(history, judged.ownTimeZone, now), history)
-      await habitRepo.save(tx, { ...reminders.setReminder(changed, reminders.habitFrame(changed, history), judged.reminderTime, now), version: judged.version + 1 })
+      await this.d.habits.save(tx, before, reminders.setReminder(changed, reminders.habitFrame(changed, history), judged.reminderTime, now), missed)
     })
   }
 
@@ -176,9 +178,8 @@ export class HabitCommands {
       const next = checkSettings(currentSettings(history), change)
       const changed = changeSettingsHistory(history, next, todayOf(history, null, now))
       if (!(await settingsRepo.save(tx, avatarId, changed, version, now))) return RACE_LOST
-      const moved = (await habitRepo.ofAvatarForUpdate(tx, avatarId)).map((h) => withJobInstants(h, changed, now))
-      await habitRepo.setRemindAt(tx, moved.filter((h) => h.reminderTime !== null))
-      await habitRepo.setMissCheckAt(tx, moved)
+      const habits = await habitRepo.ofAvatarForUpdate(tx, avatarId)
+      await this.d.habits.saveMany(tx, habits.map((before) => ({ before, after: withJobInstants(before, changed, now) })))
       return next
     }))
   }
@@ -204,7 +205,7 @@ export class HabitCommands {
       if (!habit || !(await missedRepo.freeze(tx, habitId, windowStart))) return
       const history = await settingsRepo.history(tx, habit.avatarId)
       const frozen = rules.freezeWindow(habit, history, await completionRepo.windowStarts(tx, habitId), windowStart)
-      await habitRepo.save(tx, { ...frozen, version: habit.version + 1 })
+      await this.d.habits.save(tx, habit, frozen)
     })
   }
 
@@ -218,9 +219,8 @@ export class HabitCommands {
 
   private async remove(habit: Habit): Promise<void> {
     await this.d.database.transaction(async (tx) => {
-      await habitRepo.delete(tx, habit.id)
-      await this.d.outbox.add(tx, [{ type: 'HabitDeleted', aggregateId: habit.id, version: habit.version + 1,
-        payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
+      await habitRepo.deleteRecords(tx, habit.id)
+      await this.d.habits.remove(tx, habit, [{ type: 'HabitDeleted', payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
     })
   }
 
@@ -229,7 +229,7 @@ export class HabitCommands {
       const before = await habitRepo.getForUpdate(tx, id)
       authorizeHabit(p, before)
       const history = await settingsRepo.history(tx, before.avatarId)
-      await habitRepo.save(tx, { ...decide(before, history), version: before.version + 1 })
+      await this.d.habits.save(tx, before, decide(before, history))
     })
   }
 }

@@ -1,6 +1,7 @@
 import { inBatches } from '../../../platform/jobs/batches.js'
 import { windowInstants } from '../../../platform/time/index.js'
-import { missCheckAt } from '../domain/habit.js'
+import type { TrackingDraft } from '../../../contracts/events/tracking.js'
+import { missCheckAt, type Habit } from '../domain/habit.js'
 import * as reminders from '../domain/reminder.js'
 import { MISSED_JOB_BATCH, REMINDER_JOB_BATCH } from '../domain/rules.js'
 import { habitRepo } from '../store/habits.js'
@@ -11,7 +12,7 @@ import { judgeEndedWindows } from './judging.js'
 
 /** The tracking context's periodic jobs: the missed-window judgement and the reminders. Replicas share their work. */
 export class TrackingJobs {
-  constructor(private readonly d: Pick<TrackingDeps, 'database' | 'outbox' | 'clock'>) {}
+  constructor(private readonly d: Pick<TrackingDeps, 'database' | 'clock' | 'habits'>) {}
 
   /**
    * The missed-window job: judges every window that has ended since the last run, once per
@@ -30,20 +31,20 @@ export class TrackingJobs {
       const { claimed, missed } = await this.d.database.transaction(async (tx) => {
         const due = await habitRepo.claimDueForMissCheck(tx, now, MISSED_JOB_BATCH)
         const histories = await settingsRepo.historiesOf(tx, due.map((h) => h.avatarId))
-        const early: { id: string; missCheckAt: Date }[] = []
+        const changes: { before: Habit; after: Habit; events: TrackingDraft[] }[] = []
         let missedHere = 0
         for (const before of due) {
           const history = histories.get(before.avatarId)!
           const endsAt = missCheckAt(before, history)
           if (endsAt > now) {
-            early.push({ id: before.id, missCheckAt: endsAt })
+            changes.push({ before, after: { ...before, missCheckAt: endsAt }, events: [] })
             continue
           }
-          const { habit, missed } = await judgeEndedWindows(tx, this.d.outbox, before, history, now)
-          missedHere += missed
-          await habitRepo.save(tx, habit)
+          const { habit, missed } = await judgeEndedWindows(tx, before, history, now)
+          missedHere += missed.length
+          changes.push({ before, after: habit, events: missed })
         }
-        await habitRepo.setMissCheckAt(tx, early)
+        await this.d.habits.saveMany(tx, changes)
         return { claimed: due.length, missed: missedHere }
       })
       penalties += missed
@@ -73,17 +74,18 @@ export class TrackingJobs {
         const checks = due.map((h) => reminders.checkReminder(h, histories.get(h.avatarId)!, slots.get(h.id) ?? new Set(), now))
         const reminding = checks.flatMap((c, i) => (c.due ? [{ habit: c.habit, frame: frames[i]!, ...c.due }] : []))
         const fresh = await reminderRepo.record(tx, reminding.map((r) => ({ habitId: r.habit.id, windowStart: r.window.start, windowEnd: r.window.end })), now)
-        await this.d.outbox.add(tx, reminding.filter((r) => fresh.has(r.habit.id)).map(({ habit: h, frame, window, reminderTime }) => {
+        const told = new Map(reminding.filter((r) => fresh.has(r.habit.id)).map(({ habit: h, frame, window, reminderTime }) => {
           const instants = windowInstants(window, frame)
-          return {
-            type: 'HabitReminderDue' as const, aggregateId: h.id, version: h.version,
+          return [h.id, {
+            type: 'HabitReminderDue' as const,
             payload: {
               habitId: h.id, avatarId: h.avatarId, habitTitle: h.title, questId: h.associatedQuestId,
               windowStart: instants.start.toISOString(), windowEnd: instants.end.toISOString(), reminderTime, timeZone: frame.timeZone,
             },
-          }
+          }]
         }))
-        await habitRepo.setRemindAt(tx, checks.map((c) => ({ id: c.habit.id, remindAt: c.habit.remindAt })))
+        // Each habit claimed has its next reminder instant moved past now, with its reminder if one is told.
+        await this.d.habits.saveMany(tx, due.map((before, i) => ({ before, after: { ...before, remindAt: checks[i]!.habit.remindAt }, events: [told.get(before.id)].flatMap((e) => (e ? [e] : [])) })))
         return { claimed: due.length, reminded: fresh.size }
       })
       sent += reminded

@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Habit } from '../domain/habit.js'
-import { fromHabit, toHabit } from './habit-rows.js'
+import { toHabit } from './habit-rows.js'
 import { completions, habits, missedWindows, remindersSent } from './tables.js'
 
 export const habitRepo = {
@@ -30,30 +30,18 @@ export const habitRepo = {
     return rows.map(toHabit)
   },
 
-  /** false when a habit with this id exists already (a copy made before, asked for again). */
-  async insert(tx: Tx, h: Habit, createdAt: Date): Promise<boolean> {
-    const rows = await tx.insert(habits).values({ ...fromHabit(h), createdAt }).onConflictDoNothing({ target: habits.id })
-      .returning({ id: habits.id })
-    return rows.length === 1
+  /** Those of `ids` still linked to `questId`, locked for a change. */
+  async linkedToQuestForUpdate(tx: Tx, questId: string, ids: string[]): Promise<Habit[]> {
+    if (ids.length === 0) return []
+    const rows = await tx.select().from(habits).where(and(inArray(habits.id, ids), eq(habits.associatedQuestId, questId))).for('update')
+    return rows.map(toHabit)
   },
 
-  /** Clears the quest link of those of `ids` still linked to `questId`; the habits stay. */
-  async unlinkFromQuest(tx: Tx, questId: string, ids: string[]): Promise<void> {
-    if (ids.length === 0) return
-    await tx.update(habits).set({ associatedQuestId: null, version: sql`${habits.version} + 1` })
-      .where(and(inArray(habits.id, ids), eq(habits.associatedQuestId, questId)))
-  },
-
-  async save(tx: Tx, h: Habit): Promise<void> {
-    const { id, ...changes } = fromHabit(h)
-    await tx.update(habits).set(changes).where(eq(habits.id, id))
-  },
-
-  async delete(tx: Tx, id: string): Promise<void> {
+  /** What is kept of a habit besides its row, deleted with it (the writer deletes the row). */
+  async deleteRecords(tx: Tx, id: string): Promise<void> {
     await tx.delete(completions).where(eq(completions.habitId, id))
     await tx.delete(missedWindows).where(eq(missedWindows.habitId, id))
     await tx.delete(remindersSent).where(eq(remindersSent.habitId, id))
-    await tx.delete(habits).where(eq(habits.id, id))
   },
 
   async idsOfAvatar(q: Queryable, avatarId: string): Promise<string[]> {
@@ -94,13 +82,6 @@ export const habitRepo = {
     return rows.map(toHabit)
   },
 
-  /** Moves each habit's missed-window instant, in one statement (the job's bookkeeping: no new version). */
-  async setMissCheckAt(tx: Tx, next: { id: string; missCheckAt: Date }[]): Promise<void> {
-    if (next.length === 0) return
-    const rows = JSON.stringify(next.map((n) => ({ id: n.id, at: n.missCheckAt.toISOString() })))
-    await tx.execute(sql`update tracking.habits t set miss_check_at = x.at
-      from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, at timestamptz) where t.id = x.id`)
-  },
 
   /** Habits whose next reminder instant has come by `now`, locked for this job run (replicas take others). */
   async claimDueForReminder(tx: Tx, now: Date, limit: number): Promise<Habit[]> {
@@ -109,11 +90,4 @@ export const habitRepo = {
     return rows.map(toHabit)
   },
 
-  /** Moves each habit's next reminder instant, in one statement (the reminder job's bookkeeping: no new version). */
-  async setRemindAt(tx: Tx, next: { id: string; remindAt: Date | null }[]): Promise<void> {
-    if (next.length === 0) return
-    const rows = JSON.stringify(next.map((n) => ({ id: n.id, at: n.remindAt?.toISOString() ?? null })))
-    await tx.execute(sql`update tracking.habits t set remind_at = x.at
-      from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, at timestamptz) where t.id = x.id`)
-  },
 }

@@ -9,13 +9,13 @@ import type { TrackingDraft } from '../../../../contracts/events/tracking.js'
 import type { Principal } from '../../../../platform/auth/principal.js'
 import type { Clock } from '../../../../platform/clock.js'
 import type { Database } from '../../../../platform/db/database.js'
-import type { Outbox } from '../../../../platform/events/outbox.js'
+import type { AggregateWriter } from '../../../../platform/writer/writer.js'
+import type { Habit } from '../../domain/habit.js'
 import { newId } from '../../../../platform/ids.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../../avatar/client.js'
 import { withJobInstants } from '../../domain/job-instants.js'
 import * as reminders from '../../domain/reminder.js'
 import { currentSettings, frameOf, todayOf } from '../../domain/settings.js'
-import { habitRepo } from '../../store/habits.js'
 import { settingsRepo } from '../../store/settings.js'
 import { chooseAvatar, importedHabit, plansFromDocument, type HabitPlan } from '../domain/import.js'
 import { plansFromLoop, type LoopFiles } from '../domain/loop-csv.js'
@@ -30,7 +30,7 @@ export interface ImportDeps {
   database: Database
   clock: Clock
   avatars: AvatarClient
-  outbox: Outbox<TrackingDraft>
+  habits: AggregateWriter<Habit, TrackingDraft>
 }
 
 export class ImportApp {
@@ -52,15 +52,14 @@ export class ImportApp {
     await this.d.database.transaction(async (tx) => {
       // The jobs' instants by the settings read again under a share lock, as for a habit made by hand (HabitCommands.insert).
       const settled = await settingsRepo.historyForShare(tx, avatarId)
-      for (const { habit } of made) await habitRepo.insert(tx, withJobInstants(habit, settled, now), now)
+      for (const { habit } of made) {
+        await this.d.habits.insert(tx, withJobInstants(habit, settled, now), [{ type: 'HabitCreated', payload: { habitId: habit.id, avatarId: habit.avatarId, questId: null } }],
+          { createdAt: now })
+      }
       await historyRows.insertCompletions(tx, made.flatMap(({ plan, habit }) =>
         plan.completions.map((c) => ({ habitId: habit.id, windowStart: c.slot, attendedAt: c.attendedAt }))), now)
       await historyRows.insertJudged(tx, made.flatMap(({ plan, habit }) =>
         plan.judged.map((j) => ({ habitId: habit.id, windowStart: j.windowStart, outcome: j.outcome }))), now)
-      await this.d.outbox.add(tx, made.map(({ habit }) => ({
-        type: 'HabitCreated' as const, aggregateId: habit.id, version: 1,
-        payload: { habitId: habit.id, avatarId: habit.avatarId, questId: null },
-      })))
     })
     return { habitIds: made.map(({ habit }) => habit.id) }
   }
