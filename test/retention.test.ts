@@ -10,13 +10,12 @@ import { ManualClock } from '../src/platform/clock.js'
 import { newId } from '../src/platform/ids.js'
 import { PRUNE_JOB, PUBLISHED_EVENTS_KEPT_MS } from '../src/platform/jobs/retention.js'
 import { VACUUM_JOB, VACUUM_MIN_ROWS } from '../src/platform/jobs/vacuum.js'
+import { DAY_MS } from '../src/platform/time/index.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { attend, newHabit } from './support/habits.js'
 import { buy, marketplaceOf } from './support/marketplaces.js'
 import { newPlayer, signIn, type Player } from './support/players.js'
 import { openStream } from './support/streams.js'
-
-const DAY_MS = 86_400_000
 
 async function count(app: TestApp, query: SQL): Promise<number> {
   const res = (await app.database.db.execute(query)) as unknown as { rows: { n: number | string }[] }

@@ -3,6 +3,7 @@ import { Counter } from 'prom-client'
 import type { Clock } from '../clock.js'
 import { qualifiedName } from '../db/bounded-delete.js'
 import type { MetricsSource } from '../http/metrics.js'
+import { DAY_MS } from '../time/index.js'
 import { inBatches } from './batches.js'
 import type { Job } from './scheduler.js'
 
@@ -29,8 +30,6 @@ export const PRUNE_BATCH_ROWS = 1000
  * over the next runs, so that a run stays short and a shutdown never waits long for it.
  */
 export const PRUNE_MAX_BATCHES = 100
-
-const DAY_MS = 86_400_000
 
 /** The instant `days` days before `now`: where a retention period starts. */
 export const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS)
