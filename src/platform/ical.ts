@@ -6,9 +6,9 @@
 import { Temporal } from 'temporal-polyfill'
 import { DAY_MS, daysInMonth } from './time/index.js'
 
-export const CRLF = '\r\n'
+const CRLF = '\r\n'
 /** A content line is at most this many octets, its line break not counted (RFC 5545 §3.1). */
-export const LINE_OCTETS = 75
+const LINE_OCTETS = 75
 
 /**
  * A TEXT value (RFC 5545 §3.3.11): backslash, semicolon and comma escaped, every line break written

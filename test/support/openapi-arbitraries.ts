@@ -55,12 +55,12 @@ function nullableEnums(s: Schema): Schema {
 }
 
 /** A JSON token written as is: a number as the client spelled it (`1e400`, `-0`), which no JS value says. */
-export class RawJson {
+class RawJson {
   constructor(readonly text: string) {}
 }
 
 /** An object with a key written more than once; JSON.parse, and so the server, keeps the last. */
-export class DuplicateKeys {
+class DuplicateKeys {
   constructor(readonly entries: [string, unknown][]) {}
 }
 
@@ -74,7 +74,7 @@ export function toJson(v: unknown): string {
 }
 
 /** Sets an own key, even `__proto__`, as JSON.parse would. */
-export function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
+function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
 }
 
@@ -94,7 +94,7 @@ const RAW_NUMBERS = [
 /** Depths of nesting sent inside the 64 KiB body limit. */
 const deep = (depth: number, kind: 'array' | 'object') =>
   new RawJson(kind === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth))
-export const DEEP_VALUES = [deep(64, 'array'), deep(1000, 'array'), deep(20_000, 'array'), deep(64, 'object'), deep(8000, 'object')]
+const DEEP_VALUES = [deep(64, 'array'), deep(1000, 'array'), deep(20_000, 'array'), deep(64, 'object'), deep(8000, 'object')]
 
 /** Legal text that breaks naive handling: combining marks, bidi controls, zero widths, astral and odd code points. */
 const AWKWARD_PIECES = [
@@ -255,7 +255,7 @@ export const ABSENT = Symbol('absent')
  * every field (not left to chance): beyond a stored integer and a double's exact range, beyond
  * double range, text PostgreSQL refuses, one character over the bound, a UUID spelled otherwise.
  */
-export function edgeValues(s: Schema): unknown[] {
+function edgeValues(s: Schema): unknown[] {
   if (s.enum) return []
   if (s.type === 'integer' || s.type === 'number') {
     const overMax = s.maximum !== undefined && s.maximum < 2 ** 31 - 1 ? [s.maximum + 1] : []
@@ -272,7 +272,7 @@ export function edgeValues(s: Schema): unknown[] {
  * A value of a schema with one field wrong: `at` points at it ('' for the value itself); `value`
  * draws any fault, `edges` one value for each of `edgeValues`.
  */
-export interface Fault { at: string; value: fc.Arbitrary<unknown>; edges: fc.Arbitrary<unknown>[] }
+interface Fault { at: string; value: fc.Arbitrary<unknown>; edges: fc.Arbitrary<unknown>[] }
 
 /**
  * For the value itself and each field inside it (nested objects, an array's first item), a value

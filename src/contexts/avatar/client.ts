@@ -131,7 +131,7 @@ export class UnknownAvatar extends BadRequest {
 }
 
 /** An avatar the caller acts as, or asks about what only its owner may see, is someone else's: 403. */
-export class NotYourAvatar extends NotOwner {
+class NotYourAvatar extends NotOwner {
   constructor(avatarId: string) {
     super(`Avatar '${avatarId}' is not one of your avatars.`)
   }
@@ -142,7 +142,7 @@ export class NotYourAvatar extends NotOwner {
  * (`/requestorId`), or as the path's own resource (`path`). A missing avatar is a bad reference
  * (400, naming the field) in the first case and a missing resource (404) in the second.
  */
-export type Naming = 'path' | `/${string}`
+type Naming = 'path' | `/${string}`
 
 const missing = (avatarId: string, named: Naming) => (named === 'path' ? new NotFound('Avatar', avatarId) : new UnknownAvatar(avatarId, named))
 

@@ -4,7 +4,7 @@
  * after the change.
  */
 import { Type } from 'typebox'
-import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+import { eventsOf, type DraftsOf, type EventOf } from '../../platform/events/contract.js'
 
 const event = eventsOf('avatar')
 
@@ -60,6 +60,7 @@ export type AvatarDied = EventOf<typeof AvatarDied>
 export type AvatarChanged = EventOf<typeof AvatarChanged>
 export type MissedWindowSettled = EventOf<typeof MissedWindowSettled>
 
-export const AVATAR_EVENTS = [AvatarCreated, AvatarRenamed, AvatarDeleted, AvatarLeveledUp, AvatarDied, AvatarChanged, MissedWindowSettled] as const
-export type AvatarEvent = EventsOf<typeof AVATAR_EVENTS>
-export type AvatarDraft = DraftsOf<typeof AVATAR_EVENTS>
+export type AvatarDraft = DraftsOf<[
+  typeof AvatarCreated, typeof AvatarRenamed, typeof AvatarDeleted, typeof AvatarLeveledUp, typeof AvatarDied,
+  typeof AvatarChanged, typeof MissedWindowSettled,
+]>

@@ -5,7 +5,7 @@
  * starts and once per turn (`battleVersion`).
  */
 import { Type } from 'typebox'
-import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+import { eventsOf, type DraftsOf, type EventOf } from '../../platform/events/contract.js'
 
 const event = eventsOf('guild')
 const Participants = Type.Array(Type.String())
@@ -71,6 +71,8 @@ export type BattleCancelled = EventOf<typeof BattleCancelled>
 export type BattleWon = EventOf<typeof BattleWon>
 export type BattleLost = EventOf<typeof BattleLost>
 
-export const GUILD_EVENTS = [GuildCreated, GuildDisbanded, MemberJoined, MemberLeft, InviteSent, MemberRolesChanged, InviteWithdrawn, BattleStarted, BossStruckBack, BattleTurnTaken, BattleCancelled, BattleWon, BattleLost] as const
-export type GuildEvent = EventsOf<typeof GUILD_EVENTS>
-export type GuildDraft = DraftsOf<typeof GUILD_EVENTS>
+export type GuildDraft = DraftsOf<[
+  typeof GuildCreated, typeof GuildDisbanded, typeof MemberJoined, typeof MemberLeft, typeof InviteSent,
+  typeof MemberRolesChanged, typeof InviteWithdrawn, typeof BattleStarted, typeof BossStruckBack,
+  typeof BattleTurnTaken, typeof BattleCancelled, typeof BattleWon, typeof BattleLost,
+]>

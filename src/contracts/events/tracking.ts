@@ -4,7 +4,7 @@
  * after the change.
  */
 import { Type } from 'typebox'
-import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+import { eventsOf, type DraftsOf, type EventOf } from '../../platform/events/contract.js'
 
 const event = eventsOf('tracking')
 const QuestId = Type.Union([Type.String(), Type.Null()])
@@ -63,6 +63,6 @@ export type HabitReminderDue = EventOf<typeof HabitReminderDue>
 export type HabitCreated = EventOf<typeof HabitCreated>
 export type HabitDeleted = EventOf<typeof HabitDeleted>
 
-export const TRACKING_EVENTS = [HabitAttended, HabitMissed, HabitReminderDue, HabitCreated, HabitDeleted] as const
-export type TrackingEvent = EventsOf<typeof TRACKING_EVENTS>
-export type TrackingDraft = DraftsOf<typeof TRACKING_EVENTS>
+export type TrackingDraft = DraftsOf<[
+  typeof HabitAttended, typeof HabitMissed, typeof HabitReminderDue, typeof HabitCreated, typeof HabitDeleted,
+]>

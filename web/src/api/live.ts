@@ -12,7 +12,7 @@ const avatarPath = (id: string) => `/api/v1/avatars/${e(id)}`
 
 // ---- stream ----
 
-export type StreamTicket = paths['/api/v1/avatars/{id}/stream-tickets']['post']['responses'][201]['content']['application/json']
+type StreamTicket = paths['/api/v1/avatars/{id}/stream-tickets']['post']['responses'][201]['content']['application/json']
 
 /** A single-use ticket that lets `EventSource` (which cannot send a header) open the stream; good for a minute. */
 export const streamTicket = (avatarId: string): Promise<StreamTicket> =>

@@ -28,7 +28,7 @@ export interface ExportPorts {
 }
 
 /** What an export starts from, read before the first byte is sent: a failure here is still an error answer. */
-export interface OpenedExport {
+interface OpenedExport {
   user: { name: string; email: string }
   avatars: AvatarExport[]
   exportedAt: Date

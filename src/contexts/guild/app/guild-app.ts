@@ -15,7 +15,7 @@ import { battleRepo } from '../store/battles.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
 import { battleCancelled } from './battle-app.js'
 
-export interface GuildDeps {
+interface GuildDeps {
   database: Database
   outbox: Outbox<GuildDraft>
   clock: Clock

@@ -24,7 +24,7 @@ export interface Participant {
 }
 
 /** An attacker as it entered the fight: gear changed later does not change how it fights in this battle. */
-export interface EnteredFighter {
+interface EnteredFighter {
   /** The user owning the avatar (an avatar's owner never changes). */
   ownerId: string
   attack: number
@@ -61,7 +61,7 @@ export class FighterNotRead extends Error {
   }
 }
 
-export interface Strike {
+interface Strike {
   battle: Battle
   /** Health the boss lost (never more than it had). */
   dealt: number
@@ -106,7 +106,7 @@ const participantOf = (b: Battle, avatarId: string) => b.participants.find((p) =
 export const enteredFighter = (b: Battle, avatarId: string): EnteredFighter | undefined => participantOf(b, avatarId)?.fighter
 
 /** Who may attack now: throws when the battle is over, or the avatar is not in it or has fallen. */
-export function checkAttacker(b: Battle, avatarId: string): void {
+function checkAttacker(b: Battle, avatarId: string): void {
   if (b.status !== 'IN_PROGRESS') throw new BattleOver(b.status)
   const p = participantOf(b, avatarId)
   if (!p) throw new NotAParticipant(avatarId)

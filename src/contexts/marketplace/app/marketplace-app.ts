@@ -12,7 +12,7 @@ import { marketplaceRepo, soldItemRepo } from '../store/repositories.js'
 import { tradeOf } from '../store/trade-export.js'
 import type { SagaRunner } from './saga-runner.js'
 
-export interface MarketplaceDeps {
+interface MarketplaceDeps {
   database: Database
   clock: Clock
   avatars: AvatarClient

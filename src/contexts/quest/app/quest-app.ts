@@ -22,7 +22,7 @@ import {
 } from '../domain/rules.js'
 import { participationRepo, questRepo, unlinkRepo } from '../store/repositories.js'
 
-export interface QuestDeps {
+interface QuestDeps {
   database: Database
   outbox: Outbox<QuestDraft>
   clock: Clock
@@ -34,7 +34,7 @@ export interface QuestDeps {
 type Draft = QuestDraft
 
 /** A quest habit entry as a client sends it. */
-export interface QuestHabitInput {
+interface QuestHabitInput {
   habitId: string
   title: string
   description?: string | undefined
@@ -42,7 +42,7 @@ export interface QuestHabitInput {
   recurrence: Parameters<typeof habitTemplate>[0]['recurrence']
 }
 
-export interface NewQuest {
+interface NewQuest {
   name: string
   description?: string | undefined
   duration?: string | undefined
