@@ -14,6 +14,7 @@ import { DAY_MS } from '../src/platform/time/index.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { attend, newHabit } from './support/habits.js'
 import { buy, marketplaceOf } from './support/marketplaces.js'
+import { sample } from './support/metrics.js'
 import { newPlayer, signIn, type Player } from './support/players.js'
 import { openStream } from './support/streams.js'
 
@@ -36,11 +37,6 @@ async function play(app: TestApp, clock: ManualClock): Promise<Player> {
 async function failLogin(app: TestApp, p: Player): Promise<void> {
   const res = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: p.email, password: 'not the password' } })
   expect(res.statusCode).toBe(401)
-}
-
-function sample(text: string, name: string, label: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{${label}}`))
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1))
 }
 
 test('the job deletes finished rows older than RETENTION_DAYS, never unfinished or recent ones; /metrics shows table sizes', async ({ onTestFinished }) => {
