@@ -1,5 +1,5 @@
 /**
- * A property-based fuzz of every operation in /openapi.json (issue 15). For each operation,
+ * A property-based fuzz of every operation in /openapi.json. For each operation,
  * fast-check builds requests from its documented schemas: a valid request (real ids in the path,
  * so requests reach validation and rules; every required field and some optional ones; values
  * biased to their bounds and to awkward but legal text) with one change, now and then none or

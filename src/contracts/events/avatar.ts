@@ -28,7 +28,7 @@ export const AvatarChanged = event('AvatarChanged', Type.Object({
   health: Type.Integer(), maxHealth: Type.Integer(), mana: Type.Integer(), maxMana: Type.Integer(), money: Type.Number(),
   strength: Type.Integer(), defense: Type.Integer(), intelligence: Type.Integer(), unspentPoints: Type.Integer(),
   inventory: Items, equipped: Items,
-  /** Absent in events from before streak freezes. */
+  /** Optional: an event written without it says nothing of freezes. */
   streakFreezes: Type.Optional(Freezes),
 }))
 /**

@@ -43,7 +43,7 @@ export const BattleTurnTaken = event('BattleTurnTaken', Type.Object({
 /**
  * A battle in progress was called off (by its leader, or with its guild): it is gone, without
  * reward or penalty. It names its participants, who are told even when the guild went with it.
- * (`participants` is optional only for events written before it was added.)
+ * (`participants` is optional: an event written without it tells the guild's members only.)
  */
 export const BattleCancelled = event('BattleCancelled', Type.Object({ ...Battle, cancelledBy: Type.String(), participants: Type.Optional(Participants) }))
 /** Every participant receives the reward (the avatar context applies it). */

@@ -26,7 +26,7 @@ export const HabitAttended = event('HabitAttended', Type.Object({
   attendedAt: Local,
   /** The run this completion continues, itself included: done windows before it (over frozen and not-due ones) plus one. */
   streak: Type.Integer({ minimum: 1 }),
-  /** Whether it made its window done: false only for a TIMES_PER_WEEK week still short (absent in events from before flexible schedules: true). */
+  /** Whether it made its window done: false only for a TIMES_PER_WEEK week still short. Optional: an event written without it made its window done. */
   windowCompleted: Type.Optional(Type.Boolean()),
   reward: Reward,
 }))

@@ -33,7 +33,7 @@ export interface LivePayloads {
     avatarId: string; level: number; experience: number; experienceRequired: number; health: number; maxHealth: number
     mana: number; maxMana: number; money: number; strength: number; defense: number; intelligence: number; unspentPoints: number
     inventory: Items['items']; equipped: Items['items']
-    /** Absent in events from before streak freezes. */
+    /** Optional: an event written without it says nothing of freezes. */
     streakFreezes?: { held: number; max: number }
   }
   AvatarLeveledUp: { avatarId: string; level: number; levelsGained: number; spellsLearned: string[] }

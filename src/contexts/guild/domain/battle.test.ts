@@ -114,7 +114,7 @@ describe('entering the fight', () => {
     expect(() => strike({ ...goblinFight(), status: 'LOST' }, 'a', 1, undefined, t0)).toThrow(/over/)
   })
 
-  test('an attacker of a battle from before fighters were kept enters with the lower health: the battle\'s or its own', () => {
+  test('an attacker of a battle stored without its fighters enters with the lower health: the battle\'s or its own', () => {
     // The battle left 92 (no fighter kept); the avatar reports 5 (hurt elsewhere since): 5 - 8 fells it.
     const before = { ...goblinFight(), participants: goblinFight().participants.map((p) => (p.avatarId === 'a' ? { ...p, attacks: 1, health: 92 } : p)) }
     const s = strike(before, 'a', 1, fighter(5, 0, 5), t0)

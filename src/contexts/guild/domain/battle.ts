@@ -127,8 +127,8 @@ function inTheFight(p: Participant, fighter: Fighter | undefined): { entered: En
  * it strikes back with max(1, boss strength − defense), taken from the attacker's health in this
  * battle. The attacker fights as it entered the battle (`EnteredFighter`). One that did not enter
  * at the start enters with its first attack: `fighter` is what was read of it, and it enters with
- * the lower of the health it reported and what the battle left it with (a battle from before
- * fighters were kept). Health gained or lost outside the battle meanwhile does not count. An
+ * the lower of the health it reported and what the battle left it with (a battle stored without
+ * its fighters). Health gained or lost outside the battle meanwhile does not count. An
  * attacker left with none has fallen. Boss at 0: WON; turns used up or everyone fallen: LOST.
  * Throws FighterNotRead for a first attack without `fighter`.
  */

@@ -215,7 +215,7 @@ export class QuestApp {
   async recordCompletion(e: HabitAttended): Promise<void> {
     const { questId, avatarId, habitId, windowStart } = e.payload
     if (questId === null) return
-    // Absent in events from before flexible schedules, whose every completion made its window done.
+    // An event written without windowCompleted made its window done.
     const windowCompleted = e.payload.windowCompleted !== false
     await this.d.database.transaction(async (tx) => {
       const before = await participationRepo.findForUpdate(tx, questId, avatarId)
