@@ -85,7 +85,10 @@ export default defineConfig({
       apiProject('embedded'),
       ...(process.env.TEST_DATABASE_URL ? [apiProject('postgres')] : []),
       // The suites whose flows cross contexts by events, again over NATS JetStream.
-      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [apiProject('postgres', 'nats', ['test/habits.test.ts', 'test/battles.test.ts', 'test/quests.test.ts', 'test/event-metrics.test.ts', 'test/event-contracts.test.ts'])] : []),
+      ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [apiProject('postgres', 'nats', [
+        'test/habits.test.ts', 'test/battles.test.ts', 'test/quests.test.ts', 'test/quest-outcomes.test.ts', 'test/quest-schedules.test.ts',
+        'test/quest-join-recovery.test.ts', 'test/event-metrics.test.ts', 'test/event-contracts.test.ts',
+      ])] : []),
       // TEST_SPLIT=false leaves it out of a quick local run.
       ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL && process.env.TEST_SPLIT !== 'false' ? [splitProject] : []),
       ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [splitFaultsProject] : []),

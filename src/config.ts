@@ -110,7 +110,7 @@ function perContext<T>(env: Env, prefix: string, read: (name: string) => T | und
 }
 
 /** Where `npm run build:web` writes the player web app. */
-export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../web/dist', import.meta.url))
+const DEFAULT_WEB_DIR = fileURLToPath(new URL('../web/dist', import.meta.url))
 
 export class ConfigError extends Error {}
 

@@ -41,7 +41,7 @@ export { CONTEXT_NAMES, type ContextName }
 /** Every problem type the platform's refusals carry: each process documents and titles all of them (the gateway answers for every context). */
 export const PROBLEM_TYPES = mergeProblemCatalogs([PLATFORM_PROBLEMS, ...MODULES.map((m) => m.problemTypes)])
 
-export interface PlatformOptions {
+interface PlatformOptions {
   config: Config
   logger: Logger | false
   /** An already-open database (tests); otherwise one is opened from the config and closed with the server. */
@@ -65,7 +65,7 @@ export async function openDatabase(config: Config, opts: { waitReady?: boolean }
     : Database.embedded({ dataDir: config.dataDir, waitReady: opts.waitReady ?? true })
 }
 
-export interface Platform {
+interface Platform {
   http: HttpServer
   database: Database
   relay: OutboxRelay
@@ -79,7 +79,7 @@ export interface Platform {
 }
 
 /** A platform wired and its routes declared, not started yet (see `assemblePlatform`). */
-export interface AssembledPlatform extends Platform {
+interface AssembledPlatform extends Platform {
   /**
    * Opens up: waits for the database, applies missing migrations, then starts the token
    * revocation list, the bus, the relay and the jobs. Until then the server answers /healthz and

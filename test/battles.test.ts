@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from './support/app.js'
 import { guildUrl, joinGuild, newGuild } from './support/guilds.js'
 import { avatarOf } from './support/habits.js'
 import { newPlayer, type Player } from './support/players.js'
+import { expectProblem } from './support/problems.js'
 
 let app: TestApp
 beforeAll(async () => {
@@ -14,12 +15,6 @@ const post = (p: Player, url: string, payload?: object) => app.inject({ method: 
 const del = (p: Player, url: string, payload?: object) => app.inject({ method: 'DELETE', url, headers: p.auth, ...(payload ? { payload } : {}) })
 const get = (p: Player, url: string) => app.inject({ url, headers: p.auth })
 const battleUrl = (id: string, rest = '') => `/api/v1/battles/${id}${rest}`
-
-function expectProblem(res: { statusCode: number; headers: Record<string, unknown>; json(): { type: string } }, status: number, slug?: string) {
-  expect(res.statusCode, JSON.stringify(res.json())).toBe(status)
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/)
-  if (slug) expect(res.json().type).toBe(`/problems/${slug}`)
-}
 
 async function guildOfSize(n: number) {
   const players = await Promise.all(Array.from({ length: n }, (_, i) => newPlayer(app, `Fighter ${i}`)))

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { newId } from '../src/platform/ids.js'
 import { buildTestApp, type TestApp } from './support/app.js'
+import { sample } from './support/metrics.js'
 import { newPlayer } from './support/players.js'
 
 let app: TestApp
@@ -9,12 +10,6 @@ beforeAll(async () => {
   app = await buildTestApp()
 })
 afterAll(() => app.close())
-
-/** The value of one sample of a Prometheus text exposition; undefined when absent. */
-function sample(text: string, name: string, label: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{${label}}`))
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1))
-}
 
 test('/metrics shows the outbox backlog: nothing once events are delivered, then a held event and its age', async () => {
   await newPlayer(app)

@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from './support/app.js'
 import { guildName, guildOf, guildUrl, inviteTo, joinGuild, newGuild } from './support/guilds.js'
 import { attend, newHabit } from './support/habits.js'
 import { newPlayer, signIn, type Player } from './support/players.js'
+import { expectProblem } from './support/problems.js'
 
 const clock = new ManualClock(new Date('2026-03-02T08:00:00Z'))
 let app: TestApp
@@ -18,12 +19,6 @@ const post = (p: Player, url: string, payload?: object) => app.inject({ method: 
 const patch = (p: Player, url: string, payload: object) => app.inject({ method: 'PATCH', url, headers: p.auth, payload })
 const del = (p: Player, url: string, payload?: object) => app.inject({ method: 'DELETE', url, headers: p.auth, ...(payload ? { payload } : {}) })
 const get = (p: Player, url: string) => app.inject({ url, headers: p.auth })
-
-function expectProblem(res: { statusCode: number; headers: Record<string, unknown>; json(): { type: string } }, status: number, slug?: string) {
-  expect(res.statusCode, JSON.stringify(res.json())).toBe(status)
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/)
-  if (slug) expect(res.json().type).toBe(`/problems/${slug}`)
-}
 
 async function guildWith(n: number) {
   const players = await Promise.all(Array.from({ length: n }, (_, i) => newPlayer(app, `Player ${i}`)))

@@ -1,5 +1,5 @@
 /**
- * The API document as a client generator and a reader take it (issue 19): every operation is named
+ * The API document as a client generator and a reader take it: every operation is named
  * like a client method, summed up in a line, described with its rule and tagged with its context,
  * and the document says where it is served and what each tag holds. Every error status an operation
  * declares lists the problem types it answers with, each documented at its URI. Every request body

@@ -1,5 +1,5 @@
 /**
- * A simulated year (issue 17): one avatar in Berlin with days starting at 03:00, habits of every
+ * A simulated year: one avatar in Berlin with days starting at 03:00, habits of every
  * schedule (a DAILY one resting on Sundays, TIMES_PER_WEEK, EVERY_N_DAYS, WEEKLY, MONTHLY), a
  * ten-day vacation and streak freezes, driven day by day on the test clock: each morning the
  * missed-window job, each noon the planned completions. A ledger computed by hand from the plan

@@ -75,16 +75,6 @@ async function forgedToken(userId: string): Promise<string> {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
-/** Asks until the answer passes `done` or `withinMs` is over; answers the last answer. */
-async function eventually(ask: () => Promise<Answer>, done: (a: Answer) => boolean, withinMs: number): Promise<Answer> {
-  const deadline = Date.now() + withinMs
-  for (;;) {
-    const answer = await ask()
-    if (done(answer) || Date.now() > deadline) return answer
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
 test('a token logged out at the gateway is refused straight at a context process within about a second', async () => {
   const p = await newPlayer(app)
   const ownAvatar: Request = { url: `/api/v1/avatars/${p.avatarId}`, headers: p.auth }
@@ -95,7 +85,8 @@ test('a token logged out at the gateway is refused straight at a context process
   expect(logout.statusCode, logout.body).toBe(204)
   expect((await app.inject(ownAvatar)).statusCode).toBe(401) // the gateway: at once
 
-  const direct = await eventually(() => avatarProcess.send(ownAvatar), (a) => a.statusCode === 401, 2000)
+  await expect.poll(async () => (await avatarProcess.send(ownAvatar)).statusCode, { timeout: 2000, interval: 100 }).toBe(401)
+  const direct = await avatarProcess.send(ownAvatar)
   expect(direct.statusCode, direct.body).toBe(401)
   expect(direct.json().type).toBe('/problems/invalid-token')
   expect(Date.now() - loggedOutAt).toBeLessThan(2500)

@@ -76,17 +76,11 @@ const expectOnlyOutageFailures = <T>(answers: Answer<T>[], allowed: number[]) =>
   expect(unexpected.map((a) => `${a.status} ${a.body}`)).toEqual([])
 }
 
+/** Polling for what a restart or an outage settles into: ten seconds, five times a second. */
+const within10s = (message: string) => ({ timeout: 10_000, interval: 200, message })
+
 const readiness = (base: string) =>
   fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => CONNECTION_FAILED)
-
-/** Polls until `check` holds; throws with `what` when it still does not by the deadline. */
-async function eventually(what: string, withinMs: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + withinMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs / 1000} s`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
 
 describe('split services under faults', () => {
   test('a tracking replica killed while attends flow: each recorded completion is rewarded once, the rest can be retried', async ({ onTestFinished }) => {
@@ -172,9 +166,10 @@ describe('split services under faults', () => {
 
     for (const a of avatars) await app.restart(a)
     // The gateway and the marketplace find the avatars again on their next health round.
-    await eventually('the avatar reachable through the gateway and the marketplace', 10_000, async () =>
+    await expect.poll(async () =>
       (await app.inject({ url: `/api/v1/avatars/${p.avatarId}`, headers: p.auth })).statusCode === 200 &&
-      (await app.inject({ method: 'POST', url: '/api/v1/marketplaces', headers: p.auth, payload: { avatarId: p.avatarId } })).statusCode === 200)
+      (await app.inject({ method: 'POST', url: '/api/v1/marketplaces', headers: p.auth, payload: { avatarId: p.avatarId } })).statusCode === 200,
+    within10s('the avatar reachable through the gateway and the marketplace')).toBe(true)
     clock.advance(SAGA_LEASE_MS + 1000)
     await app.runJob(RECOVER)
 
@@ -215,8 +210,8 @@ describe('split services under faults', () => {
     expect((await register('Nobody Else')).statusCode).toBe(409)
 
     for (const a of avatars) await app.restart(a)
-    await eventually('the avatars reachable through the gateway', 10_000, async () =>
-      (await app.inject({ url: `/api/v1/avatars/${witness.avatarId}`, headers: witness.auth })).statusCode === 200)
+    await expect.poll(async () => (await app.inject({ url: `/api/v1/avatars/${witness.avatarId}`, headers: witness.auth })).statusCode,
+      within10s('the avatars reachable through the gateway')).toBe(200)
     clock.advance(REGISTRATION_LEASE_MS + 1000)
     await app.runJob(RECOVER_REGISTRATIONS_JOB)
     expect(await registrations()).toEqual(['COMPENSATED'])
@@ -246,7 +241,7 @@ describe('split services under faults', () => {
     const during = send(second)
     // The processes notice: not ready without their event bus.
     const tracking = app.cluster.of('tracking')[0]!
-    await eventually('tracking reports its bus down', 10_000, async () => (await readiness(tracking.url)) === 503)
+    await expect.poll(() => readiness(tracking.url), within10s('tracking reports its bus down')).toBe(503)
     const answersDuring = await during.done
     const restarted = nats.start()
     const after = send(third)
@@ -254,8 +249,8 @@ describe('split services under faults', () => {
     const answers = [...(await before.done), ...answersDuring, ...(await after.done)]
     expectOnlyOutageFailures(answers, [])
     // Every bus has reconnected.
-    await eventually('every process ready again', 10_000, async () =>
-      (await Promise.all(app.cluster.processes.map((c) => readiness(c.url)))).every((status) => status === 200))
+    await expect.poll(async () => (await Promise.all(app.cluster.processes.map((c) => readiness(c.url)))).every((status) => status === 200),
+      within10s('every process ready again')).toBe(true)
 
     await app.settle(SETTLE_AFTER_CRASH_MS)
     expect([...(await completionsOf(app, p, habits)).values()]).toEqual(habits.map(() => 1))

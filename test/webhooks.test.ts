@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { SEND_WEBHOOKS_JOB } from '../src/contexts/live/app/webhook-sender.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, type TestApp } from './support/app.js'
+import { eventually } from './support/eventually.js'
 import { newPlayer, signIn, type Player } from './support/players.js'
 
 /** An attempt is cut after this long here (10 s in a deployment). */
@@ -80,16 +81,11 @@ async function deliveriesOf(p: Player, endpointId: string): Promise<Delivery[]> 
 }
 
 /** Runs the sender and looks again until `probe` answers something (at most 5 s). */
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 5_000
-  for (;;) {
+const afterSending = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> =>
+  eventually(what, async () => {
     await app.runJob(SEND_WEBHOOKS_JOB)
-    const found = await probe()
-    if (found !== undefined) return found
-    if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+    return probe()
+  })
 
 const atLeast = <T>(items: T[], n: number) => (items.length >= n ? items : undefined)
 
@@ -110,7 +106,7 @@ describe('webhooks', () => {
     expect(listed[0]).not.toHaveProperty('secret')
 
     await earn(p)
-    const [sent] = await eventually(() => atLeast(r.received, 1), 'a delivery')
+    const [sent] = await afterSending(() => atLeast(r.received, 1), 'a delivery')
     const event = JSON.parse(sent!.body)
     expect(event).toMatchObject({ id: expect.any(String), type: 'AvatarChanged', occurredAt: expect.any(String), payload: { avatarId: p.avatarId, money: 105 } })
     expect(sent!.headers['content-type']).toBe('application/json')
@@ -121,7 +117,7 @@ describe('webhooks', () => {
     expect(Number(t)).toBe(Math.floor(clock.now().getTime() / 1000))
     expect(createHmac('sha256', endpoint.secret).update(`${t}.${sent!.body}`).digest('hex')).toBe(v1)
 
-    expect(await eventually(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.status === 'DELIVERED'), 'DELIVERED'))
+    expect(await afterSending(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.status === 'DELIVERED'), 'DELIVERED'))
       .toMatchObject({ eventId: event.id, type: 'AvatarChanged', attempts: 1, lastStatusCode: 200, nextAttemptAt: null })
   })
 
@@ -130,13 +126,13 @@ describe('webhooks', () => {
     const r = await receiver(onTestFinished, (n) => (n === 0 ? 500 : 200))
     const endpoint = await addEndpoint(p, r.url)
     await earn(p)
-    const [failed] = await eventually(async () => atLeast((await deliveriesOf(p, endpoint.id)).filter((d) => d.attempts === 1), 1), 'a first attempt')
+    const [failed] = await afterSending(async () => atLeast((await deliveriesOf(p, endpoint.id)).filter((d) => d.attempts === 1), 1), 'a first attempt')
     expect(failed).toMatchObject({ status: 'PENDING', lastStatusCode: 500, nextAttemptAt: new Date(clock.now().getTime() + 1_000).toISOString() })
     await sendAndWait()
     expect(r.received).toHaveLength(1)
 
     clock.advance(1_000)
-    const delivered = await eventually(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.status === 'DELIVERED'), 'the retry')
+    const delivered = await afterSending(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.status === 'DELIVERED'), 'the retry')
     expect(delivered).toMatchObject({ id: failed!.id, attempts: 2, lastStatusCode: 200 })
     expect(r.received.map((x) => x.headers['questline-event-id'])).toEqual([failed!.eventId, failed!.eventId])
     expect(r.received[1]!.body).toBe(r.received[0]!.body)
@@ -150,8 +146,8 @@ describe('webhooks', () => {
     const stuck = await addEndpoint(p, hanging.url)
     const quick = await addEndpoint(p, prompt.url)
     await earn(p)
-    await eventually(async () => (await deliveriesOf(p, quick.id)).find((d) => d.status === 'DELIVERED'), 'the prompt endpoint delivered')
-    await eventually(() => atLeast(hanging.received, 1), 'the hanging endpoint reached')
+    await afterSending(async () => (await deliveriesOf(p, quick.id)).find((d) => d.status === 'DELIVERED'), 'the prompt endpoint delivered')
+    await afterSending(() => atLeast(hanging.received, 1), 'the hanging endpoint reached')
     // Its attempt is still under way: the other did not wait for it to time out.
     expect(await deliveriesOf(p, stuck.id)).toEqual([expect.objectContaining({ status: 'PENDING', attempts: 0 })])
   })
@@ -161,7 +157,7 @@ describe('webhooks', () => {
     const r = await receiver(onTestFinished, () => ({ status: 200, afterMs: TIMEOUT_MS + 3_000 }))
     const endpoint = await addEndpoint(p, r.url)
     await earn(p)
-    const cut = await eventually(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 1), 'the attempt recorded')
+    const cut = await afterSending(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 1), 'the attempt recorded')
     const tookMs = Date.now() - r.received[0]!.at
     expect(cut).toMatchObject({ status: 'PENDING', lastStatusCode: null, lastError: `no answer within ${TIMEOUT_MS} ms`, nextAttemptAt: expect.any(String) })
     expect(tookMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 100)
@@ -173,11 +169,11 @@ describe('webhooks', () => {
     const r = await receiver(onTestFinished)
     const endpoint = await addEndpoint(p, r.url)
     await earn(p)
-    const [delivered] = await eventually(async () => atLeast((await deliveriesOf(p, endpoint.id)).filter((d) => d.status === 'DELIVERED'), 1), 'DELIVERED')
+    const [delivered] = await afterSending(async () => atLeast((await deliveriesOf(p, endpoint.id)).filter((d) => d.status === 'DELIVERED'), 1), 'DELIVERED')
     const res = await app.inject({ method: 'POST', url: `${hooks}/${endpoint.id}/deliveries/${delivered!.id}/redeliver`, headers: p.auth })
     expect(res.statusCode, res.body).toBe(202)
     expect(res.json()).toMatchObject({ id: delivered!.id, status: 'PENDING', attempts: 1, nextAttemptAt: clock.now().toISOString() })
-    await eventually(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 2 && d.status === 'DELIVERED'), 'a second attempt')
+    await afterSending(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 2 && d.status === 'DELIVERED'), 'a second attempt')
     expect(r.received).toHaveLength(2)
     expect(r.received[1]!.body).toBe(r.received[0]!.body)
     expect(r.received[1]!.headers['questline-event-id']).toBe(delivered!.eventId)
@@ -194,7 +190,7 @@ describe('webhooks', () => {
     // …and 100 experience raises it to level 2 (AvatarChanged and AvatarLeveledUp).
     expect((await app.inject({ method: 'POST', url: `/api/v1/avatars/${p.avatarId}/experience/grant`, headers: p.auth, payload: { amount: 100 } })).statusCode).toBe(204)
     await app.settle()
-    await eventually(() => atLeast(r.received, 1), 'the level-up')
+    await afterSending(() => atLeast(r.received, 1), 'the level-up')
     await sendAndWait()
     expect(r.received.map((x) => JSON.parse(x.body).type)).toEqual(['AvatarLeveledUp'])
     expect((await deliveriesOf(p, endpoint.id)).map((d) => d.type)).toEqual(['AvatarLeveledUp'])
@@ -206,12 +202,12 @@ describe('webhooks', () => {
     const r = await receiver(onTestFinished, () => (down ? 503 : 200))
     const endpoint = await addEndpoint(p, r.url)
     await earn(p)
-    await eventually(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 1), 'a first failed attempt')
+    await afterSending(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 1), 'a first failed attempt')
 
     clock.advance(24 * 3_600_000)
     await signIn(app, p)
     await earn(p)
-    const listed = await eventually(async () => {
+    const listed = await afterSending(async () => {
       const [e] = (await app.inject({ url: hooks, headers: p.auth })).json().items
       return e.enabled ? undefined : e
     }, 'the endpoint disabled')
@@ -230,7 +226,7 @@ describe('webhooks', () => {
     const enabled = await app.inject({ method: 'POST', url: `${hooks}/${endpoint.id}/enable`, headers: p.auth })
     expect(enabled.statusCode, enabled.body).toBe(200)
     expect(enabled.json()).toMatchObject({ enabled: true, disabledAt: null, failingSince: null })
-    const log = await eventually(async () => {
+    const log = await afterSending(async () => {
       const items = await deliveriesOf(p, endpoint.id)
       return items.every((d) => d.status === 'DELIVERED') ? items : undefined
     }, 'both delivered after enabling')
@@ -243,7 +239,7 @@ describe('webhooks', () => {
     const endpoint = await addEndpoint(p, r.url)
     const kept = await addEndpoint(other, r.url)
     await earn(p)
-    await eventually(async () => atLeast(await deliveriesOf(p, endpoint.id), 1), 'a delivery in the log')
+    await afterSending(async () => atLeast(await deliveriesOf(p, endpoint.id), 1), 'a delivery in the log')
     expect((await storedOf(endpoint.id)).endpoints).toBe(1)
 
     const deleted = await app.inject({ method: 'DELETE', url: '/api/v1/me', headers: p.auth, payload: { password: p.password } })

@@ -51,7 +51,7 @@ const MODULES_FILE = path.join(ROOT, 'src/contexts/modules.ts')
  * The contexts in the order the composition root builds them: the folders of the modules listed
  * in MODULES (src/contexts/modules.ts), the one list of contexts. A module's name is its folder's.
  */
-export function contextOrder(source = fs.readFileSync(MODULES_FILE, 'utf8')) {
+function contextOrder(source = fs.readFileSync(MODULES_FILE, 'utf8')) {
   const folderOf = new Map([...source.matchAll(/import\s*\{\s*(\w+)\s*\}\s*from\s*'\.\/([\w-]+)\/index\.js'/g)].map((m) => [m[1], m[2]]))
   const list = /export const MODULES\s*=\s*\[([^\]]*)\]/.exec(source)
   if (!list) throw new Error(`${MODULES_FILE}: no 'export const MODULES = [...]' to read the contexts' order from`)

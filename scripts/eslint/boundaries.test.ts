@@ -24,7 +24,7 @@ describe("a context's app/", () => {
   })
 
   test('may not read database errors', async () => {
-    expect(await problems(file, "import { pgConstraint } from '../../../platform/db/database.js'\nexport const c = pgConstraint\n")).toHaveLength(1)
+    expect(await problems(file, "import { pgErrorCode } from '../../../platform/db/database.js'\nexport const c = pgErrorCode\n")).toHaveLength(1)
   })
 
   test('may use the database handle', async () => {

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 
 const MAGIC = 'QUESTLINE-BACKUP 1'
 
-export interface BackupContents {
+interface BackupContents {
   createdAt: string
   /** Files of the data directory beside the database, by path relative to it. */
   files: Record<string, string>
@@ -22,7 +22,7 @@ export function encodeBackup(c: BackupContents): Buffer {
   return Buffer.concat([Buffer.from(head, 'utf8'), c.database])
 }
 
-export function decodeBackup(bytes: Buffer, from: string): BackupContents {
+function decodeBackup(bytes: Buffer, from: string): BackupContents {
   const first = bytes.indexOf(0x0a)
   const second = first < 0 ? -1 : bytes.indexOf(0x0a, first + 1)
   if (first < 0 || second < 0 || bytes.subarray(0, first).toString('utf8') !== MAGIC) {

@@ -13,9 +13,9 @@ import type { Logger } from '../platform/log.js'
 /** Linux allows 107 bytes for a socket's path; a data directory deeper than that goes without. */
 const MAX_SOCKET_PATH = 100
 
-export const socketPathOf = (dataDir: string): string => path.resolve(dataDir, 'questline.sock')
+const socketPathOf = (dataDir: string): string => path.resolve(dataDir, 'questline.sock')
 
-export interface OperatorHandlers {
+interface OperatorHandlers {
   /** The whole backup file's bytes. */
   backup(): Promise<Buffer>
   role(email: string, role: 'admin' | 'player'): Promise<unknown>

@@ -56,6 +56,16 @@ export class Forbidden extends AppError {
   }
 }
 
+/**
+ * What the request names (an avatar, a habit, a quest, a marketplace, an invite) belongs to
+ * another player, and only its owner may act on it or see it (DESIGN §5).
+ */
+export class NotOwner extends Forbidden {
+  constructor(detail: string) {
+    super(detail, 'not-owner')
+  }
+}
+
 export class NotFound extends AppError {
   constructor(what: string, id?: string) {
     super(404, 'not-found', 'Not found', id === undefined ? `${what} not found.` : `${what} '${id}' not found.`)

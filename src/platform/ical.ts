@@ -4,10 +4,11 @@
  * VTIMEZONE for an IANA zone, made from the zone's own transitions (Temporal's time zone data).
  */
 import { Temporal } from 'temporal-polyfill'
+import { DAY_MS, daysInMonth } from './time/index.js'
 
-export const CRLF = '\r\n'
+const CRLF = '\r\n'
 /** A content line is at most this many octets, its line break not counted (RFC 5545 §3.1). */
-export const LINE_OCTETS = 75
+const LINE_OCTETS = 75
 
 /**
  * A TEXT value (RFC 5545 §3.3.11): backslash, semicolon and comma escaped, every line break written
@@ -84,7 +85,6 @@ interface YearlyRule {
 const RULE_CHECK_YEARS = 10
 /** Changes read at most (a zone changing several times a year over the span and the check). */
 const CHANGES_MAX = 200
-const DAY_MS = 86_400_000
 const ICAL_WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA']
 
 const offsetMsAt = (ms: number, timeZone: string): number =>
@@ -102,8 +102,6 @@ function offsetChanges(timeZone: string, from: number, until: number): OffsetCha
   }
   return out
 }
-
-const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate()
 
 function ruleDay(r: YearlyRule, year: number): number {
   if (r.last) {

@@ -34,3 +34,14 @@ export async function readPage<T, P>(asked: PageRequest, list: {
   const items = rows.slice(0, asked.limit)
   return { items, next: rows.length > asked.limit ? list.keyOf(items[items.length - 1]!) : null }
 }
+
+/** Every page of a list in turn, from the first: `read` answers the page a cursor names (the first without one). */
+export async function* pagesOf<T>(read: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T[]> {
+  let cursor: string | undefined
+  for (;;) {
+    const page = await read(cursor)
+    yield page.items
+    if (page.next === null) return
+    cursor = page.next
+  }
+}

@@ -28,7 +28,7 @@ export interface ClusterProcess {
   env: Record<string, string>
 }
 
-export interface ClusterOptions {
+interface ClusterOptions {
   /** The gateway's port; 0 picks a free one. */
   port: number
   host: string

@@ -33,7 +33,7 @@ export interface TestApp {
   close(): Promise<void>
 }
 
-export interface TestAppOptions {
+interface TestAppOptions {
   env?: Record<string, string>
   clock?: ManualClock
   /** In one process: serve only these contexts. */

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import type { TestApp } from './app.js'
 
-export type AvatarCall = 'profile' | 'spend' | 'earn' | 'add-item' | 'take-item'
+type AvatarCall = 'profile' | 'spend' | 'earn' | 'add-item' | 'take-item'
 
 export interface Fault {
   call: AvatarCall

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import pg from 'pg'
 import { Database } from '../../src/platform/db/database.js'
 
-export type Backend = 'embedded' | 'postgres'
+type Backend = 'embedded' | 'postgres'
 
 export const backend = (): Backend => (process.env.QL_TEST_BACKEND === 'postgres' ? 'postgres' : 'embedded')
 

@@ -15,7 +15,7 @@ interface InjectResponse {
 }
 
 /** Why the answer is not a documented refusal (undefined when it is one, or not a refusal). */
-export function undocumentedProblem(res: InjectResponse): string | undefined {
+function undocumentedProblem(res: InjectResponse): string | undefined {
   if (!String(res.headers['content-type'] ?? '').startsWith('application/problem+json')) return undefined
   let body: { type?: unknown; title?: unknown; status?: unknown; errors?: unknown }
   try {

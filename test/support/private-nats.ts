@@ -10,7 +10,7 @@ import { jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import { freePort } from '../../src/platform/net/free-port.js'
 
-export const NATS_SERVER = '/usr/sbin/nats-server'
+const NATS_SERVER = '/usr/sbin/nats-server'
 const READY_WITHIN_MS = 10_000
 const STOP_WITHIN_MS = 10_000
 

@@ -30,7 +30,7 @@ declare module 'vitest' {
 
 const SETTLE_TIMEOUT_MS = 30_000
 
-export interface ProcessRef {
+interface ProcessRef {
   name: string
   context: string
   url: string
@@ -52,14 +52,14 @@ export interface OwnSplitTestApp extends SplitTestApp {
   restart(p: ClusterProcess, changes?: Record<string, string>): Promise<ClusterProcess>
 }
 
-export interface SplitAppOptions {
+interface SplitAppOptions {
   env?: Record<string, string>
   clock?: ManualClock
 }
 
 type InjectOptions = { method?: string; url: string; headers?: Record<string, string>; payload?: unknown }
 
-export interface InjectResponse {
+interface InjectResponse {
   statusCode: number
   headers: Record<string, string>
   body: string

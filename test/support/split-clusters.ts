@@ -13,7 +13,7 @@ import { openPostgresTestDatabase, type TemplateInfo, type TestDatabase } from '
 import { ownStream, type NatsSettings } from './nats.js'
 
 /** Avatar and tracking run twice, as the split-services issue asks. */
-export const SPLIT_CONTEXTS = [
+const SPLIT_CONTEXTS = [
   { context: 'avatar', replicas: 2 },
   { context: 'tracking', replicas: 2 },
   { context: 'guild', replicas: 1 },
@@ -139,7 +139,7 @@ export class SplitClusterBroker {
   }
 }
 
-export interface TestCluster {
+interface TestCluster {
   cluster: Cluster
   db: TestDatabase
   /** The signing key every process shares (tests mint tokens with it). */

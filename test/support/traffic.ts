@@ -11,7 +11,7 @@ export interface Answer<T> {
   body: string
 }
 
-export interface Burst<T> {
+interface Burst<T> {
   /** Resolves once `n` requests have their outcome. */
   answered(n: number): Promise<void>
   /** How many have their outcome so far. */
@@ -20,7 +20,7 @@ export interface Burst<T> {
   done: Promise<Answer<T>[]>
 }
 
-export const NO_ANSWER = -1
+const NO_ANSWER = -1
 export const CONNECTION_FAILED = 0
 
 /** Sends one request per item, at most `concurrency` at a time. */

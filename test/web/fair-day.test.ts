@@ -7,10 +7,9 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { MISSED_WINDOWS_JOB } from '../../src/contexts/tracking/index.js'
 import { ManualClock } from '../../src/platform/clock.js'
-import { addDays, weekdayOf } from '../../src/platform/time/index.js'
+import { addDays, DAY_MS, weekdayOf } from '../../src/platform/time/index.js'
 import { api, open, registerInUi, screenshots, session, startWorld, type WebWorld } from './support/browser.js'
 
-const DAY = 86_400_000
 // The server's clock is the test's; it stays at the real time (the browser's) but where a test moves it.
 const clock = new ManualClock(new Date())
 let world: WebWorld
@@ -25,14 +24,14 @@ const crystal = { type: 'CONSUMABLE', name: 'Ice Crystal', description: 'Holds o
 test('the heat map shows a rest day not due and a missed day a freeze took; freezes show on Today and the Hero', async () => {
   // Three days ago (the avatar's zone is UTC): an account, a daily habit resting the next day, and a freeze held.
   const real = Date.now()
-  clock.set(new Date(real - 3 * DAY))
+  clock.set(new Date(real - 3 * DAY_MS))
   const email = `web-${Math.random().toString(36).slice(2)}@example.com`
   const registered = await fetch(`${world.baseUrl}/auth/register`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Frosty', email, password: 'correct horse battery' }),
   })
   expect(registered.status).toBe(200)
   const then = await registered.json() as { token: string; userId: string }
-  const first = utcDate(real - 3 * DAY)
+  const first = utcDate(real - 3 * DAY_MS)
   const rest = addDays(first, 1), missed = addDays(first, 2)
   await api(world, then.token, 'POST', '/api/v1/habits', { avatarId: then.userId, title: 'Stretch', recurrenceType: 'DAILY', restDays: [weekdayOf(rest)] })
   await api(world, then.token, 'POST', `/api/v1/avatars/${then.userId}/inventory/items`, crystal)

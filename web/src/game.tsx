@@ -11,7 +11,7 @@ import { now } from './clock'
 import { useLiveEvent, useLiveStatus, useOnLive } from './live'
 import { sleep } from './ui/hooks'
 
-export interface Announcement {
+interface Announcement {
   id: number
   kind: 'reward' | 'levelup' | 'death' | 'info' | 'error'
   text: string
@@ -39,7 +39,7 @@ export function useGame(): Game {
   return g
 }
 
-export interface Change {
+interface Change {
   experience: number
   money: number
   levelsGained: number
@@ -78,7 +78,7 @@ const same = (a: Avatar, b: Avatar) =>
 export const DEATH_EXPLAINED = 'Your health reached 0. You keep your level, but lost the experience of this level and a tenth of your money; health and mana were refilled.'
 
 /** What a change says besides a level-up (announced once, see GameProvider). */
-export function describe(c: Change, what: string): { kind: Announcement['kind']; text: string }[] {
+function describe(c: Change, what: string): { kind: Announcement['kind']; text: string }[] {
   const out: { kind: Announcement['kind']; text: string }[] = []
   if (c.died) out.push({ kind: 'death', text: `You died. ${DEATH_EXPLAINED}` })
   if (!c.died && (c.experience > 0 || c.money > 0)) {
@@ -113,7 +113,7 @@ function remember(a: Avatar): void {
 }
 
 /** The avatar after an AvatarChanged event, and whether that says everything (items and spells come only with a reading). */
-export function withChange(a: Avatar, p: LivePayloads['AvatarChanged']): { avatar: Avatar; complete: boolean } {
+function withChange(a: Avatar, p: LivePayloads['AvatarChanged']): { avatar: Avatar; complete: boolean } {
   const avatar: Avatar = {
     ...a,
     level: { levelNumber: p.level, currentExperience: p.experience, experienceRequired: p.experienceRequired },

@@ -10,7 +10,7 @@
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import { isTrusted, SYSTEM, type Principal } from '../../platform/auth/principal.js'
 import type { Database } from '../../platform/db/database.js'
-import { BadRequest, Forbidden, NotFound } from '../../platform/errors.js'
+import { BadRequest, NotFound, NotOwner } from '../../platform/errors.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import type { AvatarApp, AvatarProfile } from './app/avatar-app.js'
 import { avatarExport, type AvatarExport } from './http/export-schemas.js'
@@ -122,9 +122,9 @@ export class UnknownAvatar extends BadRequest {
 }
 
 /** An avatar the caller acts as, or asks about what only its owner may see, is someone else's: 403. */
-export class NotYourAvatar extends Forbidden {
+class NotYourAvatar extends NotOwner {
   constructor(avatarId: string) {
-    super(`Avatar '${avatarId}' is not one of your avatars.`, 'not-owner')
+    super(`Avatar '${avatarId}' is not one of your avatars.`)
   }
 }
 
@@ -133,7 +133,7 @@ export class NotYourAvatar extends Forbidden {
  * (`/requestorId`), or as the path's own resource (`path`). A missing avatar is a bad reference
  * (400, naming the field) in the first case and a missing resource (404) in the second.
  */
-export type Naming = 'path' | `/${string}`
+type Naming = 'path' | `/${string}`
 
 const missing = (avatarId: string, named: Naming) => (named === 'path' ? new NotFound('Avatar', avatarId) : new UnknownAvatar(avatarId, named))
 

@@ -75,7 +75,7 @@ export const avatarModule = contextModule({
   },
 })
 
-/** What a HabitAttended pays for. One from before flexible schedules (no `windowCompleted`) made its window done. */
+/** What a HabitAttended pays for. One written without `windowCompleted` made its window done. */
 const completionOf = (p: HabitAttended['payload']): Completion => ({ reward: p.reward, streak: p.streak, windowCompleted: p.windowCompleted !== false })
 
 /** An event about an avatar deleted since has nothing left to change. */

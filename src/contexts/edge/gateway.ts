@@ -15,7 +15,7 @@ import type { StreamingConfig } from '../../platform/http/streaming.js'
 import type { UpstreamPool } from '../../platform/http/upstreams.js'
 
 /** A context's API and where it is served. */
-export interface ForwardedApi {
+interface ForwardedApi {
   routes: FastifyPluginAsync
   pool: UpstreamPool
 }

@@ -50,8 +50,8 @@ export const edgeModule = contextModule({
       jobs: [{ name: RECOVER_REGISTRATIONS_JOB, everyMs: REGISTRATION_RECOVERY_EVERY_MS, run: async () => void (await app.recoverRegistrations()) }],
       prune: [
         pruning(registrations, (h, limit) => registrationRepo.deleteSettledBefore(database.db, h.retention, limit)),
-        // An expired token is refused whatever its row says (one presented long after its expiry is
-        // refused as unknown, without revoking its family any more).
+        // An expired token is refused whatever its row says (one presented after its row is gone is
+        // refused as unknown, and revokes no family).
         pruning(refreshTokens, (h, limit) => refreshTokenRepo.deleteExpiredBefore(database.db, h.retention, limit)),
         // Failures count only within the throttle's window; logins also forget older ones as failures come.
         pruning(loginFailures, (h, limit) => loginFailureRepo.deleteUpTo(database.db, new Date(h.now.getTime() - failureWindowMs), limit)),

@@ -6,6 +6,7 @@
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
+import type { Page } from '../../platform/paging.js'
 import type { InboxApp } from './app/inbox-app.js'
 import type { NotificationExport } from './http/export-schemas.js'
 import { notificationView } from './http/views.js'
@@ -15,7 +16,7 @@ export { NotificationExport } from './http/export-schemas.js'
 
 export interface LiveClient {
   /** A page of the avatar's notifications, oldest first; `cursor` is the `next` of the page before. */
-  exportNotifications(avatarId: string, cursor?: string): Promise<{ items: NotificationExport[]; next: string | null }>
+  exportNotifications(avatarId: string, cursor?: string): Promise<Page<NotificationExport>>
 }
 
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */

@@ -90,7 +90,7 @@ export const liveModule = contextModule({
      */
     const notifying = <C extends EventContract>(
       contract: C, to: (payload: EventOf<C>['payload']) => Audience, draft: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[],
-    ): EventHandler => {
+    ): EventHandler<C> => {
       offered.add(contract.type)
       const applyOnce = exactlyOnceInBatches<EventOf<C> & { deliveries: NewDelivery[] }>(database, inbox, clock, async (events, tx) => {
         await app.notify(tx, events.flatMap((e) => draft(e.payload)))
@@ -99,9 +99,9 @@ export const liveModule = contextModule({
       return on(contract, async (e) => {
         const deliveries = await webhooks.deliveriesFor([draftOf(e, to(e.payload))])
         await applyOnce({ ...e, deliveries: deliveries.get(e.id) ?? [] })
-      }) as EventHandler
+      })
     }
-    type WithEntries = DomainEvent & { entries: NewEntry[]; deliveries: NewDelivery[] }
+    type WithEntries<E extends DomainEvent> = E & { entries: NewEntry[]; deliveries: NewDelivery[] }
     /**
      * Each event of `contract` goes to the streams of its audience when one of them is watched, and
      * makes its notifications if `draft` is given (then every event applies, once: one consumer per
@@ -115,11 +115,11 @@ export const liveModule = contextModule({
     const streaming = <C extends EventContract>(
       contract: C, to: (payload: EventOf<C>['payload']) => Audience,
       opts: Follow<EventOf<C>['payload']> & { draft?: (payload: EventOf<C>['payload']) => NotificationDraft | NotificationDraft[] } = {},
-    ): EventHandler => {
+    ): EventHandler<C> => {
       const { draft, before, after } = opts
       offered.add(contract.type)
-      const applyOnce = exactlyOnceInBatches<WithEntries>(database, inbox, clock, async (events, tx) => {
-        if (draft) await app.notify(tx, events.flatMap((e) => draft(e.payload as EventOf<C>['payload'])))
+      const applyOnce = exactlyOnceInBatches<WithEntries<EventOf<C>>>(database, inbox, clock, async (events, tx) => {
+        if (draft) await app.notify(tx, events.flatMap((e) => draft(e.payload)))
         await stream.append(tx, events.flatMap((e) => e.entries))
         await webhooks.record(tx, events.flatMap((e) => e.deliveries))
       })
@@ -137,11 +137,11 @@ export const liveModule = contextModule({
         if (after) await database.transaction((tx) => after(tx, payloads))
         return outcomes
       })
-      return on(contract, (event) => deliveries.submit('deliveries', event)) as EventHandler
+      return on(contract, (event) => deliveries.submit('deliveries', event))
     }
     /** Whose avatars are whose, for webhooks: followed from the avatar's events, forgotten with the account. */
-    const following = <C extends EventContract>(contract: C, apply: (tx: Tx, payloads: EventOf<C>['payload'][]) => Promise<void>): EventHandler =>
-      on(contract, exactlyOnceInBatches<EventOf<C>>(database, inbox, clock, (events, tx) => apply(tx, events.map((e) => e.payload)))) as EventHandler
+    const following = <C extends EventContract>(contract: C, apply: (tx: Tx, payloads: EventOf<C>['payload'][]) => Promise<void>): EventHandler<C> =>
+      on(contract, exactlyOnceInBatches<EventOf<C>>(database, inbox, clock, (events, tx) => apply(tx, events.map((e) => e.payload))))
     const parts = {
       apiRoutes: async (f) => {
         await f.register(inboxRoutes, { app })
@@ -203,7 +203,8 @@ export const liveModule = contextModule({
       ],
     } satisfies ContextParts<unknown>
     const unoffered = WEBHOOK_EVENT_TYPES.filter((t) => !offered.has(t))
-    const unlisted = [...offered].filter((t) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(t))
+    const listed = new Set<string>(WEBHOOK_EVENT_TYPES)
+    const unlisted = [...offered].filter((t) => !listed.has(t))
     if (unoffered.length + unlisted.length > 0) throw new Error(`WEBHOOK_EVENT_TYPES and the live consumers disagree: ${[...unoffered, ...unlisted].join(', ')}`)
     return parts
   },

@@ -4,7 +4,7 @@
  * after the change.
  */
 import { Type } from 'typebox'
-import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+import { eventsOf, type DraftsOf, type EventOf } from '../../platform/events/contract.js'
 
 const event = eventsOf('avatar')
 
@@ -28,7 +28,7 @@ export const AvatarChanged = event('AvatarChanged', Type.Object({
   health: Type.Integer(), maxHealth: Type.Integer(), mana: Type.Integer(), maxMana: Type.Integer(), money: Type.Number(),
   strength: Type.Integer(), defense: Type.Integer(), intelligence: Type.Integer(), unspentPoints: Type.Integer(),
   inventory: Items, equipped: Items,
-  /** Absent in events from before streak freezes. */
+  /** Optional: an event written without it says nothing of freezes. */
   streakFreezes: Type.Optional(Freezes),
 }))
 /**
@@ -60,6 +60,7 @@ export type AvatarDied = EventOf<typeof AvatarDied>
 export type AvatarChanged = EventOf<typeof AvatarChanged>
 export type MissedWindowSettled = EventOf<typeof MissedWindowSettled>
 
-export const AVATAR_EVENTS = [AvatarCreated, AvatarRenamed, AvatarDeleted, AvatarLeveledUp, AvatarDied, AvatarChanged, MissedWindowSettled] as const
-export type AvatarEvent = EventsOf<typeof AVATAR_EVENTS>
-export type AvatarDraft = DraftsOf<typeof AVATAR_EVENTS>
+export type AvatarDraft = DraftsOf<[
+  typeof AvatarCreated, typeof AvatarRenamed, typeof AvatarDeleted, typeof AvatarLeveledUp, typeof AvatarDied,
+  typeof AvatarChanged, typeof MissedWindowSettled,
+]>

@@ -4,7 +4,7 @@
  * the change (1 when it is made).
  */
 import { Type } from 'typebox'
-import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+import { eventsOf, type DraftsOf, type EventOf } from '../../platform/events/contract.js'
 
 const event = eventsOf('edge')
 
@@ -21,6 +21,4 @@ export const AccountDeleted = event('AccountDeleted', Type.Object({ userId: Type
 export type UserRegistered = EventOf<typeof UserRegistered>
 export type AccountDeleted = EventOf<typeof AccountDeleted>
 
-export const EDGE_EVENTS = [UserRegistered, AccountDeleted] as const
-export type EdgeEvent = EventsOf<typeof EDGE_EVENTS>
-export type EdgeDraft = DraftsOf<typeof EDGE_EVENTS>
+export type EdgeDraft = DraftsOf<[typeof UserRegistered, typeof AccountDeleted]>

@@ -5,7 +5,7 @@
  * starts and once per turn (`battleVersion`).
  */
 import { Type } from 'typebox'
-import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+import { eventsOf, type DraftsOf, type EventOf } from '../../platform/events/contract.js'
 
 const event = eventsOf('guild')
 const Participants = Type.Array(Type.String())
@@ -43,7 +43,7 @@ export const BattleTurnTaken = event('BattleTurnTaken', Type.Object({
 /**
  * A battle in progress was called off (by its leader, or with its guild): it is gone, without
  * reward or penalty. It names its participants, who are told even when the guild went with it.
- * (`participants` is optional only for events written before it was added.)
+ * (`participants` is optional: an event written without it tells the guild's members only.)
  */
 export const BattleCancelled = event('BattleCancelled', Type.Object({ ...Battle, cancelledBy: Type.String(), participants: Type.Optional(Participants) }))
 /** Every participant receives the reward (the avatar context applies it). */
@@ -71,6 +71,8 @@ export type BattleCancelled = EventOf<typeof BattleCancelled>
 export type BattleWon = EventOf<typeof BattleWon>
 export type BattleLost = EventOf<typeof BattleLost>
 
-export const GUILD_EVENTS = [GuildCreated, GuildDisbanded, MemberJoined, MemberLeft, InviteSent, MemberRolesChanged, InviteWithdrawn, BattleStarted, BossStruckBack, BattleTurnTaken, BattleCancelled, BattleWon, BattleLost] as const
-export type GuildEvent = EventsOf<typeof GUILD_EVENTS>
-export type GuildDraft = DraftsOf<typeof GUILD_EVENTS>
+export type GuildDraft = DraftsOf<[
+  typeof GuildCreated, typeof GuildDisbanded, typeof MemberJoined, typeof MemberLeft, typeof InviteSent,
+  typeof MemberRolesChanged, typeof InviteWithdrawn, typeof BattleStarted, typeof BossStruckBack,
+  typeof BattleTurnTaken, typeof BattleCancelled, typeof BattleWon, typeof BattleLost,
+]>

@@ -13,5 +13,4 @@ export const NotificationCreated = event('NotificationCreated', Type.Object({
 
 export type NotificationCreated = EventOf<typeof NotificationCreated>
 
-export const LIVE_EVENTS = [NotificationCreated] as const
-export type LiveDraft = DraftsOf<typeof LIVE_EVENTS>
+export type LiveDraft = DraftsOf<[typeof NotificationCreated]>

@@ -4,7 +4,7 @@
  * version after the change.
  */
 import { Type } from 'typebox'
-import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+import { eventsOf, type DraftsOf, type EventOf } from '../../platform/events/contract.js'
 
 const event = eventsOf('marketplace')
 
@@ -25,6 +25,4 @@ export const ItemSold = event('ItemSold', Trade)
 export type ItemBought = EventOf<typeof ItemBought>
 export type ItemSold = EventOf<typeof ItemSold>
 
-export const MARKETPLACE_EVENTS = [ItemBought, ItemSold] as const
-export type MarketplaceEvent = EventsOf<typeof MARKETPLACE_EVENTS>
-export type MarketplaceDraft = DraftsOf<typeof MARKETPLACE_EVENTS>
+export type MarketplaceDraft = DraftsOf<[typeof ItemBought, typeof ItemSold]>

@@ -4,7 +4,7 @@
  * version after the change.
  */
 import { Type } from 'typebox'
-import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+import { eventsOf, type DraftsOf, type EventOf } from '../../platform/events/contract.js'
 
 const event = eventsOf('quest')
 
@@ -26,6 +26,4 @@ export const QuestExpired = event('QuestExpired', Type.Object({
 export type QuestCompleted = EventOf<typeof QuestCompleted>
 export type QuestExpired = EventOf<typeof QuestExpired>
 
-export const QUEST_EVENTS = [QuestCompleted, QuestExpired] as const
-export type QuestEvent = EventsOf<typeof QUEST_EVENTS>
-export type QuestDraft = DraftsOf<typeof QUEST_EVENTS>
+export type QuestDraft = DraftsOf<[typeof QuestCompleted, typeof QuestExpired]>

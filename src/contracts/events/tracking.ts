@@ -4,7 +4,7 @@
  * after the change.
  */
 import { Type } from 'typebox'
-import { eventsOf, type DraftsOf, type EventOf, type EventsOf } from '../../platform/events/contract.js'
+import { eventsOf, type DraftsOf, type EventOf } from '../../platform/events/contract.js'
 
 const event = eventsOf('tracking')
 const QuestId = Type.Union([Type.String(), Type.Null()])
@@ -26,7 +26,7 @@ export const HabitAttended = event('HabitAttended', Type.Object({
   attendedAt: Local,
   /** The run this completion continues, itself included: done windows before it (over frozen and not-due ones) plus one. */
   streak: Type.Integer({ minimum: 1 }),
-  /** Whether it made its window done: false only for a TIMES_PER_WEEK week still short (absent in events from before flexible schedules: true). */
+  /** Whether it made its window done: false only for a TIMES_PER_WEEK week still short. Optional: an event written without it made its window done. */
   windowCompleted: Type.Optional(Type.Boolean()),
   reward: Reward,
 }))
@@ -63,6 +63,6 @@ export type HabitReminderDue = EventOf<typeof HabitReminderDue>
 export type HabitCreated = EventOf<typeof HabitCreated>
 export type HabitDeleted = EventOf<typeof HabitDeleted>
 
-export const TRACKING_EVENTS = [HabitAttended, HabitMissed, HabitReminderDue, HabitCreated, HabitDeleted] as const
-export type TrackingEvent = EventsOf<typeof TRACKING_EVENTS>
-export type TrackingDraft = DraftsOf<typeof TRACKING_EVENTS>
+export type TrackingDraft = DraftsOf<[
+  typeof HabitAttended, typeof HabitMissed, typeof HabitReminderDue, typeof HabitCreated, typeof HabitDeleted,
+]>

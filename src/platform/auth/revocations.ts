@@ -5,7 +5,7 @@ import type { Logger } from '../log.js'
 import { tokenRevocations } from './tables.js'
 
 /** How often a process looks for revocations made by the others. */
-export const REVOCATION_POLL_MS = 1000
+const REVOCATION_POLL_MS = 1000
 /** How often a process deletes the rows (and forgets the ids) of tokens that have expired. */
 const PRUNE_EVERY_MS = 60_000
 /** Before the first poll: every transaction id is at least this. */

@@ -6,7 +6,7 @@ import type { AccessTokens, IssuedToken } from './tokens.js'
 export type TokenSource = () => Promise<string>
 
 /** Service tokens are short-lived: a leaked one is worth little. */
-export const SERVICE_TOKEN_TTL_SECONDS = 300
+const SERVICE_TOKEN_TTL_SECONDS = 300
 /** A cached token is renewed this long before it expires, so none expires in flight. */
 const RENEW_BEFORE_SECONDS = 60
 

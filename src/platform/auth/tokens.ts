@@ -7,7 +7,7 @@ import { ROLES, type Principal, type Role } from './principal.js'
 import type { RevocationCheck } from './revocations.js'
 import { BoundedMap } from '../bounded-map.js'
 
-export interface TokenSettings {
+interface TokenSettings {
   issuer: string
   audience: string
   ttlSeconds: number

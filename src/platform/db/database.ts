@@ -5,7 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 import { DataDirLock } from './lock-file.js'
 
-export type Db = PgDatabase<PgQueryResultHKT>
+type Db = PgDatabase<PgQueryResultHKT>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 /** Anything a repository can query through: the pool or an open transaction. */
 export type Queryable = Db | Tx
@@ -190,7 +190,7 @@ export function pgErrorCode(e: unknown): string | undefined {
 export const UNIQUE_VIOLATION = '23505'
 
 /** The constraint (or unique index) a database error names, looking through drizzle's wrapping. */
-export function pgConstraint(e: unknown): string | undefined {
+function pgConstraint(e: unknown): string | undefined {
   for (let cur = e as { constraint?: unknown; cause?: unknown } | undefined, depth = 0; cur && depth < 4; depth++) {
     if (typeof cur.constraint === 'string') return cur.constraint
     cur = cur.cause as typeof cur

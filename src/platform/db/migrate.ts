@@ -7,7 +7,7 @@ import type { PgliteDatabase } from 'drizzle-orm/pglite'
 import { type Database, pgErrorCode } from './database.js'
 
 /** The project's `drizzle/` folder: the nearest one up from this module (run from source or bundled). */
-export const MIGRATIONS_FOLDER = findMigrations(path.dirname(fileURLToPath(import.meta.url)))
+const MIGRATIONS_FOLDER = findMigrations(path.dirname(fileURLToPath(import.meta.url)))
 
 function findMigrations(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
@@ -33,7 +33,7 @@ const NO_SUCH_SCHEMA = '3F000'
  * no lock, no DDL. drizzle records migrations in the transaction that applies them, so a
  * process that sees the newest one recorded sees it applied.
  */
-export async function isMigrated(database: Database): Promise<boolean> {
+async function isMigrated(database: Database): Promise<boolean> {
   try {
     const result = (await database.db.execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`)) as unknown as {
       rows: { newest: string | number | null }[]

@@ -18,7 +18,7 @@ export interface EventContract<T extends string = string, S extends TSchema = TS
 export type EventOf<C extends EventContract> = DomainEvent<C['type'], Static<C['payload']>>
 
 /** What a producer writes for an event of one of its contracts (the outbox adds id and time). */
-export type DraftOf<C extends EventContract> = { type: C['type']; payload: Static<C['payload']> }
+type DraftOf<C extends EventContract> = { type: C['type']; payload: Static<C['payload']> }
 
 /** The contracts of one producer: `const event = eventsOf('tracking')`, then `event('HabitAttended', schema)`. */
 export const eventsOf = (producer: string) =>
@@ -43,7 +43,7 @@ export const effectKey = (eventId: string, aggregateId: string): string => `even
 export const on = <C extends EventContract>(contract: C, handle: (event: EventOf<C>) => Promise<void>): EventHandler<C> => ({ contract, handle })
 
 /** One event's payload checked against its contract: undefined when it fits, else why not. */
-export type PayloadCheck = (payload: unknown) => string | undefined
+type PayloadCheck = (payload: unknown) => string | undefined
 
 const checks = new WeakMap<EventContract, PayloadCheck>()
 
@@ -61,13 +61,5 @@ export function payloadCheck(contract: EventContract): PayloadCheck {
   return check
 }
 
-/** Whether an event of unknown shape is one of this contract's, with its payload checked. */
-export function isEventOf<C extends EventContract>(contract: C, event: DomainEvent): event is EventOf<C> {
-  return event.type === contract.type && payloadCheck(contract)(event.payload) === undefined
-}
-
-/** The drafts a producer may write: one of its contracts' shapes (`DraftsOf<typeof AVATAR_EVENTS>`). */
+/** The drafts a producer may write: one of its contracts' shapes (`DraftsOf<[typeof AvatarCreated, typeof AvatarDied]>`). */
 export type DraftsOf<Cs extends readonly EventContract[]> = { [K in keyof Cs]: DraftOf<Cs[K]> }[number]
-
-/** The events a producer publishes (`EventsOf<typeof AVATAR_EVENTS>`). */
-export type EventsOf<Cs extends readonly EventContract[]> = { [K in keyof Cs]: EventOf<Cs[K]> }[number]

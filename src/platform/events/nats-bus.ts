@@ -7,7 +7,7 @@ import type { Broadcast } from './broadcast.js'
 import { failuresOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 
-export interface NatsBusOptions {
+interface NatsBusOptions {
   url: string
   /** Stream name and subject prefix; CI gives each run its own. */
   stream: string

@@ -5,7 +5,7 @@ import type { Logger } from '../log.js'
 import type { EventBus } from './bus.js'
 import type { DomainEvent, Outbox, OutboxTable } from './outbox.js'
 
-export interface RelayOptions {
+interface RelayOptions {
   /** How often to look for events committed by other processes or due for a retry. */
   pollMs: number
   /** How long a claimed batch is reserved for this relay before another may take it over. */

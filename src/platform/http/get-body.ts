@@ -11,7 +11,7 @@ export const BODY_LIMIT = 64 * 1024
  * Reads a JSON body sent with GET, which fastify never parses (the contract's avatar search
  * takes its criteria that way). `undefined` when there is no body.
  */
-export async function readGetBody(raw: IncomingMessage): Promise<unknown> {
+async function readGetBody(raw: IncomingMessage): Promise<unknown> {
   const declared = Number(raw.headers['content-length'] ?? 0)
   if (declared === 0 && raw.headers['transfer-encoding'] === undefined) return undefined
   if (declared > BODY_LIMIT) throw new PayloadTooLarge()

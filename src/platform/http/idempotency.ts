@@ -19,7 +19,7 @@ export const IdempotencyHeaders = Type.Object({
  * (service and admin tokens, and in-process ports) share one space, so a call retried over HTTP
  * finds a first attempt made in-process.
  */
-export function callerScopedKey(p: Principal, key: string): string {
+function callerScopedKey(p: Principal, key: string): string {
   return isTrusted(p) ? key : `player/${p.userId}/${key}`
 }
 

@@ -26,7 +26,7 @@ type Operation = {
  * info promises of every operation alike (a token-guarded one refuses a missing or bad token; one
  * that takes input refuses fields it does not take, and a body that is not JSON).
  */
-export function problemTypesOf(path: string, op: Operation, catalog: ProblemCatalog): string[] {
+function problemTypesOf(path: string, op: Operation, catalog: ProblemCatalog): string[] {
   const named = [...(op.description ?? '').matchAll(NAMED_SLUG)].map((m) => m[1]!).filter((slug) => slug in catalog)
   const guarded = path.startsWith('/api/v1/') && !(Array.isArray(op.security) && op.security.length === 0)
   const takesInput = (op.parameters?.length ?? 0) > 0 || op.requestBody !== undefined

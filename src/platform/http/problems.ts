@@ -8,7 +8,7 @@ import { problemTypeSlug, problemTypeUri, type ProblemCatalog } from './problem-
 import type { RouteTable } from './route-table.js'
 import type { PageFallback } from './web-app.js'
 
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
+const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 
 interface Problem {
   type: string

@@ -18,7 +18,7 @@ import { serveWebApp } from './web-app.js'
 
 export type HttpServer = FastifyInstance
 
-export interface HttpServerOptions {
+interface HttpServerOptions {
   logger: Logger | false
   title: string
   /**

@@ -13,9 +13,9 @@ export interface ServiceClientOptions {
   retryDelayMs: number
 }
 
-export const DEFAULT_SERVICE_CLIENT_OPTIONS: ServiceClientOptions = { timeoutMs: 2000, retries: 2, retryDelayMs: 50 }
+const DEFAULT_SERVICE_CLIENT_OPTIONS: ServiceClientOptions = { timeoutMs: 2000, retries: 2, retryDelayMs: 50 }
 
-export interface ServiceRequest {
+interface ServiceRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   path: string
   body?: unknown

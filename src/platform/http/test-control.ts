@@ -13,7 +13,7 @@ import type { OutboxRelay } from '../events/relay.js'
 import type { Scheduler } from '../jobs/scheduler.js'
 import type { Logger } from '../log.js'
 
-export interface Controls {
+interface Controls {
   clock: SettableClock
   relay: OutboxRelay
   bus: EventBus

@@ -12,7 +12,7 @@ const isHashed = (root: string, file: string) => path.relative(root, file).split
 /** Answers an unmatched request with the app's page when it is one, else returns false. */
 export type PageFallback = (req: FastifyRequest, reply: FastifyReply) => boolean
 
-export interface WebApp {
+interface WebApp {
   /** The single-page app's routes (`/habits`, `/guild`, …) are client-side: they all get index.html. */
   fallback: PageFallback
 }

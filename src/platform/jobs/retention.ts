@@ -3,6 +3,7 @@ import { Counter } from 'prom-client'
 import type { Clock } from '../clock.js'
 import { qualifiedName } from '../db/bounded-delete.js'
 import type { MetricsSource } from '../http/metrics.js'
+import { DAY_MS } from '../time/index.js'
 import { inBatches } from './batches.js'
 import type { Job } from './scheduler.js'
 
@@ -13,7 +14,7 @@ export const PRUNE_JOB = 'platform.prune'
  * holds a few minutes of published events, not a quarter of an hour's; a run that finds nothing
  * is one short indexed statement per table.
  */
-export const PRUNE_EVERY_MS = 60_000
+const PRUNE_EVERY_MS = 60_000
 /**
  * How long a published event stays in its outbox (for an operator to look at): nothing reads it
  * again. Kept for RETENTION_DAYS, a busy outbox grew to tens of megabytes, and each vacuum pass
@@ -23,20 +24,18 @@ export const PRUNE_EVERY_MS = 60_000
  */
 export const PUBLISHED_EVENTS_KEPT_MS = 60_000
 /** Rows one statement deletes: each batch is its own short transaction. */
-export const PRUNE_BATCH_ROWS = 1000
+const PRUNE_BATCH_ROWS = 1000
 /**
  * Batches per table and run: a bigger backlog (the first run on an old database) is worked off
  * over the next runs, so that a run stays short and a shutdown never waits long for it.
  */
-export const PRUNE_MAX_BATCHES = 100
-
-const DAY_MS = 86_400_000
+const PRUNE_MAX_BATCHES = 100
 
 /** The instant `days` days before `now`: where a retention period starts. */
 export const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS)
 
 /** Up to when rows may be forgotten, worked out once at the start of a run. */
-export interface Horizons {
+interface Horizons {
   now: Date
   /** Now less the retention period: what was finished before this is no longer needed. */
   retention: Date
@@ -69,7 +68,7 @@ export interface PruneRule {
 
 export const pruning = (table: PgTable, pruneSome: PruneRule['pruneSome']): PruneRule => ({ table: qualifiedName(table), pruneSome })
 
-export interface RetentionOptions {
+interface RetentionOptions {
   clock: Clock
   retentionDays: number
   /** When the oldest event not yet published by this process's outboxes occurred, if any. */

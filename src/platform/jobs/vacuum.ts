@@ -16,11 +16,11 @@ import type { Job } from './scheduler.js'
 
 /** The vacuum job (`POST /_test/jobs/platform.vacuum` runs it in tests). */
 export const VACUUM_JOB = 'platform.vacuum'
-export const VACUUM_EVERY_MS = 60_000
+const VACUUM_EVERY_MS = 60_000
 /** A table is vacuumed once it holds this many dead rows (or changed rows since its last analyze)… */
 export const VACUUM_MIN_ROWS = 1_000
 /** …and they are at least this share of its live rows: a big table is not rewalked for a few. */
-export const VACUUM_MIN_SHARE = 0.1
+const VACUUM_MIN_SHARE = 0.1
 /**
  * On the embedded engine a pass holds up every other statement, so a timed run waits for this
  * long without a request under way (a personal server has many such moments)…
@@ -37,7 +37,7 @@ export const EMBEDDED_MAX_DEFER_MS = 60_000
 /** Under load on the embedded engine, a run starts no further pass once its passes took this long. */
 export const EMBEDDED_LOAD_BUDGET_MS = 150
 
-export interface TableActivity {
+interface TableActivity {
   /** `schema.table`, the label of its metrics. */
   table: string
   /** The same as quoted identifiers, for the statement. */

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { Temporal } from 'temporal-polyfill'
 import { describe, expect, test } from 'vitest'
 import { dayOf, dayOfLocal, dayStart, windowInstants, type DayFrame } from './day.js'
-import { addDays, WEEKDAYS } from './local.js'
+import { addDays, DAY_MS, WEEKDAYS } from './local.js'
 import { nextWindow, previousWindow, windowContaining, type Recurrence } from './schedule.js'
 
 const ZONES = Intl.supportedValuesOf('timeZone')
@@ -26,8 +26,8 @@ const instantFor = (f: DayFrame) => fc.oneof(
 )
 const framedInstant = frame.chain((f) => instantFor(f).map((t) => ({ f, t: new Date(t) })))
 
-const date = fc.integer({ min: Date.UTC(2000, 0, 1) / 86_400_000, max: Date.UTC(2099, 11, 31) / 86_400_000 })
-  .map((d) => new Date(d * 86_400_000).toISOString().slice(0, 10))
+const date = fc.integer({ min: Date.UTC(2000, 0, 1) / DAY_MS, max: Date.UTC(2099, 11, 31) / DAY_MS })
+  .map((d) => new Date(d * DAY_MS).toISOString().slice(0, 10))
 /** Dates around the end of February, leap years included. */
 const nearLeapDay = fc.tuple(fc.integer({ min: 2000, max: 2099 }), fc.integer({ min: -3, max: 3 }))
   .map(([y, shift]) => addDays(`${y}-02-28`, shift))

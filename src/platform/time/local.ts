@@ -13,6 +13,9 @@ export type LocalDate = string
 /** A wall-clock date-time with no offset, `YYYY-MM-DDTHH:mm:ss` with an optional `.SSS`. */
 export type LocalDateTime = string
 
+/** Milliseconds in 24 hours: a UTC day, between instants (a day in a zone may run 23 or 25 hours). */
+export const DAY_MS = 86_400_000
+
 export const WEEKDAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
 
@@ -92,7 +95,7 @@ export function daysBetween(from: LocalDate, to: LocalDate): number {
 function epochDay(d: LocalDate): number {
   const t = new Date(0)
   t.setUTCFullYear(numberAt(d, 0, 4), numberAt(d, 5, 7) - 1, numberAt(d, 8, 10))
-  return t.getTime() / 86_400_000
+  return t.getTime() / DAY_MS
 }
 
 /** Moves a date by whole months, keeping the day, or taking the month's last day when it is shorter. */

@@ -31,12 +31,12 @@ export class ApiError extends ProblemError {
 }
 
 /** `body/recurrence/dayOfWeek` or `/name` → `recurrence.dayOfWeek`, `name`. */
-export function fieldOf(path: string): string {
+function fieldOf(path: string): string {
   return path.split('/').filter((p) => p && p !== 'body' && p !== 'querystring' && p !== 'params').join('.')
 }
 
 /** ajv's wording, as a player would say it. */
-export function friendlyMessage(m: string): string {
+function friendlyMessage(m: string): string {
   let r: RegExpMatchArray | null
   if (m === 'is required' || m === 'must match pattern "\\S"') return 'Required.'
   if ((r = m.match(/^must NOT have fewer than (\d+) characters$/))) return r[1] === '1' ? 'Required.' : `At least ${r[1]} characters.`
@@ -130,7 +130,7 @@ async function freshSession(): Promise<Session | null> {
  * Trades the refresh token for a new pair, once at a time across this page and other tabs (a
  * refresh token is spent on use, and showing a spent one again ends the whole session).
  */
-export function refreshSession(stale: Session): Promise<Session | null> {
+function refreshSession(stale: Session): Promise<Session | null> {
   refreshing ??= withTabLock(async () => {
     const stored = reloadSession()
     if (!stored) return null

@@ -107,8 +107,6 @@ export async function updateHabit(before: Habit, h: HabitInput): Promise<void> {
 }
 export const deleteHabit = (id: string) => completed(api.DELETE('/api/v1/habits/{id}', byId(id)))
 export const attendHabit = (id: string, date: string) => completed(api.POST('/api/v1/habits/{id}/attend', { ...byId(id), body: { date } }))
-export const habitHistory = (id: string): Promise<{ date: string }[]> =>
-  dataOf(api.GET('/api/v1/habits/{id}/history', byId(id))).then((r) => r.history)
 /** What became of each window that overlaps the local days [from, to) (at most 400 windows). */
 export const habitWindows = (id: string, from: string, to: string): Promise<HabitWindow[]> =>
   dataOf(api.GET('/api/v1/habits/{id}/windows', { params: { path: { id }, query: { from, to } } })).then((r) => r.items)
@@ -144,7 +142,6 @@ export const leaveGuild = (guildId: string, avatarId: string) =>
 export const bosses = (): Promise<Boss[]> => dataOf(api.GET('/api/v1/battles/bosses')).then((r) => r.bosses)
 export const startBattle = (guildId: string, bossType: BossType, requesterId: string): Promise<{ id: string }> =>
   dataOf(api.POST('/api/v1/battles', { body: { guildId, bossType, requesterId } }))
-export const getBattle = (id: string): Promise<Battle> => dataOf(api.GET('/api/v1/battles/{id}', byId(id)))
 export const battleHistory = (guildId: string): Promise<Battle[]> =>
   dataOf(api.GET('/api/v1/battles/guild/{guildId}/history', { params: { path: { guildId } } })).then((r) => r.items)
 export const cancelBattle = (b: Battle, requesterId: string) =>
@@ -156,7 +153,6 @@ export async function attack(battleId: string, attackerAvatarId: string, damage:
   if (!turn) throw new Error('The attack answer named no attack.')
   return dataOf(api.GET('/api/v1/battles/{id}/attacks/{turn}', { params: { path: { id: battleId, turn: Number(turn) } } }))
 }
-export const battleAttacks = (id: string): Promise<Attack[]> => dataOf(api.GET('/api/v1/battles/{id}/attacks', byId(id))).then((r) => r.items)
 
 // ---- quests ----
 

@@ -29,7 +29,7 @@ const OFFLINE_AFTER_FAILURES = 3
 /** A connection that lasted this long was a good one: the next drop starts the backoff again. */
 const HEALTHY_MS = 5_000
 
-export interface LiveStreamOptions {
+interface LiveStreamOptions {
   ticket?: (avatarId: string) => Promise<string>
 }
 

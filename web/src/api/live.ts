@@ -12,7 +12,7 @@ const avatarPath = (id: string) => `/api/v1/avatars/${e(id)}`
 
 // ---- stream ----
 
-export type StreamTicket = paths['/api/v1/avatars/{id}/stream-tickets']['post']['responses'][201]['content']['application/json']
+type StreamTicket = paths['/api/v1/avatars/{id}/stream-tickets']['post']['responses'][201]['content']['application/json']
 
 /** A single-use ticket that lets `EventSource` (which cannot send a header) open the stream; good for a minute. */
 export const streamTicket = (avatarId: string): Promise<StreamTicket> =>
@@ -33,7 +33,7 @@ export interface LivePayloads {
     avatarId: string; level: number; experience: number; experienceRequired: number; health: number; maxHealth: number
     mana: number; maxMana: number; money: number; strength: number; defense: number; intelligence: number; unspentPoints: number
     inventory: Items['items']; equipped: Items['items']
-    /** Absent in events from before streak freezes. */
+    /** Optional: an event written without it says nothing of freezes. */
     streakFreezes?: { held: number; max: number }
   }
   AvatarLeveledUp: { avatarId: string; level: number; levelsGained: number; spellsLearned: string[] }

@@ -10,13 +10,13 @@ const SOLD_ITEMS_SHOWN = 50
 /** The path parameter of the marketplace's calls. */
 const market = (marketplaceId: string) => ({ marketplaceId })
 
-export interface Marketplace {
+interface Marketplace {
   id: string
   items: MarketItem[]
 }
 
 /** A collection of items: a plain array, `{items}` or HAL `{_embedded: {items}}` (any one embedded list). */
-export function readItems(body: unknown): MarketItem[] {
+function readItems(body: unknown): MarketItem[] {
   if (Array.isArray(body)) return body as MarketItem[]
   if (body && typeof body === 'object') {
     const b = body as { items?: unknown; _embedded?: Record<string, unknown> }

@@ -19,14 +19,12 @@ type Body<P extends keyof paths, M extends Method> =
 export type Avatar = Answer<'/api/v1/avatars/{id}', 'get'>
 export type Item = Avatar['inventory']['items'][number]
 export type ItemType = Item['type']
-export type Spell = Avatar['spells'][number]
 export type Stats = Answer<'/api/v1/avatars/{id}/stats', 'get'>
 export type StreakFreezes = Avatar['streakFreezes']
 
 /** An avatar's day settings (DESIGN §9.3): the zone its habits follow, the hour its days start, a vacation. */
 export type Settings = Answer<'/api/v1/avatars/{id}/settings', 'get'>
 export type SettingsChange = Body<'/api/v1/avatars/{id}/settings', 'patch'>
-export type Vacation = NonNullable<Settings['vacation']>
 
 export type Habit = Answer<'/api/v1/habits/{id}', 'get'>
 export type Recurrence = Habit['recurrence']

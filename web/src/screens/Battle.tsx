@@ -17,7 +17,7 @@ async function currentBattle(guildId: string): Promise<Battle | null> {
 }
 
 /** The battle after a turn the stream tells of (any member's); a turn already shown changes nothing. */
-export function withTurn(b: Battle, t: LivePayloads['BattleTurnTaken']): Battle {
+function withTurn(b: Battle, t: LivePayloads['BattleTurnTaken']): Battle {
   if (t.battleId !== b.id || t.turn <= b.currentTurn) return b
   return {
     ...b,

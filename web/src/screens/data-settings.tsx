@@ -28,7 +28,7 @@ export function YourData() {
 }
 
 /** Offers `content` as a file named `fileName`, as a link the browser downloads. */
-export function download(content: Blob, fileName: string): void {
+function download(content: Blob, fileName: string): void {
   const url = URL.createObjectURL(content)
   const a = document.createElement('a')
   a.href = url

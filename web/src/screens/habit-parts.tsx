@@ -7,7 +7,7 @@ import { Field, Notice } from '../ui/parts'
 
 const cap = (s: string) => s.charAt(0) + s.slice(1).toLowerCase()
 /** `SATURDAY` → `Sat`. */
-export const shortDay = (d: DayOfWeek) => cap(d).slice(0, 3)
+const shortDay = (d: DayOfWeek) => cap(d).slice(0, 3)
 
 /** The schedule types, in the order the forms offer them. */
 export const RECURRENCE_TYPES: { type: RecurrenceType; label: string }[] = [
@@ -38,7 +38,7 @@ export const restDaysLabel = (days: readonly DayOfWeek[]) => (days.length ? `Res
  * Daily; weekly on a day; monthly on a date (31 = the month's last day); a number of times a week
  * (at most once a day); every N days.
  */
-export function RecurrencePicker({ value, onChange, errors }: { value: Recurrence; onChange: (r: Recurrence) => void; errors: Record<string, string> }) {
+function RecurrencePicker({ value, onChange, errors }: { value: Recurrence; onChange: (r: Recurrence) => void; errors: Record<string, string> }) {
   const set = (type: RecurrenceType) => onChange({
     type,
     dayOfWeek: type === 'WEEKLY' ? value.dayOfWeek ?? 'MONDAY' : null,
@@ -97,7 +97,7 @@ export function RecurrencePicker({ value, onChange, errors }: { value: Recurrenc
 }
 
 /** Weekday toggles for a DAILY habit's rest days: those days are not due (no penalty; the streak carries over). */
-export function RestDaysPicker({ value, onChange, error }: { value: DayOfWeek[]; onChange: (days: DayOfWeek[]) => void; error?: string | undefined }) {
+function RestDaysPicker({ value, onChange, error }: { value: DayOfWeek[]; onChange: (days: DayOfWeek[]) => void; error?: string | undefined }) {
   const toggle = (d: DayOfWeek) => onChange(value.includes(d) ? value.filter((x) => x !== d) : DAYS.filter((x) => x === d || value.includes(x)))
   return (
     <fieldset className="rest-days">

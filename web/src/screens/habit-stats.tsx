@@ -8,7 +8,7 @@ import { useLoad } from '../ui/hooks'
 import { ErrorNotice, Loading } from '../ui/parts'
 
 /** A rate as a player reads it: `0.8` → `80%`; no due window yet → `–`. */
-export const percent = (rate: number | null | undefined) => (rate === null || rate === undefined ? '–' : `${Math.round(rate * 100)}%`)
+const percent = (rate: number | null | undefined) => (rate === null || rate === undefined ? '–' : `${Math.round(rate * 100)}%`)
 
 const RATES: { key: keyof HabitStats['completionRate']; label: string }[] = [
   { key: 'days7', label: '7 days' },
@@ -45,7 +45,7 @@ const R = 26
 const CIRCUMFERENCE = 2 * Math.PI * R
 
 /** Strength 0–100 as a ring filled that far, its number in the middle. */
-export function StrengthGauge({ strength, title }: { strength: number; title: string }) {
+function StrengthGauge({ strength, title }: { strength: number; title: string }) {
   const value = Math.max(0, Math.min(100, Math.round(strength)))
   return (
     <figure className="strength">

@@ -24,7 +24,7 @@ export function AvatarCard({ avatar }: { avatar: Avatar }) {
 }
 
 /** Streak freezes held: each takes the damage of one missed window and keeps the streak. */
-export function Freezes({ held, max }: { held: number; max: number }) {
+function Freezes({ held, max }: { held: number; max: number }) {
   const text = `${held} of ${max} streak freezes: each takes the blow of one missed window and keeps the streak. One comes with every 7 in a row; an Ice Crystal adds one.`
   return (
     <span className="pill freeze" data-testid="freezes" title={text} aria-label={`Streak freezes ${held} of ${max}`}>

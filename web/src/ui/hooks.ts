@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { ApiError } from '../api/client'
 import { messageOf } from './parts'
 
-export interface Loaded<T> {
+interface Loaded<T> {
   data: T | undefined
   error: Error | undefined
   loading: boolean

@@ -9,7 +9,7 @@ import {
   type CONSUMABLE_EFFECTS, type ITEM_TYPES, type STATS,
 } from './rules.js'
 
-export type ItemType = (typeof ITEM_TYPES)[number]
+type ItemType = (typeof ITEM_TYPES)[number]
 export type Stat = (typeof STATS)[number]
 
 export interface Item {
@@ -150,7 +150,7 @@ export function receiveReward(a: Avatar, reward: { experience: number; money: nu
 
 // ---- health and mana ----
 
-export interface Hurt {
+interface Hurt {
   avatar: Avatar
   died: boolean
   moneyLost: number
@@ -266,7 +266,7 @@ export function useItem(a: Avatar, name: string): { avatar: Avatar; item: Item }
 // ---- streak freezes and missed windows (DESIGN §9.3) ----
 
 /** One more streak freeze; refused at the most an avatar may hold. */
-export function addStreakFreeze(a: Avatar): Avatar {
+function addStreakFreeze(a: Avatar): Avatar {
   if (a.streakFreezes >= STREAK_FREEZES_MAX) throw new FreezesFull(STREAK_FREEZES_MAX)
   return { ...a, streakFreezes: a.streakFreezes + 1 }
 }
@@ -280,7 +280,7 @@ export interface Completion {
   windowCompleted: boolean
 }
 
-export interface CompletionPaid extends Growth {
+interface CompletionPaid extends Growth {
   freezeEarned: boolean
 }
 
@@ -297,7 +297,7 @@ export function rewardCompletion(a: Avatar, c: Completion): CompletionPaid {
 }
 
 /** The penalty of a habit's window that ended without its completion (a HabitMissed). */
-export interface MissedPenalty {
+interface MissedPenalty {
   /** The local day the window ended: its penalty falls on that day. */
   day: string
   /** The window's nominal penalty. */
@@ -306,7 +306,7 @@ export interface MissedPenalty {
 
 export type MissedOutcome = 'DAMAGED' | 'FROZEN'
 
-export interface Settlement extends Hurt {
+interface Settlement extends Hurt {
   /** FROZEN: a streak freeze took the penalty; DAMAGED: the avatar did, as much as the day's cap left (maybe 0). */
   outcome: MissedOutcome
   /** Damage actually taken. */

@@ -38,7 +38,6 @@ export const MONEY_MAX = 1_000_000_000_000
 export const DEATH_MONEY_LOSS_DIVISOR = 10
 
 export const ITEM_TYPES = ['WEAPON', 'ARMOR', 'CONSUMABLE'] as const
-export const EQUIPPABLE_TYPES = ['WEAPON', 'ARMOR'] as const
 /** What using a consumable does: restore health or mana by its power, or add one streak freeze. */
 export const CONSUMABLE_EFFECTS = ['HEALTH', 'MANA', 'FREEZE'] as const
 export const INVENTORY_CAPACITY = 100

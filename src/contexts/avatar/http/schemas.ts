@@ -9,7 +9,7 @@ import {
 export const AvatarIdParams = Type.Object({ id: AvatarIdString() })
 
 /** A name must have at least one visible character; surrounding spaces are trimmed. */
-export const AvatarName = Type.String({ minLength: 1, maxLength: AVATAR_NAME_MAX, pattern: '\\S' })
+const AvatarName = Type.String({ minLength: 1, maxLength: AVATAR_NAME_MAX, pattern: '\\S' })
 
 export const CreateAvatarBody = Type.Object({
   id: AvatarIdString(),
@@ -93,7 +93,7 @@ export const StatsView = Type.Object({
   _links: Type.Optional(LinksSchema),
 })
 
-export const SpellView = Type.Object({
+const SpellView = Type.Object({
   name: Type.String(),
   description: Type.String(),
   manaCost: Type.Integer(),

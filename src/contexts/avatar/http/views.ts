@@ -2,7 +2,7 @@ import { links } from '../../../platform/http/links.js'
 import { type Avatar, effectiveAttack, effectiveDefense, freezesOf, spellsKnownAt } from '../domain/avatar.js'
 import { experienceRequired } from '../domain/rules.js'
 
-export const avatarPath = (id: string) => `/api/v1/avatars/${encodeURIComponent(id)}`
+const avatarPath = (id: string) => `/api/v1/avatars/${encodeURIComponent(id)}`
 
 export const levelOf = (a: Avatar) => ({
   levelNumber: a.level,

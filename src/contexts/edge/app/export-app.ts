@@ -8,6 +8,7 @@ import type { Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
+import { pagesOf, type Page } from '../../../platform/paging.js'
 import type { AvatarClient, AvatarExport } from '../../avatar/client.js'
 import type { GuildClient } from '../../guild/client.js'
 import type { LiveClient } from '../../live/client.js'
@@ -27,7 +28,7 @@ export interface ExportPorts {
 }
 
 /** What an export starts from, read before the first byte is sent: a failure here is still an error answer. */
-export interface OpenedExport {
+interface OpenedExport {
   user: { name: string; email: string }
   avatars: AvatarExport[]
   exportedAt: Date
@@ -36,17 +37,13 @@ export interface OpenedExport {
 const json = JSON.stringify
 
 /** Items of consecutive pages as the inside of one JSON array: each page a chunk, joined by commas. */
-async function* arrayOfPages<T>(read: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>): AsyncGenerator<string> {
-  let cursor: string | undefined
+async function* arrayOfPages<T>(read: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<string> {
   let first = true
-  for (;;) {
-    const page = await read(cursor)
-    if (page.items.length > 0) {
-      yield (first ? '' : ',') + page.items.map((i) => json(i)).join(',')
+  for await (const items of pagesOf(read)) {
+    if (items.length > 0) {
+      yield (first ? '' : ',') + items.map((i) => json(i)).join(',')
       first = false
     }
-    if (page.next === null) return
-    cursor = page.next
   }
 }
 
@@ -93,16 +90,5 @@ export class ExportApp {
     yield `],"quests":${json(quests)},"guild":${json(membership)},"purchases":${json(trade.purchases)},"sales":${json(trade.sales)},"notifications":[`
     yield* arrayOfPages((cursor) => live.exportNotifications(avatar.id, cursor))
     yield ']}'
-  }
-}
-
-/** The items of each page in turn. */
-async function* pagesOf<T>(read: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>): AsyncGenerator<T[]> {
-  let cursor: string | undefined
-  for (;;) {
-    const page = await read(cursor)
-    yield page.items
-    if (page.next === null) return
-    cursor = page.next
   }
 }

@@ -29,7 +29,7 @@ export interface IdentityDeps {
     'loginMaxFailuresPerAddress' | 'loginFailureWindowSeconds'>
 }
 
-export interface Session {
+interface Session {
   token: string
   userId: string
   refreshToken: string

@@ -5,7 +5,7 @@ import { NotFound } from '../../../platform/errors.js'
 import { normalizeEmail } from '../domain/rules.js'
 import { refreshTokenRepo, userRepo } from '../store/repositories.js'
 
-export interface RoleDeps {
+interface RoleDeps {
   database: Database
   clock: Clock
   revocations: RevocationList

@@ -8,7 +8,7 @@ export interface RefreshTokenState {
  * What presenting a refresh token means. A spent one shown again is taken as theft: the
  * whole family (every token descended from that login) is revoked.
  */
-export type RefreshVerdict = 'rotate' | 'expired' | 'revoked' | 'reused'
+type RefreshVerdict = 'rotate' | 'expired' | 'revoked' | 'reused'
 
 export function judgeRefresh(t: RefreshTokenState, now: Date): RefreshVerdict {
   if (t.revokedAt) return 'revoked'

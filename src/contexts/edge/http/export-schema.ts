@@ -13,7 +13,7 @@ import { HabitRecordExport, SettingsExport } from '../../tracking/client.js'
 import { EXPORT_FORMAT, EXPORT_SCHEMA_PATH, EXPORT_VERSION } from '../domain/rules.js'
 
 
-export const AvatarRecordExport = Type.Object({
+const AvatarRecordExport = Type.Object({
   avatar: AvatarExport,
   settings: SettingsExport,
   habits: Type.Array(HabitRecordExport, { description: 'Every habit with its whole history' }),
@@ -24,14 +24,14 @@ export const AvatarRecordExport = Type.Object({
   notifications: Type.Array(NotificationExport, { description: 'The inbox: every notification still kept, oldest first' }),
 })
 
-export const ExportDocument = Type.Object({
+const ExportDocument = Type.Object({
   format: Type.Literal(EXPORT_FORMAT),
   version: Type.Literal(EXPORT_VERSION),
   exportedAt: Type.String({ format: 'date-time' }),
   user: Type.Object({ name: Type.String(), email: Type.String() }),
   avatars: Type.Array(AvatarRecordExport, { description: 'Every avatar of the account, oldest first' }),
 })
-export type ExportDocument = Static<typeof ExportDocument>
+type ExportDocument = Static<typeof ExportDocument>
 
 /** The document's JSON Schema as published: plain JSON Schema (draft-07), with its own address. */
 export const exportJsonSchema = (): Record<string, unknown> => ({

@@ -7,8 +7,8 @@ import { newId } from '../../../platform/ids.js'
 import { OPEN_REGISTRATION_STATES, SETTLED_REGISTRATION_STATES, type RegistrationState, type UserStatus } from '../domain/registration.js'
 import { loginFailures, refreshTokens, registrations, users } from './tables.js'
 
-export type UserRow = typeof users.$inferSelect
-export type RefreshTokenRow = typeof refreshTokens.$inferSelect
+type UserRow = typeof users.$inferSelect
+type RefreshTokenRow = typeof refreshTokens.$inferSelect
 
 /** SHA-256 (base64url): what the tables keep instead of a secret, an email or an address. */
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url')

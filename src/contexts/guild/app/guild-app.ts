@@ -2,18 +2,18 @@ import type { GuildDraft } from '../../../contracts/events/guild.js'
 import { type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
-import { NotFound } from '../../../platform/errors.js'
+import { NotFound, NotOwner } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { isId, newId } from '../../../platform/ids.js'
 import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
 import { ownsAnyOf, requireOwnedAvatar, UnknownAvatar, type AvatarClient } from '../../avatar/client.js'
-import { AlreadyInGuild, AlreadyMember, GuildRoleRequired, NotOwner } from '../domain/errors.js'
+import { AlreadyInGuild, AlreadyMember, GuildRoleRequired } from '../domain/errors.js'
 import * as rules from '../domain/guild.js'
 import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
 import { POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
 
-export interface GuildDeps {
+interface GuildDeps {
   database: Database
   outbox: Outbox<GuildDraft>
   clock: Clock

@@ -92,13 +92,6 @@ export class NotInviteTarget extends RuleViolation {
   }
 }
 
-/** An acting-avatar field names an avatar the caller does not own (DESIGN §5), or a read is not theirs. */
-export class NotOwner extends Forbidden {
-  constructor(detail: string) {
-    super(detail, 'not-owner')
-  }
-}
-
 export class BattleInProgress extends RuleViolation {
   constructor(battleId: string) {
     super('battle-in-progress', `The guild is already fighting battle '${battleId}'; one battle at a time.`)

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
+import { DAY_MS } from '../../../platform/time/index.js'
 import type { GuildApp } from '../app/guild-app.js'
 import {
   BATTLE_POINTS_DIVISOR, GUILD_NAME_MAX, GUILD_NAME_MIN, INVITE_TTL_MS, LEADERBOARD_DEFAULT_LIMIT, MEMBER_CAP, NICKNAME_MAX, NICKNAME_MIN,
@@ -25,7 +26,7 @@ const ownedAvatar = (field: string) => `\`${field}\` must name an avatar the cal
 const leaderOnly = (field: string) => `${ownedAvatar(field)} That avatar must be the guild's leader: 403 \`guild-role-required\` ` +
   'otherwise. 404 `not-found` for an unknown guild.'
 const NICKNAME_RULE = `A nickname is ${NICKNAME_MIN}–${NICKNAME_MAX} characters after trimming (400 \`invalid-nickname\`).`
-const INVITE_TTL_DAYS = INVITE_TTL_MS / 86_400_000
+const INVITE_TTL_DAYS = INVITE_TTL_MS / DAY_MS
 const INVITE_SEEN_BY = "Only the invited avatar's owner and the guild's leader and officers may see or answer an invite " +
   '(403 `not-owner`); an unknown or expired invite, or an unknown guild, is 404 `not-found`.'
 const RANK_RULE = `A guild gains ${POINTS_PER_HABIT_COMPLETION} point per habit completion by a member and the boss's experience ` +

@@ -100,7 +100,7 @@ export const BossView = Type.Object({
   turnsPerMember: Type.Integer(),
 })
 export const BossCatalogView = Type.Object({ bosses: Type.Array(BossView) })
-export const ParticipantView = Type.Object({
+const ParticipantView = Type.Object({
   avatarId: Type.String(), fallen: Type.Boolean(), damageDealt: Type.Integer(), attacks: Type.Integer(),
 })
 export const BattleView = Type.Object({

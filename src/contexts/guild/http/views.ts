@@ -10,7 +10,7 @@ type Attack = Awaited<ReturnType<BattleApp['attack']>>
 
 export const guildPath = (id: string) => `/api/v1/guilds/${id}`
 export const invitePath = (guildId: string, inviteId: string) => `${guildPath(guildId)}/invites/${inviteId}`
-export const battlePath = (id: string) => `/api/v1/battles/${id}`
+const battlePath = (id: string) => `/api/v1/battles/${id}`
 const avatarPath = (id: string) => `/api/v1/avatars/${encodeURIComponent(id)}`
 
 export function guildLinks(id: string) {

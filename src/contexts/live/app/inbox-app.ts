@@ -11,14 +11,14 @@ import type { Notification, NotificationDraft } from '../domain/notification.js'
 import { EXPORT_NOTIFICATIONS_PAGE } from '../domain/rules.js'
 import { notificationRepo } from '../store/notifications.js'
 
-export interface InboxDeps {
+interface InboxDeps {
   database: Database
   clock: Clock
   avatars: AvatarClient
   outbox: Outbox<LiveDraft>
 }
 
-export interface InboxPage extends Page<Notification> {
+interface InboxPage extends Page<Notification> {
   unreadCount: number
 }
 

@@ -14,11 +14,11 @@ import { streamTicketRepo } from '../store/stream-tickets.js'
 import type { StreamGrant, StreamHub, StreamSink } from './stream-hub.js'
 
 /** The broadcast topic on which recorded entries reach every process holding streams. */
-export const APPENDED_TOPIC = 'live.stream-appended'
+const APPENDED_TOPIC = 'live.stream-appended'
 /** Entries per broadcast message. */
 const BROADCAST_ENTRIES = 100
 
-export interface StreamDeps {
+interface StreamDeps {
   database: Database
   clock: Clock
   avatars: AvatarClient
@@ -27,7 +27,7 @@ export interface StreamDeps {
 }
 
 /** How a stream request proves who it is: the token's principal, or a ticket it got with one. */
-export type StreamCredentials = { principal: Principal } | { ticket: string }
+type StreamCredentials = { principal: Principal } | { ticket: string }
 
 const digest = (ticket: string) => createHash('sha256').update(ticket).digest('base64url')
 

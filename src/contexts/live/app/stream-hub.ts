@@ -31,7 +31,7 @@ export interface HistoryReader {
   watch(avatarIds: string[]): Promise<void>
 }
 
-export interface HubOptions {
+interface HubOptions {
   heartbeatMs: number
   catchUpMs: number
   /** How often the avatars of the open streams are watched again (their recording renewed). */

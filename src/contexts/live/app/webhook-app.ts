@@ -15,7 +15,7 @@ import { refusedHost } from './webhook-transport.js'
 
 export type { DeliveryRow, EndpointRow } from '../store/webhooks.js'
 
-export interface WebhookDeps {
+interface WebhookDeps {
   database: Database
   clock: Clock
   avatars: AvatarClient

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import type { Broadcast } from '../../../platform/events/broadcast.js'
 
 /** The broadcast topic on which a process tells the others that endpoints were made, enabled or deleted. */
-export const WEBHOOKS_CHANGED_TOPIC = 'live.webhooks-changed'
+const WEBHOOKS_CHANGED_TOPIC = 'live.webhooks-changed'
 
 /**
  * Whether any enabled webhook endpoint exists, as this process knows it: the event path asks it

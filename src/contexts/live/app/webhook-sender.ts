@@ -13,7 +13,7 @@ import { post, type AttemptResult } from './webhook-transport.js'
 export const SEND_WEBHOOKS_JOB = 'live.send-webhooks'
 const USER_AGENT = 'Questline-Webhooks/1'
 
-export interface SenderDeps {
+interface SenderDeps {
   database: Database
   clock: Clock
   /** Cut an attempt after this long. */

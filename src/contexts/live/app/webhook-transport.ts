@@ -17,7 +17,7 @@ export interface AttemptResult {
   error?: string
 }
 
-export interface PostOptions {
+interface PostOptions {
   timeoutMs: number
   allowPrivate: boolean
   /** Aborts the attempt (the process is closing); the result then does not count. */

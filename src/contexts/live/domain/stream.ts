@@ -63,7 +63,7 @@ export const sseControl = (type: string, data: unknown, id?: number): string =>
   `${id === undefined ? '' : `id: ${id}\n`}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`
 
 /** Where a stream starts: after `from`, and whether it first tells the client to read the state again (why). */
-export interface Start {
+interface Start {
   from: number
   resync?: string
 }

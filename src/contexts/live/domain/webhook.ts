@@ -27,7 +27,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 // ---- the target ----
 
 /** What an address is: only `public` ones may receive deliveries, unless private targets are allowed. */
-export type AddressKind = 'public' | 'unspecified' | 'loopback' | 'private' | 'link-local' | 'unique-local' | 'multicast' | 'reserved'
+type AddressKind = 'public' | 'unspecified' | 'loopback' | 'private' | 'link-local' | 'unique-local' | 'multicast' | 'reserved'
 
 /** Ranges by kind, first match wins. An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) matches its IPv4 range (BlockList does that). */
 const RANGES: [Exclude<AddressKind, 'public'>, string, number, 'ipv4' | 'ipv6'][] = [
@@ -70,7 +70,7 @@ export function refusedAddress(ip: string, allowPrivate: boolean): string | unde
 }
 
 /** An endpoint's URL, checked for its form: an absolute http(s) URL without credentials. */
-export type ParsedTarget = { ok: true; url: URL; href: string; ipLiteral: string | undefined } | { ok: false; reason: string }
+type ParsedTarget = { ok: true; url: URL; href: string; ipLiteral: string | undefined } | { ok: false; reason: string }
 
 export function parseTarget(raw: string): ParsedTarget {
   let url: URL

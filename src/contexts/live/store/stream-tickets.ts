@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../../../platform/db/database.js'
 import { deleteSome } from '../../../platform/db/bounded-delete.js'
 import { streamTickets } from './tables.js'
 
-export type StreamTicketRow = typeof streamTickets.$inferSelect
+type StreamTicketRow = typeof streamTickets.$inferSelect
 
 export const streamTicketRepo = {
   async insert(q: Queryable, row: StreamTicketRow): Promise<void> {

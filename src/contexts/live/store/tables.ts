@@ -66,7 +66,7 @@ export const streamTickets = liveSchema.table(
     userId: text('user_id').notNull(),
     /** The token that asked for it: a stream opened with the ticket ends when that token would. */
     tokenId: text('token_id').notNull(),
-    /** When that token was issued, so revoking all the account's tokens (its deletion) ends the stream too; null in tickets from before. */
+    /** When that token was issued, so revoking all the account's tokens (its deletion) ends the stream too; null in a ticket written without it (then only that token's own revocation ends the stream). */
     tokenIssuedAt: instant('token_issued_at'),
     tokenExpiresAt: instant('token_expires_at').notNull(),
     expiresAt: instant('expires_at').notNull(),

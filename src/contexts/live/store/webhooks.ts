@@ -22,7 +22,7 @@ export interface LeasedDelivery {
 }
 
 /** An enabled endpoint one of these avatars' accounts has. */
-export interface AvatarEndpoint {
+interface AvatarEndpoint {
   avatarId: string
   endpointId: string
   events: string[]

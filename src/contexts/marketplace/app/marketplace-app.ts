@@ -1,7 +1,7 @@
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database } from '../../../platform/db/database.js'
-import { AppError, Forbidden } from '../../../platform/errors.js'
+import { AppError, NotOwner } from '../../../platform/errors.js'
 import { newId } from '../../../platform/ids.js'
 import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
@@ -12,7 +12,7 @@ import { marketplaceRepo, soldItemRepo } from '../store/repositories.js'
 import { tradeOf } from '../store/trade-export.js'
 import type { SagaRunner } from './saga-runner.js'
 
-export interface MarketplaceDeps {
+interface MarketplaceDeps {
   database: Database
   clock: Clock
   avatars: AvatarClient
@@ -115,7 +115,7 @@ export class MarketplaceApp {
 
   private authorize(p: Principal, m: Marketplace): Marketplace {
     if (isTrusted(p) || m.ownerId === p.userId) return m
-    throw new Forbidden(`The marketplace of avatar '${m.avatarId}' is private to its owner.`, 'not-owner')
+    throw new NotOwner(`The marketplace of avatar '${m.avatarId}' is private to its owner.`)
   }
 }
 

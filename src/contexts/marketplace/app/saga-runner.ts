@@ -16,7 +16,7 @@ import {
 } from '../domain/saga.js'
 import { soldItemRepo, sagaRepo } from '../store/repositories.js'
 
-export interface SagaDeps {
+interface SagaDeps {
   database: Database
   clock: Clock
   avatars: AvatarClient

@@ -18,7 +18,7 @@ export interface SoldItem {
 }
 
 /** A buy run as its avatar's trade shows it: the item asked for, the price charged, how it ended (or stands). */
-export interface Purchase {
+interface Purchase {
   id: string
   itemName: string
   price: number | null

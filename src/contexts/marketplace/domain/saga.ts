@@ -21,10 +21,10 @@ export const SETTLED_STATES = ['DONE', 'COMPENSATED', 'FAILED'] as const satisfi
 
 /** A call to the avatar that changes it; each is sent under its own idempotency key. */
 export type Step = 'spend' | 'add-item' | 'take-item' | 'earn'
-export type Undo = 'refund' | 'take-back' | 'return-item' | 'claw-back'
+type Undo = 'refund' | 'take-back' | 'return-item' | 'claw-back'
 
 /** Buy: spend the price, then add the item. Sell: take the item, then pay for it (and list it). */
-export const STEPS: Record<SagaKind, readonly Step[]> = { BUY: ['spend', 'add-item'], SELL: ['take-item', 'earn'] }
+const STEPS: Record<SagaKind, readonly Step[]> = { BUY: ['spend', 'add-item'], SELL: ['take-item', 'earn'] }
 
 /** The call that undoes each step: a refund, taking back the item, returning it, or taking back the pay. */
 export const UNDO: Record<Step, Undo> = { 'spend': 'refund', 'add-item': 'take-back', 'take-item': 'return-item', 'earn': 'claw-back' }
@@ -85,7 +85,7 @@ export function abandoned(s: Saga): Saga {
   return step ? inDoubt(s, step, s.failure ?? 'interrupted: the run stopped before it finished') : s
 }
 
-export type Compensation = { redrive: Step } | { undo: Step }
+type Compensation = { redrive: Step } | { undo: Step }
 
 /**
  * What compensation does next: first settle a step in doubt by sending it again under the same

@@ -11,7 +11,7 @@ import { SoldItemView } from './schemas.js'
 
 const { _links: _s, ...soldFields } = SoldItemView.properties
 
-export const PurchaseExport = Type.Object({
+const PurchaseExport = Type.Object({
   id: Type.String(),
   itemName: Type.String(),
   price: Nullable(Type.Integer({ description: 'The catalog price charged; null when the run failed before pricing' })),

@@ -3,6 +3,7 @@ import type { HabitAttended } from '../../../contracts/events/tracking.js'
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
+import { NotOwner } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
@@ -11,7 +12,7 @@ import { inBatches } from '../../../platform/jobs/batches.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import type { GuildClient } from '../../guild/client.js'
 import { habitTemplate, type TrackingClient } from '../../tracking/client.js'
-import { NotGuildMember, NotOwner, UnknownGuild } from '../domain/errors.js'
+import { NotGuildMember, UnknownGuild } from '../domain/errors.js'
 import * as participations from '../domain/participation.js'
 import type { Participation } from '../domain/participation.js'
 import * as quests from '../domain/quest.js'
@@ -21,7 +22,7 @@ import {
 } from '../domain/rules.js'
 import { participationRepo, questRepo, unlinkRepo } from '../store/repositories.js'
 
-export interface QuestDeps {
+interface QuestDeps {
   database: Database
   outbox: Outbox<QuestDraft>
   clock: Clock
@@ -33,7 +34,7 @@ export interface QuestDeps {
 type Draft = QuestDraft
 
 /** A quest habit entry as a client sends it. */
-export interface QuestHabitInput {
+interface QuestHabitInput {
   habitId: string
   title: string
   description?: string | undefined
@@ -41,7 +42,7 @@ export interface QuestHabitInput {
   recurrence: Parameters<typeof habitTemplate>[0]['recurrence']
 }
 
-export interface NewQuest {
+interface NewQuest {
   name: string
   description?: string | undefined
   duration?: string | undefined
@@ -214,7 +215,7 @@ export class QuestApp {
   async recordCompletion(e: HabitAttended): Promise<void> {
     const { questId, avatarId, habitId, windowStart } = e.payload
     if (questId === null) return
-    // Absent in events from before flexible schedules, whose every completion made its window done.
+    // An event written without windowCompleted made its window done.
     const windowCompleted = e.payload.windowCompleted !== false
     await this.d.database.transaction(async (tx) => {
       const before = await participationRepo.findForUpdate(tx, questId, avatarId)

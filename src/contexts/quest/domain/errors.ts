@@ -42,9 +42,3 @@ export class NotGuildMember extends Forbidden {
     super(`Avatar '${avatarId}' is not a member of guild '${guildId}', whose quest this is.`, 'not-guild-member')
   }
 }
-
-export class NotOwner extends Forbidden {
-  constructor(detail: string) {
-    super(detail, 'not-owner')
-  }
-}

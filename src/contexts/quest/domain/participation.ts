@@ -152,7 +152,7 @@ export function hasEndedBy(p: Participation, at: LocalDateTime): boolean {
 
 export const expire = (p: Participation): Participation => ({ ...p, status: 'EXPIRED' })
 
-export interface Progress {
+interface Progress {
   required: number
   done: number
   /** Whole percent of the required completions done, rounded down. */

@@ -3,7 +3,7 @@ import { recurrenceFields } from '../../../platform/time/index.js'
 import { progressOf, type Participation } from '../domain/participation.js'
 import type { Quest, QuestHabit } from '../domain/quest.js'
 
-export const questPath = (id: string) => `/api/v1/quests/${id}`
+const questPath = (id: string) => `/api/v1/quests/${id}`
 const avatarPath = (id: string) => `/api/v1/avatars/${encodeURIComponent(id)}`
 const participantPath = (questId: string, avatarId: string) => `${questPath(questId)}/participants/${encodeURIComponent(avatarId)}`
 
