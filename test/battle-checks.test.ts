@@ -74,19 +74,23 @@ test('a fighter killed by a strike-back (hurt elsewhere since it entered) is ref
   expect(await attack(two, other!, battleId)).toEqual({ turn: 2 })
 })
 
-test('a fighter who died elsewhere during the battle is refused in every process, and marked fallen', async () => {
+test('a fighter who died elsewhere during the battle is refused in every process; the battle marks the fall when it hears of it', async () => {
   const [one, two] = [process(), process()]
   const { players: [fighter, other], battleId } = await battleOf(one, 2)
   expect(await attack(one, fighter!, battleId)).toEqual({ turn: 1 })
-  // Its strike-back applied (by its battle's next batch, if not before), then a death elsewhere.
+  // Its strike-back applied, then a death elsewhere.
   await expect.poll(() => one.avatars.profile(fighter!.avatarId)).toMatchObject({ health: 90 })
   await two.avatars.damage(SYSTEM, fighter!.avatarId, 1_000)
   for (const p of [one, two]) expect(await attack(p, fighter!, battleId)).toEqual({ status: 400, slug: 'attacker-fallen' })
-  const battle = await two.battles.get(battleId)
-  expect(battle.participants.find((x) => x.avatarId === fighter!.avatarId)).toMatchObject({ fallen: true })
+  const standing = (id: string) => two.battles.get(battleId).then((b) => b.participants.find((x) => x.avatarId === id)!.fallen)
+  // The refusals changed nothing; the death's event does (as the guild's AvatarDied consumer calls it).
+  expect(await standing(fighter!.avatarId)).toBe(false)
+  await one.battles.fighterOut(fighter!.avatarId)
+  expect(await standing(fighter!.avatarId)).toBe(true)
   // The last one standing dies too: no one is left, the battle is lost without using its turns.
   await one.avatars.damage(SYSTEM, other!.avatarId, 1_000)
   expect(await attack(two, other!, battleId)).toEqual({ status: 400, slug: 'attacker-fallen' })
+  await two.battles.fighterOut(other!.avatarId)
   expect(await one.battles.get(battleId)).toMatchObject({ status: 'LOST', currentTurn: 1 })
 })
 

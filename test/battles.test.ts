@@ -168,8 +168,14 @@ test('a member who died elsewhere during the battle is fallen for it', async () 
   expect((await hit(member!, id, 5)).statusCode).toBe(204)
   expect((await post(member!, `/api/v1/avatars/${member!.avatarId}/health/damage`, { amount: 1_000 })).json()).toMatchObject({ died: true })
   expectProblem(await hit(member!, id, 5), 400, 'attacker-fallen')
+  // The battle hears of the death (AvatarDied) and marks the fall.
+  await app.settle()
   expect((await get(leader, battleUrl(id))).json().participants[1]).toMatchObject({ avatarId: member!.avatarId, fallen: true })
   expect((await hit(leader, id, 5)).statusCode).toBe(204)
+  // The leader dies too: no one is left standing, and the battle is lost.
+  expect((await post(leader, `/api/v1/avatars/${leader.avatarId}/health/damage`, { amount: 1_000 })).json()).toMatchObject({ died: true })
+  await app.settle()
+  expect((await get(leader, battleUrl(id, '/status'))).json()).toEqual({ status: 'LOST', isOver: true, isWon: false })
 })
 
 test('members fight as they are: a sword equipped during the battle counts from the next attack; the battle refuses an outsider', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { AvatarDeleted } from '../../contracts/events/avatar.js'
+import { AvatarDeleted, AvatarDied } from '../../contracts/events/avatar.js'
 import { BattleWon, type GuildDraft } from '../../contracts/events/guild.js'
 import { HabitAttended } from '../../contracts/events/tracking.js'
 import type { Clock } from '../../platform/clock.js'
@@ -38,6 +38,7 @@ export const guildModule = contextModule({
       await f.register(guildExportRoutes, { app: guilds })
     }
     const port: GuildClient = inProcessGuildClient(guilds, deps.database)
+    const leaveGuild = exactlyOnce(deps.database, inbox, deps.clock, (e: AvatarDeleted) => guilds.avatarDeleted(e.payload.avatarId))
     return {
       apiRoutes,
       outbox,
@@ -45,7 +46,12 @@ export const guildModule = contextModule({
       consumers: [
         on(HabitAttended, exactlyOnceInBatches(deps.database, inbox, deps.clock, (events) =>
           guilds.awardHabitCompletions(events.map((e) => e.payload.avatarId)))),
-        on(AvatarDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => guilds.avatarDeleted(e.payload.avatarId))),
+        // A deleted avatar leaves its guild (once, by the inbox), and falls in its battle in progress (idempotent).
+        on(AvatarDeleted, async (e) => {
+          await leaveGuild(e)
+          await battles.fighterOut(e.payload.avatarId)
+        }),
+        on(AvatarDied, (e) => battles.fighterOut(e.payload.avatarId)),
         // Its own event: a battle's write does not touch the guild's row (nor its rank tallies).
         on(BattleWon, exactlyOnce(deps.database, inbox, deps.clock, (e) => guilds.awardVictory(e.payload.guildId, e.payload.guildPoints))),
       ],

@@ -8,8 +8,9 @@ import { SYSTEM } from '../../platform/auth/principal.js'
 import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
-import { anchoredAt, recurrenceFields, type DayFrame, type LocalDate, type Recurrence } from '../../platform/time/index.js'
+import { recurrenceFields, type DayFrame, type LocalDate } from '../../platform/time/index.js'
 import type { TrackingExport } from './portability/app/export-app.js'
+import { copyRecurrence } from './domain/habit-fields.js'
 import type { HabitCommands } from './app/habit-commands.js'
 import type { HabitQueries } from './app/habit-queries.js'
 import * as habits from './domain/habit-fields.js'
@@ -40,10 +41,6 @@ export interface QuestHabitCopy extends habits.HabitTemplate {
    */
   startsOn: LocalDate
 }
-
-/** A copy's recurrence, its windows counted from `startsOn` (EVERY_N_DAYS; the others have no anchor); absent: from the day it is made. */
-export const copyRecurrence = (recurrence: Recurrence, startsOn: LocalDate | undefined): Recurrence =>
-  (startsOn === undefined ? recurrence : anchoredAt(recurrence, startsOn))
 
 export interface TrackingClient {
   /**

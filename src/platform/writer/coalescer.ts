@@ -10,7 +10,7 @@ interface Submitted<I, R> {
  * before the current callback's promises settle (work started together in one callback, such as
  * the batches a `KeyedBatcher` starts at once), which adds no wait for another turn.
  */
-export type Gathering = 'turn' | 'tick'
+type Gathering = 'turn' | 'tick'
 
 /**
  * Concurrent work of one kind that reaches one process goes to the database as one statement.

@@ -175,6 +175,8 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
       if (earlier) return this.replay(id, command, earlier)
       try {
         const decision = command.decide(state, reads)
+        // The state it was given, and nothing else: there was nothing to do (no version, no write).
+        if (decision.state === state && !decision.events?.length && !decision.parts && !call) return succeeded(decision.result)
         const version = state.version + 1
         state = { ...decision.state, version }
         for (const e of decision.events ?? []) events.push({ id: e.id ?? newId(), type: e.type, version, payload: e.payload })

@@ -207,9 +207,9 @@ export class AvatarApp {
 
   /**
    * A habit's missed window (HabitMissed): paid with a streak freeze, or with damage within the day's
-   * cap, and told as MissedWindowSettled in the same change. Applied once per key, so a redelivery
-   * neither takes a second freeze nor damages twice (the key's operation is `damage`, the one every
-   * HabitMissed was ever applied under).
+   * cap, and told as MissedWindowSettled in the same change. Applied once per key (its operation is
+   * `damage`, as for any damage an event causes), so a redelivery neither takes a second freeze nor
+   * damages twice.
    */
   settleMissedWindow(id: string, missed: MissedWindow, key: string): Promise<{ outcome: rules.MissedOutcome; damage: number }> {
     return this.change(SYSTEM, id, (a) => {

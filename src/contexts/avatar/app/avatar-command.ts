@@ -1,6 +1,6 @@
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
-import { Forbidden } from '../../../platform/errors.js'
+import { NotOwner } from '../../../platform/errors.js'
 import type { BatchedCommand, Decision, KeyedCall } from '../../../platform/writer/decisions.js'
 import type * as rules from '../domain/avatar.js'
 import type { Avatar } from '../domain/avatar.js'
@@ -22,7 +22,7 @@ export function grown(g: rules.Growth): AvatarDecision<void> {
 /** A player changes only their own avatars; services and admins any. Judged on the avatar as its batch sees it. */
 export function authorizeChange(p: Principal, a: Avatar): void {
   if (isTrusted(p) || a.ownerId === p.userId) return
-  throw new Forbidden(`Avatar '${a.id}' belongs to another player.`, 'not-owner')
+  throw new NotOwner(`Avatar '${a.id}' belongs to another player.`)
 }
 
 /**

@@ -13,14 +13,14 @@ import { AggregateWriter } from '../../../platform/writer/writer.js'
 import { BoundedMap } from '../../../platform/bounded-map.js'
 import { requireOwnedAvatar, requireOwnedProfile, requireOwner, UnknownAvatar, type AvatarClient } from '../../avatar/client.js'
 import * as fight from '../domain/battle.js'
-import type { Battle, Fighter, StrikeBackDue } from '../domain/battle.js'
-import { AttackerFallen, BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
+import type { Attack, Battle, Fighter, StrikeBackDue } from '../domain/battle.js'
+import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
 import { actingAs, LEADER_ONLY } from '../domain/guild.js'
 import type { BossType } from '../domain/rules.js'
-import { battleAggregate, battleRepo, type Attack } from '../store/battles.js'
+import { battleAggregate, battleRepo } from '../store/battles.js'
 import { guildRepo } from '../store/guilds.js'
 
-export interface BattleDeps {
+interface BattleDeps {
   database: Database
   outbox: Outbox<GuildDraft>
   clock: Clock
@@ -43,10 +43,9 @@ interface Attackers {
   health: Map<string, number>
 }
 
-/** An attack in its battle's batch, naming its attacker for the batch's reads. */
-type AttackCommand = BatchedCommand<Battle, GuildDraft, AttackAnswer, Attackers> & { attacker: string }
-type AttackAnswer = { turn: number } | { out: 'died' | 'gone' }
-type AttackDecision = Decision<Battle, GuildDraft, AttackAnswer, 'attacks'>
+/** A command in a battle's batch, naming the attacker the batch reads for it (none for a fall it hears of). */
+type AttackCommand = BatchedCommand<Battle, GuildDraft, number, Attackers> & { attacker?: string }
+type AttackDecision = Decision<Battle, GuildDraft, number, 'attacks'>
 
 /** How many strike-back keys a process remembers as applied (a fact that never changes). */
 const REMEMBERED_STRIKE_BACKS = 10_000
@@ -85,7 +84,7 @@ export class BattleApp {
   constructor(private readonly d: BattleDeps) {
     this.writer = new AggregateWriter<Battle, GuildDraft, Attackers, AttackCommand>(battleAggregate(d.outbox), {
       database: d.database, clock: d.clock, missing: (id) => new NotFound('Battle', id), remember: REMEMBERED_BATTLES,
-      readFirst: (battle, commands) => this.readAttackers(battle, commands.map((c) => c.attacker)),
+      readFirst: (battle, commands) => this.readAttackers(battle, commands.flatMap((c) => (c.attacker === undefined ? [] : [c.attacker]))),
       // Started at once, not awaited: until it is known applied, the battle counts a strike-back against the health it reads (`readAttackers`).
       afterWrite: async (w) => void this.applyDue(w.state.strikeBacksDue).catch(() => undefined),
       ...(d.log ? { log: d.log } : {}),
@@ -191,31 +190,44 @@ export class BattleApp {
   /**
    * One attack, one turn, judged in the battle's next batch (`judgeAttack`) on the attacker as it is
    * now. Answers the turn it used. An attacker who has died since it entered the battle is refused
-   * (400 attacker-fallen), and one whose avatar is gone too (400 unknown-avatar); either is marked
-   * fallen in the battle.
+   * (400 attacker-fallen), one whose avatar is gone too (400 unknown-avatar); a refusal changes
+   * nothing (the battle marks the fall when it hears of the death: `fighterOut`).
    */
   async attackBoss(p: Principal, id: string, input: { damage: number; attackerAvatarId: string }): Promise<number> {
     const attacker = input.attackerAvatarId
-    const answer = await this.writer.submit(id, {
+    return this.writer.submit(id, {
       attacker,
       decide: (battle, attackers): AttackDecision => {
         // Over is over, whoever asks: nothing of the attacker was read for it.
         if (battle.status !== 'IN_PROGRESS') throw new BattleOver(battle.status)
         const fighter = attackers.fighters.get(attacker)
-        if (fighter) requireOwner(p, attacker, fighter.ownerId)
-        // No such avatar: refused as a bad reference, unless it is a participant still standing, which this finds out (below).
-        else if (!battle.participants.some((x) => x.avatarId === attacker && !x.fallen)) {
-          throw new UnknownAvatar(attacker, '/attackerAvatarId')
-        }
-        const judged = fight.judgeAttack(battle, attacker, input.damage, fighter, attackers.health.get(attacker) ?? 0, this.d.clock.now())
+        if (!fighter) throw new UnknownAvatar(attacker, '/attackerAvatarId')
+        requireOwner(p, attacker, fighter.ownerId)
+        const judged = fight.judgeAttack(battle, attacker, input.damage, fighter, attackers.health.get(attacker)!, this.d.clock.now())
+        attackers.health.set(attacker, attackers.health.get(attacker)! - judged.strikeBack)
         const due = battle.strikeBacksDue.filter((x) => !attackers.applied.has(x.key))
-        if (judged.kind === 'out') return { state: { ...judged.battle, strikeBacksDue: due }, events: endingOf(judged.battle), result: { out: judged.reason } }
-        attackers.health.set(attacker, (attackers.health.get(attacker) ?? 0) - judged.strikeBack)
         return this.struck(battle, { ...judged, battle: { ...judged.battle, strikeBacksDue: due } }, attacker, input.damage)
       },
     })
-    if ('turn' in answer) return answer.turn
-    throw answer.out === 'died' ? new AttackerFallen(attacker) : new UnknownAvatar(attacker, '/attackerAvatarId')
+  }
+
+  /**
+   * An avatar can fight no more (it died, or it is gone: the avatar context's AvatarDied and
+   * AvatarDeleted): it is fallen in every battle in progress it takes part in, which is lost when no
+   * one is left standing. Idempotent: a redelivery finds it fallen already.
+   */
+  async fighterOut(avatarId: string): Promise<void> {
+    for (const id of await battleRepo.inProgressWith(this.d.database.db, avatarId)) {
+      await this.writer.submit(id, {
+        decide: (battle): AttackDecision => {
+          const after = fight.fallOut(battle, avatarId, this.d.clock.now())
+          return { state: after, events: after === battle ? [] : endingOf(after), result: battle.currentTurn }
+        },
+      }).catch((e: unknown) => {
+        // Gone meanwhile (cancelled, or with its guild): nothing to mark.
+        if (!(e instanceof NotFound)) throw e
+      })
+    }
   }
 
   /** An attack that landed: its turn, the boss's strike-back and the battle's end if it came, with the attack in the log. */
@@ -235,7 +247,7 @@ export class BattleApp {
     }
     if (before.status !== b.status) events.push(...endingOf(b))
     const record = { battleId: b.id, turn, attackerAvatarId: attacker, requestedDamage, dealt: s.dealt, strikeBack: s.strikeBack, attackerFell: s.attackerFell, at: this.d.clock.now() }
-    return { state, events, parts: { attacks: [record] }, result: { turn } }
+    return { state, events, parts: { attacks: [record] }, result: turn }
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { judgeAttack, pointsForVictory, startBattle, type Battle, type Fighter, type Strike } from './battle.js'
+import { fallOut, judgeAttack, pointsForVictory, startBattle, type Battle, type Fighter, type Strike } from './battle.js'
 import { BOSSES } from './rules.js'
 
 const t0 = new Date('2026-03-02T08:00:00Z')
@@ -8,12 +8,7 @@ const goblinFight = (memberIds = ['a', 'b']): Battle => startBattle({ id: 'b1', 
 const fighter = (attack: number, defense: number, health: number, deaths = 0): Fighter => ({ ownerId: 'owner', attack, defense, health, deaths })
 const fallenIn = (b: Battle, id: string): Battle => ({ ...b, participants: b.participants.map((p) => (p.avatarId === id ? { ...p, fallen: true } : p)) })
 
-/** An attack that must land. */
-function strike(b: Battle, id: string, damage: number, f: Fighter, healthBefore = f.health): Strike {
-  const judged = judgeAttack(b, id, damage, f, healthBefore, t0)
-  if (judged.kind !== 'struck') throw new Error(`expected a strike, got ${judged.kind}`)
-  return judged
-}
+const strike = (b: Battle, id: string, damage: number, f: Fighter, healthBefore = f.health): Strike => judgeAttack(b, id, damage, f, healthBefore, t0)
 
 describe('starting a battle', () => {
   test('turns are 6 per member for the goblin, shared by all, from turn 0', () => {
@@ -76,18 +71,23 @@ describe('the fall', () => {
     expect(strike(goblinFight(), 'a', 1, fighter(5, 0, 20), 4).attackerFell).toBe(true)
   })
 
-  test('an attacker who died since it entered, in this battle or elsewhere, is out: marked fallen, no turn used', () => {
+  test('an attacker who died since it entered, in this battle or elsewhere, is refused, and the battle does not change', () => {
     const b = strike(goblinFight(), 'a', 1, fighter(5, 0, 100, 3)).battle
-    const out = judgeAttack(b, 'a', 1, fighter(5, 0, 100, 4), 100, t0)
-    expect(out).toMatchObject({ kind: 'out', reason: 'died' })
-    expect(out.battle).toMatchObject({ currentTurn: 1, status: 'IN_PROGRESS' })
-    expect(out.battle.participants[0]).toMatchObject({ fallen: true })
+    expect(() => judgeAttack(b, 'a', 1, fighter(5, 0, 100, 4), 100, t0)).toThrow(/fallen/)
   })
 
-  test('an attacker whose avatar is gone is out; the last one standing out loses the battle', () => {
-    const one = fallenIn(goblinFight(), 'b')
-    const out = judgeAttack(one, 'a', 1, undefined, 0, t0)
-    expect(out).toMatchObject({ kind: 'out', reason: 'gone', battle: { status: 'LOST', endedAt: t0 } })
+  test('an attacker whom a strike-back not yet applied will kill is refused', () => {
+    expect(() => judgeAttack(goblinFight(), 'a', 1, fighter(5, 0, 5), -3, t0)).toThrow(/fallen/)
+  })
+
+  test('a fall the battle hears of marks the participant; the last one standing out loses the battle', () => {
+    const one = fallOut(goblinFight(), 'b', t0)
+    expect(one.participants[1]).toMatchObject({ fallen: true })
+    expect(one.status).toBe('IN_PROGRESS')
+    expect(fallOut(one, 'a', t0)).toMatchObject({ status: 'LOST', endedAt: t0 })
+    // Nothing to do: the battle as it was.
+    expect(fallOut(one, 'b', t0)).toBe(one)
+    expect(fallOut(one, 'z', t0)).toBe(one)
   })
 })
 

@@ -3,7 +3,8 @@
  * attack and defense, health and how many times it has died, read fresh before each batch of
  * attacks): the hit, the boss's strike-back, and whether it fells the attacker. An attacker who
  * has died since it entered the battle, in this battle or anywhere else, has fallen: it fights no
- * more. The avatar context applies each strike-back (its death follows from its own health).
+ * more (the battle marks it when it hears of the death: `fallOut`). The avatar context applies
+ * each strike-back (its death follows from its own health).
  */
 import { AttackerFallen, BattleOver, NotAParticipant } from './errors.js'
 import { BATTLE_POINTS_DIVISOR, BOSSES, MIN_HIT, type Boss, type BossType } from './rules.js'
@@ -43,6 +44,17 @@ export interface Battle {
   version: number
 }
 
+/** One accepted attack, as the battle's log keeps it. */
+export interface Attack {
+  turn: number
+  attackerAvatarId: string
+  requestedDamage: number
+  dealt: number
+  strikeBack: number
+  attackerFell: boolean
+  at: Date
+}
+
 /** An attacker as the avatar context reports it now. */
 export interface Fighter {
   /** The user owning the avatar. */
@@ -56,7 +68,6 @@ export interface Fighter {
 
 /** An attack that landed: one turn used. */
 export interface Strike {
-  kind: 'struck'
   battle: Battle
   /** Health the boss lost (never more than it had). */
   dealt: number
@@ -64,17 +75,6 @@ export interface Strike {
   strikeBack: number
   /** The strike-back takes the attacker's last health: fallen for this battle. */
   attackerFell: boolean
-}
-
-/**
- * An attack by one who can fight no more: it died since it entered (`died`), or its avatar is gone
- * (`gone`). It is marked fallen (the battle is lost when no one is left standing) and its attack
- * is refused; no turn is used.
- */
-export interface Out {
-  kind: 'out'
-  battle: Battle
-  reason: 'died' | 'gone'
 }
 
 /**
@@ -122,21 +122,17 @@ function concluded(b: Battle, now: Date): Battle {
 }
 
 /**
- * An attack, judged on the attacker as it is now (`fighter`; undefined when its avatar is gone) and
- * the health it has before this attack (`healthBefore`: what it reported, less the strike-backs of
- * this batch not yet applied to it). Refusals that change nothing are thrown; an attacker who died
- * since it entered, or whose avatar is gone, is `Out`. Otherwise one turn is used: dealt =
+ * An attack, judged on the attacker as it is now (`fighter`) and the health it has before this
+ * attack (`healthBefore`: what it reported, less the strike-backs of this battle not yet applied to
+ * it). One who died since it entered the battle (here or elsewhere), or whom a strike-back not
+ * yet applied will kill, has fallen: refused. Otherwise one turn is used: dealt =
  * max(1, min(damage, attack) − boss defense); if the boss stands it strikes back with
  * max(1, boss strength − defense), and an attacker left with no health has fallen.
  */
-export function judgeAttack(b: Battle, attackerId: string, damage: number, fighter: Fighter | undefined, healthBefore: number, now: Date): Strike | Out {
+export function judgeAttack(b: Battle, attackerId: string, damage: number, fighter: Fighter, healthBefore: number, now: Date): Strike {
   checkAttacker(b, attackerId)
   const entered = participantOf(b, attackerId)!.deathsAtEntry
-  // Health gone before this attack: a strike-back not applied yet to the avatar will kill it.
-  if (!fighter || (entered !== undefined && fighter.deaths > entered) || healthBefore <= 0) {
-    const battle = concluded({ ...b, participants: withParticipant(b, attackerId, (p) => ({ ...p, fallen: true })) }, now)
-    return { kind: 'out', battle, reason: fighter ? 'died' : 'gone' }
-  }
+  if ((entered !== undefined && fighter.deaths > entered) || healthBefore <= 0) throw new AttackerFallen(attackerId)
   const hit = Math.max(MIN_HIT, Math.min(damage, fighter.attack) - b.boss.defense)
   const dealt = Math.min(hit, b.bossRemainingHealth)
   const bossRemainingHealth = b.bossRemainingHealth - dealt
@@ -146,7 +142,18 @@ export function judgeAttack(b: Battle, attackerId: string, damage: number, fight
     ...p, damageDealt: p.damageDealt + dealt, attacks: p.attacks + 1, fallen: attackerFell, deathsAtEntry: entered ?? fighter.deaths,
   }))
   const battle = concluded({ ...b, currentTurn: b.currentTurn + 1, bossRemainingHealth, participants }, now)
-  return { kind: 'struck', battle, dealt, strikeBack, attackerFell }
+  return { battle, dealt, strikeBack, attackerFell }
+}
+
+/**
+ * A participant that can fight no more (its avatar died, or is gone) is fallen for the battle; the
+ * battle is lost when no one is left standing. The battle as it was when there is nothing to do
+ * (over, not a participant, fallen already).
+ */
+export function fallOut(b: Battle, avatarId: string, now: Date): Battle {
+  const p = participantOf(b, avatarId)
+  if (b.status !== 'IN_PROGRESS' || !p || p.fallen) return b
+  return concluded({ ...b, participants: withParticipant(b, avatarId, (x) => ({ ...x, fallen: true })) }, now)
 }
 
 /** Guild points for a battle won. */

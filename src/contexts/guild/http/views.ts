@@ -1,12 +1,10 @@
 import { links, type Links } from '../../../platform/http/links.js'
-import type { BattleApp } from '../app/battle-app.js'
 import type { RankedGuild } from '../app/guild-app.js'
-import type { Battle } from '../domain/battle.js'
+import type { Attack, Battle } from '../domain/battle.js'
 import type { Invite, Member } from '../domain/guild.js'
 import type { Boss, BossType } from '../domain/rules.js'
 
 /** One attack of a battle, as the battle's use cases answer it. */
-type Attack = Awaited<ReturnType<BattleApp['attack']>>
 
 export const guildPath = (id: string) => `/api/v1/guilds/${id}`
 export const invitePath = (guildId: string, inviteId: string) => `${guildPath(guildId)}/invites/${inviteId}`

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq } from 'drizzle-orm'
+import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import type { AggregateDefinition } from '../../../platform/writer/aggregate.js'
-import type { Battle, BattleStatus, Participant } from '../domain/battle.js'
+import type { Attack, Battle, BattleStatus, Participant } from '../domain/battle.js'
 import { BOSSES, type BossType } from '../domain/rules.js'
 import type { GuildDraft } from '../../../contracts/events/guild.js'
 import { attacks, battles } from './tables.js'
@@ -19,17 +19,6 @@ const toBattle = (r: Row): Battle => ({
 })
 
 const fromBattle = ({ boss: _boss, ...b }: Battle) => b
-
-/** One accepted attack, as the battle's log shows it. */
-export interface Attack {
-  turn: number
-  attackerAvatarId: string
-  requestedDamage: number
-  dealt: number
-  strikeBack: number
-  attackerFell: boolean
-  at: Date
-}
 
 /**
  * The battle as the platform writer stores it: its row (what is set when it starts is never
@@ -70,6 +59,13 @@ export const battleRepo = {
   async ofGuild(q: Queryable, guildId: string, limit: number): Promise<Battle[]> {
     const rows = await q.select().from(battles).where(eq(battles.guildId, guildId)).orderBy(desc(battles.startedAt)).limit(limit)
     return rows.map(toBattle)
+  },
+
+  /** The battles in progress the avatar takes part in (few rows: at most one per guild). */
+  async inProgressWith(q: Queryable, avatarId: string): Promise<string[]> {
+    const rows = await q.select({ id: battles.id }).from(battles)
+      .where(and(eq(battles.status, 'IN_PROGRESS'), sql`${battles.participants} @> ${JSON.stringify([{ avatarId }])}::jsonb`))
+    return rows.map((r) => r.id)
   },
 
   /** The attack log goes with its battle (the writer deletes the battle's row). */

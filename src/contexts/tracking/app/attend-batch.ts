@@ -1,7 +1,7 @@
 import type { TrackingDraft } from '../../../contracts/events/tracking.js'
 import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
-import { Forbidden } from '../../../platform/errors.js'
+import { NotOwner } from '../../../platform/errors.js'
 import type { LocalDateTime } from '../../../platform/time/index.js'
 import type { BatchedCommand } from '../../../platform/writer/decisions.js'
 import * as rules from '../domain/habit.js'
@@ -10,7 +10,7 @@ import type { AttendableHabit } from '../store/habit-aggregate.js'
 
 export function authorizeHabit(p: Principal, h: Habit): void {
   if (isTrusted(p) || h.ownerId === p.userId) return
-  throw new Forbidden(`Habit '${h.id}' is private to its owner.`, 'not-owner')
+  throw new NotOwner(`Habit '${h.id}' is private to its owner.`)
 }
 
 /**

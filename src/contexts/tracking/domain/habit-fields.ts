@@ -4,7 +4,7 @@
  * the field) and normalised.
  */
 import { BadRequest } from '../../../platform/errors.js'
-import { WEEKDAYS, isValidTimeZone, type Recurrence, type RecurrenceType, type Weekday } from '../../../platform/time/index.js'
+import { WEEKDAYS, anchoredAt, isValidTimeZone, type LocalDate, type Recurrence, type RecurrenceType, type Weekday } from '../../../platform/time/index.js'
 import { InvalidRecurrence, InvalidTimeZone } from './errors.js'
 import {
   DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, DESCRIPTION_MAX, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, TAGS_MAX, TAG_MAX, TIMES_PER_WEEK_MAX, TIMES_PER_WEEK_MIN, TITLE_MAX,
@@ -122,3 +122,7 @@ export function ownTimeZoneOf(asked: string | null | undefined): string | null {
   if (!isValidTimeZone(asked)) throw new InvalidTimeZone(asked)
   return asked
 }
+
+/** A copy's recurrence, its windows counted from `startsOn` (EVERY_N_DAYS; the others have no anchor); absent: from the day it is made. */
+export const copyRecurrence = (recurrence: Recurrence, startsOn: LocalDate | undefined): Recurrence =>
+  (startsOn === undefined ? recurrence : anchoredAt(recurrence, startsOn))

@@ -45,7 +45,6 @@ export const MISSED_JOB_EVERY_MS = 60_000
 export const MISSED_JOB_BATCH = 200
 
 /** A reminder time: `HH:mm`, 00:00–23:59, two digits each (no `(?` group: the API fuzz builds values from it). */
-export const REMINDER_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$'
 /** The reminder job runs this often: a reminder comes at most this late after its time (reminder times are whole minutes). */
 export const REMINDER_JOB_EVERY_MS = 60_000
 /** Habits one transaction of the reminder job takes. */

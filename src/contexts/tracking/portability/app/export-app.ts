@@ -6,25 +6,26 @@
 import type { Clock } from '../../../../platform/clock.js'
 import type { Database } from '../../../../platform/db/database.js'
 import { readPage, type Page } from '../../../../platform/paging.js'
-import { recurrenceFields } from '../../../../platform/time/index.js'
-import { currentStreak } from '../../domain/habit.js'
-import type { Habit } from '../../domain/habit.js'
-import { currentSettings, type SettingsEntry } from '../../domain/settings.js'
+import type { LocalDate } from '../../../../platform/time/index.js'
+import { currentSettings, type DaySettings } from '../../domain/settings.js'
 import { habitRepo } from '../../store/habits.js'
 import { settingsRepo } from '../../store/settings.js'
-import type { CompletionExport, HabitExport, HistoryKind, JudgedWindowExport, SettingsExport } from '../http/export-schemas.js' // eslint-disable-line questline/context-boundaries -- exception: these shapes belong below app/, not in http/
-import { historyRows } from '../store/history-rows.js'
+import { habitRecord, type HabitRecord, type HistoryKind } from '../domain/export-records.js'
+import { historyRows, type JudgedOutcome } from '../store/history-rows.js'
+
+/** A row of a habit's history, as an export pages through it. */
+export type HistoryRecord = { windowStart: LocalDate; attendedAt: string } | { windowStart: LocalDate; outcome: JudgedOutcome }
 
 export class TrackingExport {
   constructor(private readonly d: { database: Database; clock: Clock }) {}
 
-  async settings(avatarId: string): Promise<SettingsExport> {
+  async settings(avatarId: string): Promise<DaySettings> {
     const { from: _from, ...now } = currentSettings(await settingsRepo.history(this.d.database.current(), avatarId))
     return now
   }
 
   /** A page of the avatar's habits, oldest first; `cursor` is the `next` of the page before. */
-  async habits(avatarId: string, cursor: string | undefined, limit: number): Promise<Page<HabitExport>> {
+  async habits(avatarId: string, cursor: string | undefined, limit: number): Promise<Page<HabitRecord>> {
     const q = this.d.database.current()
     const [page, history] = await Promise.all([readPage({ limit, cursor }, {
       names: 'a habit of this avatar',
@@ -33,38 +34,17 @@ export class TrackingExport {
       keyOf: (h) => h.id,
     }), settingsRepo.history(q, avatarId)])
     const now = this.d.clock.now()
-    return { items: page.items.map((h) => habitExport(h, history, now)), next: page.next }
+    return { items: page.items.map((h) => habitRecord(h, history, now)), next: page.next }
   }
 
   /** A page of one kind of a habit's history, oldest first; `after` is the `next` of the page before (a window start). */
-  async history(habitId: string, kind: HistoryKind, after: string | undefined, limit: number): Promise<Page<CompletionExport | JudgedWindowExport>> {
+  async history(habitId: string, kind: HistoryKind, after: string | undefined, limit: number): Promise<Page<HistoryRecord>> {
     const q = this.d.database.current()
     // One more than asked tells whether a page follows.
-    const rows: (CompletionExport | JudgedWindowExport)[] = kind === 'completions'
+    const rows: HistoryRecord[] = kind === 'completions'
       ? await historyRows.completions(q, habitId, after, limit + 1)
       : await historyRows.judged(q, habitId, kind === 'frozen' ? ['FROZEN'] : ['MISSED', 'NOT_DUE'], after, limit + 1)
     const items = rows.slice(0, limit)
     return { items, next: rows.length > limit ? items[items.length - 1]!.windowStart : null }
-  }
-}
-
-/** A habit as it is exported: the fields its owner chose and its state now. */
-export function habitExport(h: Habit, history: SettingsEntry[], now: Date): HabitExport {
-  return {
-    id: h.id,
-    title: h.title,
-    description: h.description,
-    tags: h.tags,
-    recurrence: recurrenceFields(h.recurrence),
-    anchor: h.recurrence.type === 'EVERY_N_DAYS' ? h.recurrence.anchor : null,
-    timeZone: h.ownTimeZone,
-    restDays: h.restDays,
-    reminderTime: h.reminderTime,
-    associatedQuestId: h.associatedQuestId,
-    firstWindowStart: h.firstWindowStart,
-    lastAttendedDate: h.lastAttendedAt,
-    lastCompletedWindowStart: h.lastCompletedWindowStart,
-    streak: currentStreak(h, history, now),
-    bestStreak: h.bestStreak,
   }
 }

@@ -17,9 +17,8 @@ import { withJobInstants } from '../../domain/job-instants.js'
 import * as reminders from '../../domain/reminder.js'
 import { currentSettings, frameOf, todayOf } from '../../domain/settings.js'
 import { settingsRepo } from '../../store/settings.js'
-import { chooseAvatar, importedHabit, plansFromDocument, type HabitPlan } from '../domain/import.js'
+import { chooseAvatar, importedHabit, plansFromDocument, type HabitPlan, type ImportDocument } from '../domain/import.js'
 import { plansFromLoop, type LoopFiles } from '../domain/loop-csv.js'
-import type { ImportDocument } from '../http/export-schemas.js' // eslint-disable-line questline/context-boundaries -- exception: this shape belongs below app/, not in http/
 import { historyRows } from '../store/history-rows.js'
 
 export type ImportSource =

@@ -21,7 +21,7 @@
  * Pure: the habits and their avatars' settings in, the text out.
  */
 import { calendarText, escapeText, localDateTimeValue, utcDateTimeValue, vtimezone } from '../../../../platform/ical.js'
-import { addDays, nextWindow, windowContaining, type LocalDate, type Recurrence, type Weekday, type Window } from '../../../../platform/time/index.js'
+import { addDays, DAY_MS, nextWindow, windowContaining, type LocalDate, type Recurrence, type Weekday, type Window } from '../../../../platform/time/index.js'
 import { isDue, type Habit } from '../../domain/habit.js'
 import { currentSettings, frameOf, todayOf, type SettingsEntry } from '../../domain/settings.js'
 import { CALENDAR_EXCEPTIONS_SPAN_DAYS, CALENDAR_REFRESH_MINUTES } from './rules.js'
@@ -34,7 +34,6 @@ export interface CalendarHabit {
 
 export const CALENDAR_NAME = 'Questline habits'
 const PRODUCT_ID = '-//Questline//Habit calendar//EN'
-const DAY_MS = 86_400_000
 
 const BYDAY: Record<Weekday, string> = { MONDAY: 'MO', TUESDAY: 'TU', WEDNESDAY: 'WE', THURSDAY: 'TH', FRIDAY: 'FR', SATURDAY: 'SA', SUNDAY: 'SU' }
 const dayName = (d: Weekday) => d.charAt(0) + d.slice(1).toLowerCase()

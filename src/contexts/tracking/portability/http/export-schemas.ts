@@ -63,8 +63,7 @@ export const HistoryExportPage = Type.Object({
   items: Type.Array(Type.Union([CompletionExport, JudgedWindowExport])),
   next: Nullable(Type.String()),
 })
-export const HISTORY_KINDS = ['completions', 'missed', 'frozen'] as const
-export type HistoryKind = (typeof HISTORY_KINDS)[number]
+export { HISTORY_KINDS, type HistoryKind } from '../domain/export-records.js'
 
 // ---- what an import reads of an export document ----
 
