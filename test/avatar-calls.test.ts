@@ -126,6 +126,8 @@ describe('service-only routes', () => {
     const hit = `player/${p.userId}/profile-hit`
     const withKeys = await app.inject({ url: url(p.avatarId, `/profile?keys=${encodeURIComponent(hit)}&keys=never-used`), headers: service })
     expect(withKeys.json()).toMatchObject({ health: avatar.health.current, taken: [hit] })
+    const oneKey = await app.inject({ url: url(p.avatarId, `/profile?keys=${encodeURIComponent(hit)}`), headers: service })
+    expect(oneKey.json()).toMatchObject({ taken: [hit] })
     expect(stats.armor).toBeGreaterThanOrEqual(7)
     expect(avatar.health.current).toBe(avatar.health.max - 15)
     const asPlayer = await app.inject({ url: url(p.avatarId, '/profile'), headers: p.auth })

@@ -168,7 +168,7 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
         '404 `not-found` for an unknown avatar.',
       params, querystring: ProfileQuery, response: { 200: ProfileView, ...problemResponses(400, 401, 403, 404) },
     },
-  }, async (req) => app.profileFor(req.principal, req.params.id, req.query.keys ?? []))
+  }, async (req) => app.profileFor(req.principal, req.params.id, [req.query.keys ?? []].flat()))
 
   f.get('/avatars/:id/name', {
     schema: {

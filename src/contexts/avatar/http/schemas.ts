@@ -148,6 +148,8 @@ export const ProfileView = Type.Object({
   taken: Type.Array(Type.String(), { description: 'Those of the asked `keys` (idempotency keys of calls) the avatar has taken' }),
 })
 
+const CallKey = Type.String({ minLength: 1, maxLength: 300 })
 export const ProfileQuery = Type.Object({
-  keys: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, description: 'Idempotency keys of calls to ask about' })),
+  // One key arrives as a string (`?keys=k`), more as an array (`?keys=k1&keys=k2`).
+  keys: Type.Optional(Type.Union([CallKey, Type.Array(CallKey, { maxItems: 100 })], { description: 'Idempotency keys of calls to ask about' })),
 })
