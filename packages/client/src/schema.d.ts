@@ -344,7 +344,7 @@ export interface paths {
         };
         /**
          * What a fight or a purchase judges of an avatar (services only)
-         * @description For services running apart, in one read: the owner, the level, the effective attack and defense (with the equipped weapon and armor) and the health. Refused with 403 `service-only` for a player token and 404 `not-found` for an unknown avatar.
+         * @description For services running apart, in one read: the owner, the level, the effective attack and defense (with the equipped weapon and armor), the health and the deaths; with `keys`, which of those keyed calls (idempotency keys) the avatar has taken. Refused with 403 `service-only` for a player token and 404 `not-found` for an unknown avatar.
          */
         get: operations["serviceGetAvatarProfile"];
         put?: never;
@@ -3617,7 +3617,10 @@ export interface operations {
     };
     serviceGetAvatarProfile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Idempotency keys of calls to ask about */
+                keys?: string | string[];
+            };
             header?: never;
             path: {
                 /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
@@ -3643,7 +3646,20 @@ export interface operations {
                         defense: number;
                         health: number;
                         maxHealth: number;
+                        /** @description How many times the avatar has died: a battle judges a fighter fallen once this moved on since it entered */
+                        deaths: number;
+                        /** @description Those of the asked `keys` (idempotency keys of calls) the avatar has taken */
+                        taken: string[];
                     };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
