@@ -12,6 +12,7 @@ import { AggregateWriter } from '../../../platform/writer/writer.js'
 import * as rules from '../domain/avatar.js'
 import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
 import type { Earned } from '../domain/earnings.js'
+import { rewardCompletion, settleMissedWindow, type Completion, type MissedOutcome } from '../domain/habit-effects.js'
 import { AccountClosed, AvatarIdTaken } from '../domain/errors.js'
 import { MISSED_DAMAGE_DAILY_CAP } from '../domain/rules.js'
 import { newId } from '../../../platform/ids.js'
@@ -201,8 +202,8 @@ export class AvatarApp {
   }
 
   /** A habit completion (HabitAttended): its reward, and the streak freeze its streak may earn, in one change; applied once per key. */
-  rewardCompletion(id: string, completion: rules.Completion, key: string): Promise<void> {
-    return this.change(SYSTEM, id, (a) => grown(rules.rewardCompletion(a, completion)), { call: keyed(key, 'reward') })
+  rewardCompletion(id: string, completion: Completion, key: string): Promise<void> {
+    return this.change(SYSTEM, id, (a) => grown(rewardCompletion(a, completion)), { call: keyed(key, 'reward') })
   }
 
   /**
@@ -211,9 +212,9 @@ export class AvatarApp {
    * `damage`, as for any damage an event causes), so a redelivery neither takes a second freeze nor
    * damages twice.
    */
-  settleMissedWindow(id: string, missed: MissedWindow, key: string): Promise<{ outcome: rules.MissedOutcome; damage: number }> {
+  settleMissedWindow(id: string, missed: MissedWindow, key: string): Promise<{ outcome: MissedOutcome; damage: number }> {
     return this.change(SYSTEM, id, (a) => {
-      const settled = rules.settleMissedWindow(a, { day: missed.windowEnd, damage: missed.damage })
+      const settled = settleMissedWindow(a, { day: missed.windowEnd, damage: missed.damage })
       const events: AvatarDraft[] = [{
         type: 'MissedWindowSettled',
         payload: {

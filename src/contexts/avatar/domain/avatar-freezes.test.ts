@@ -3,7 +3,8 @@
  * damage cap, and the Ice Crystal.
  */
 import { describe, expect, test } from 'vitest'
-import { changedPayload, rewardCompletion, settleMissedWindow, useItem, type Item } from './avatar.js'
+import { changedPayload, useItem, type Item } from './avatar.js'
+import { rewardCompletion, settleMissedWindow } from './habit-effects.js'
 import { FreezesFull } from './errors.js'
 import { fresh, potion, withItems } from './test-avatars.js'
 
