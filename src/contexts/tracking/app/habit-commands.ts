@@ -188,7 +188,7 @@ export class HabitCommands {
       // A first change has no row to lock: of two at once, one inserts and the other is made again on what it wrote.
       if (!(await (before ? this.settings.save(tx, before, after) : this.settings.insert(tx, after, [])))) return RACE_LOST
       const habits = await habitRepo.ofAvatarForUpdate(tx, avatarId)
-      await this.d.habits.saveMany(tx, habits.map((before) => ({ before, after: withJobInstants(before, changed, now) })))
+      await this.d.habits.saveMany(tx, habits.map((habit) => ({ before: habit, after: withJobInstants(habit, changed, now) })))
       return next
     }))
   }

@@ -12,6 +12,10 @@ export interface StoredSettings {
   version: number
 }
 
+type SettingsRow = typeof avatarSettings.$inferSelect
+
+export const toSettings = (row: SettingsRow): StoredSettings => ({ ...row, history: row.history as SettingsEntry[] })
+
 /**
  * An avatar's day settings as the platform writer stores them: one row by avatar, written whole by
  * each change (no column is fixed). A change causes no event of its own (the habits whose instants
@@ -23,7 +27,7 @@ export const settingsAggregate = (outbox: Outbox<TrackingDraft>): AggregateDefin
   key: avatarSettings.avatarId,
   version: avatarSettings.version,
   outbox,
-  toState: (row) => ({ ...row, history: row.history as SettingsEntry[] }),
+  toState: toSettings,
   toRow: (s) => s,
   keyOf: (s) => s.avatarId,
 })

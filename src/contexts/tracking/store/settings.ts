@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { defaultHistory, type SettingsEntry } from '../domain/settings.js'
-import type { StoredSettings } from './settings-aggregate.js'
+import { toSettings, type StoredSettings } from './settings-aggregate.js'
 import { avatarSettings } from './tables.js'
 
 export const settingsRepo = {
@@ -26,7 +26,7 @@ export const settingsRepo = {
    */
   async forUpdate(tx: Tx, avatarId: string): Promise<StoredSettings | undefined> {
     const [row] = await tx.select().from(avatarSettings).where(eq(avatarSettings.avatarId, avatarId)).for('update')
-    return row && { ...row, history: row.history as SettingsEntry[] }
+    return row && toSettings(row)
   },
 
   /** Each avatar's history, for a job run over many habits. */
