@@ -2,6 +2,7 @@
  * Attacks batched per battle and written with a guard on the version that was read (DESIGN §9.1):
  * two processes attacking one battle at once. Each BattleApp on the one test database stands for
  * a process of its own; a batch whose write lost the race is judged again on the battle as it is.
+ * A start is guarded the same way, by the membership version of its guild.
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import type { AvatarClient, AvatarProfile } from '../src/contexts/avatar/client.js'
@@ -46,4 +47,24 @@ test('two processes attack one battle at once: every turn is used once, damage i
   const after = await one.get(battle.id)
   expect(after).toMatchObject({ status: 'LOST', currentTurn: 40, bossRemainingHealth: 3_000 - 40 })
   expect(await one.attacks(battle.id)).toHaveLength(40)
+})
+
+test("a start that read the guild before a member joined is made again on the members as they are, by the guild's version", async () => {
+  const guilds = new GuildApp({ ...deps(), callOffBattle: async () => undefined })
+  const [lead, early, late] = ['lead', 'early', 'late'].map((n) => `${n}-${Date.now()}`) as [string, string, string]
+  const guild = await guilds.create(SYSTEM, { name: `Latecomers ${Date.now()}`, creatorAvatarId: lead, creatorNickname: 'lead' })
+  const admit = async (avatarId: string) => {
+    const invite = await guilds.invite(SYSTEM, guild.id, { requestorId: lead, targetAvatarId: avatarId })
+    await guilds.accept(SYSTEM, guild.id, invite.id, { avatarId, nickname: avatarId.slice(0, 12) })
+  }
+  await admit(early)
+  // The start reads the guild (lead and early), then their fighters: while it reads early's, late joins.
+  let joined: Promise<void> | undefined
+  const profile = async (id: string) => {
+    if (id === early && !joined) await (joined = admit(late))
+    return fighter
+  }
+  const battles = new BattleApp({ ...deps(), avatars: { ...avatars, profile } as unknown as AvatarClient })
+  const battle = await battles.start(SYSTEM, { guildId: guild.id, bossType: 'DRAGON', requesterId: lead })
+  expect(battle.participants.map((x) => x.avatarId).sort()).toEqual([early, late, lead].sort())
 })

@@ -91,6 +91,14 @@ describe('avatar settings', () => {
     expect((await app.inject({ method: 'PATCH', url: nobody, headers: p.auth, payload: { dayStartHour: 1 } })).statusCode).toBe(404)
   })
 
+  test("changes at once, the avatar's first among them: each is made on what the one before it left, none is lost", async () => {
+    await moveTo('2026-03-02T08:00:00Z')
+    const p = await player()
+    const vacation = { from: '2026-07-01', to: '2026-07-14' }
+    await Promise.all([patchSettings(p, { timeZone: 'Asia/Tokyo' }), patchSettings(p, { dayStartHour: 5 }), patchSettings(p, { vacation })])
+    expect((await app.inject({ url: settingsUrl(p), headers: p.auth })).json()).toEqual({ timeZone: 'Asia/Tokyo', dayStartHour: 5, vacation })
+  })
+
   test('a habit without its own zone follows its avatar\'s; one with a zone keeps it', async () => {
     const p = await player()
     const follows = await newHabit(app, p)

@@ -1,11 +1,18 @@
 /**
  * The rank tallies against a plain count: guilds spread over many points buckets, big ties and
- * more than one creation block, changed by the same repository calls the use cases make.
+ * more than one creation block, changed by the same writer and repository calls the use cases make;
+ * and points, which change without the guild's version, never written back by a membership change.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { inject } from 'vitest'
 import { randomUUID } from 'node:crypto'
+import { foundingColumns, guildAggregate, type VersionedGuild } from '../src/contexts/guild/store/guild-aggregate.js'
 import { guildRepo } from '../src/contexts/guild/store/guilds.js'
+import { outbox as outboxTable } from '../src/contexts/guild/store/tables.js'
+import { systemClock } from '../src/platform/clock.js'
+import { NotFound } from '../src/platform/errors.js'
+import { Outbox } from '../src/platform/events/outbox.js'
+import { AggregateWriter } from '../src/platform/writer/writer.js'
 import { openTestDatabase, type TestDatabase } from './support/backends.js'
 
 let testDb: TestDatabase
@@ -13,6 +20,11 @@ beforeAll(async () => {
   testDb = await openTestDatabase(inject('templates'))
 })
 afterAll(() => testDb.drop())
+
+/** The platform writer of guilds, as the guild app builds it. */
+const guildWriter = () => new AggregateWriter<VersionedGuild>(guildAggregate(new Outbox('guild', outboxTable, systemClock, testDb.database)), {
+  database: testDb.database, clock: systemClock, missing: (id) => new NotFound('Guild', id),
+})
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number) {
@@ -22,6 +34,7 @@ function random(seed: number) {
 
 test('rank from the tallies equals counting every guild ahead', async () => {
   const db = testDb.database
+  const writer = guildWriter()
   const next = random(42)
   const ids: string[] = []
   // 1,100 guilds: more than one creation block; points in 0–450 cross several buckets; most end on few values (ties).
@@ -29,7 +42,9 @@ test('rank from the tallies equals counting every guild ahead', async () => {
     for (let i = 0; i < 1100; i++) {
       const id = randomUUID()
       ids.push(id)
-      await guildRepo.insert(tx, { id, name: `Rank ${i} ${id}`, points: 0, createdAt: new Date(), members: [{ avatarId: `rank-${id}`, nickname: 'n', role: 'LEADER', joinedAt: new Date() }] })
+      const guild = { id, name: `Rank ${i} ${id}`, points: 0, createdAt: new Date(), members: [{ avatarId: `rank-${id}`, nickname: 'n', role: 'LEADER' as const, joinedAt: new Date() }] }
+      await writer.insert(tx, { id, version: 0 }, [], foundingColumns(guild))
+      await guildRepo.founded(tx, guild)
     }
   })
   await db.transaction(async (tx) => {
@@ -44,7 +59,11 @@ test('rank from the tallies equals counting every guild ahead', async () => {
       }
     }
     // Deleting guilds takes them out of the tallies.
-    for (const id of ids.splice(0, 50)) await guildRepo.delete(tx, id)
+    for (const id of ids.splice(0, 50)) {
+      const guild = await guildRepo.getForUpdate(tx, id)
+      await guildRepo.dissolve(tx, guild)
+      await writer.remove(tx, guild)
+    }
   })
   const q = db.current()
   const all = await Promise.all(ids.map((id) => guildRepo.get(q, id)))
@@ -55,3 +74,20 @@ test('rank from the tallies equals counting every guild ahead', async () => {
   const top = await guildRepo.leaderboard(q, 10)
   expect(top.map((g) => g.id)).toEqual(ordered.slice(0, 10).map((g) => g.id))
 }, 120_000)
+
+test("a membership change writes the guild's version alone: points added after the guild was read stay", async () => {
+  const db = testDb.database
+  const writer = guildWriter()
+  const id = randomUUID()
+  const founded = { id, name: `Points ${id}`, points: 0, createdAt: new Date(), members: [{ avatarId: `points-${id}`, nickname: 'n', role: 'LEADER' as const, joinedAt: new Date() }] }
+  await db.transaction(async (tx) => {
+    await writer.insert(tx, { id, version: 0 }, [], foundingColumns(founded))
+    await guildRepo.founded(tx, founded)
+  })
+  const read = await guildRepo.get(db.current(), id)
+  expect(read).toMatchObject({ points: 0, version: 1 })
+  // Points come without a version (a habit completion, a battle won): the guild read above is still at its version.
+  await db.transaction((tx) => guildRepo.addPoints(tx, id, 30))
+  expect(await db.transaction((tx) => writer.save(tx, read, read))).toMatchObject({ id, version: 2 })
+  expect(await guildRepo.get(db.current(), id)).toMatchObject({ points: 30, version: 2 })
+})

@@ -95,6 +95,15 @@ describe('a quest run from join to outcome', () => {
     // Completed copies keep their link; the job changes nothing for Alice.
     expect((await habitsOf(local, alice)).map((h) => h.associatedQuestId)).toEqual([id, id])
     expect(await progress(local, alice, id)).toMatchObject({ status: 'COMPLETED' })
+
+    // Each event carries its participation's version after the change: joined (1), copies made (2), then one
+    // per completion counted (Alice's third completes it at 5; Bob's one at 3), and the expiry (Bob's 4).
+    const eventsOf = async (participationId: string) => {
+      const rows = await local.database.db.execute(sql`select type, version from quest.outbox where aggregate_id = ${participationId} order by seq`)
+      return (rows as unknown as { rows: { type: string; version: number }[] }).rows.map((r) => [r.type, r.version])
+    }
+    expect(await eventsOf(a.id)).toEqual([['QuestCompleted', 5]])
+    expect(await eventsOf(b.id)).toEqual([['QuestExpired', 4]])
   })
 
   test('a reward above the ceiling pays exactly the ceiling', async ({ onTestFinished }) => {

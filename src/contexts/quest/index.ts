@@ -10,14 +10,18 @@ import { exactlyOnce } from '../../platform/events/inbox.js'
 import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox } from '../../platform/events/outbox.js'
 import { contextModule } from '../../platform/module.js'
+import { NotFound } from '../../platform/errors.js'
+import { AggregateWriter } from '../../platform/writer/writer.js'
 import type { AvatarClient } from '../avatar/client.js'
 import type { GuildClient } from '../guild/client.js'
 import type { TrackingClient } from '../tracking/client.js'
 import { QuestApp } from './app/quest-app.js'
+import type { Participation } from './domain/participation.js'
 import { httpQuestClient, inProcessQuestClient, type QuestClient } from './client.js'
 import { EXPIRE_JOB_EVERY_MS, JOIN_RECOVERY_JOB_EVERY_MS } from './domain/rules.js'
 import { questExportRoutes } from './http/export-routes.js'
 import { questRoutes } from './http/routes.js'
+import { participationAggregate } from './store/participation-aggregate.js'
 import { inbox, outbox as outboxTable } from './store/tables.js'
 import { QUEST_PROBLEMS } from './http/problem-types.js'
 
@@ -32,7 +36,10 @@ export const questModule = contextModule({
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient; tracking: TrackingClient; guild: GuildClient } }) {
     const outbox = new Outbox<QuestDraft>('quest', outboxTable, deps.clock, deps.database)
     const { avatar, tracking, guild } = deps.ports
-    const app = new QuestApp({ database: deps.database, clock: deps.clock, avatars: avatar, tracking, guilds: guild, outbox })
+    const participations = new AggregateWriter<Participation, QuestDraft>(participationAggregate(outbox), {
+      database: deps.database, clock: deps.clock, missing: (id) => new NotFound('Participation', id),
+    })
+    const app = new QuestApp({ database: deps.database, clock: deps.clock, avatars: avatar, tracking, guilds: guild, participations })
     const apiRoutes: FastifyPluginAsync = async (f) => {
       await f.register(questRoutes, { app })
       await f.register(questExportRoutes, { app })

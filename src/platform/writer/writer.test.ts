@@ -3,7 +3,7 @@
  * that adds up), keyed answers and an outbox, written through the batched and the transactional
  * paths.
  */
-import { integer, jsonb, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { ManualClock } from '../clock.js'
 import { Database } from '../db/database.js'
@@ -36,6 +36,12 @@ const answers = scratch.table('answers', {
   result: jsonb('result'),
   appliedAt: timestamp('applied_at', { withTimezone: true, mode: 'date' }).notNull(),
 })
+/** An aggregate keyed by a column of another name than `id`, of another type than text. */
+const profiles = scratch.table('profiles', {
+  ownerId: uuid('owner_id').primaryKey(),
+  motto: text('motto').notNull(),
+  version: integer('version').notNull(),
+})
 const outboxRows = outboxTable(scratch)
 
 const DDL = `
@@ -43,6 +49,7 @@ create schema writer_test;
 create table writer_test.counters (id text primary key, owner text not null, count integer not null, label text not null, tags jsonb not null,
   version integer not null, created_at timestamptz not null);
 create table writer_test.tallies (counter_id text not null, day text not null, added integer not null, primary key (counter_id, day));
+create table writer_test.profiles (owner_id uuid primary key, motto text not null, version integer not null);
 create table writer_test.answers (key text primary key, counter_id text not null, operation text not null, result jsonb, applied_at timestamptz not null);
 create table writer_test.outbox (seq bigserial primary key, id uuid not null unique, type text not null, aggregate_id text not null,
   version integer not null, occurred_at timestamptz not null, payload jsonb not null, published_at timestamptz, claimed_until timestamptz,
@@ -210,4 +217,25 @@ test('the transactional path: insert at version 1, save one version on with its 
   expect(await rowOf('t')).toBeUndefined()
   expect((await eventsOf('t')).map((e) => e.version)).toEqual([2, 3, 3, 4])
   await expect(writer.submit('t', add(1))).rejects.toMatchObject({ status: 404 })
+})
+
+test('a key of another name and type: every statement finds the aggregate by it, and its events name it', async () => {
+  type Profile = { ownerId: string; motto: string; version: number }
+  const profileDefinition: AggregateDefinition<Profile, typeof profiles> = {
+    name: 'profile', table: profiles, key: profiles.ownerId, version: profiles.version, outbox, toState: (r) => r, toRow: (p) => p, keyOf: (p) => p.ownerId,
+  }
+  const writer = new AggregateWriter<Profile, CounterDraft>(profileDefinition, { database, clock, missing: (id) => new NotFound('Profile', id) })
+  const id = '00000000-0000-4000-8000-000000000001'
+  const made = (await database.transaction((tx) => writer.insert(tx, { ownerId: id, motto: 'first', version: 0 }, [])))!
+  expect(await database.transaction((tx) => writer.insert(tx, { ...made }, []))).toBeUndefined()
+  const saved = await database.transaction((tx) => writer.save(tx, made, { ...made, motto: 'second' }, [{ type: 'Added', payload: { by: 1 } }]))
+  expect(saved).toEqual({ ownerId: id, motto: 'second', version: 2 })
+  expect(await database.transaction((tx) => writer.save(tx, made, { ...made, motto: 'stale' }))).toBeUndefined()
+  // The batched path loads it by its key.
+  await writer.submit(id, { decide: (p) => ({ state: { ...p, motto: `${p.motto}!` }, result: undefined }) })
+  const [row] = await database.statement('t_profile', 'select motto, version from writer_test.profiles where owner_id = $1', [id])
+  expect(row).toEqual({ motto: 'second!', version: 3 })
+  await database.transaction((tx) => writer.remove(tx, { ownerId: id, motto: 'second!', version: 3 }, [{ type: 'Added', payload: { by: 0 } }]))
+  expect(await database.statement('t_profile', 'select motto from writer_test.profiles where owner_id = $1', [id])).toEqual([])
+  expect(await eventsOf(id)).toEqual([{ type: 'Added', version: 2, payload: { by: 1 } }, { type: 'Added', version: 4, payload: { by: 0 } }])
 })

@@ -6,11 +6,13 @@ import { NotFound, NotOwner } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import { isId, newId } from '../../../platform/ids.js'
 import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
+import { AggregateWriter } from '../../../platform/writer/writer.js'
 import { ownsAnyOf, requireOwnedAvatar, UnknownAvatar, type AvatarClient } from '../../avatar/client.js'
-import { AlreadyInGuild, AlreadyMember, GuildRoleRequired } from '../domain/errors.js'
+import { AlreadyInGuild, AlreadyMember, GuildNameTaken, GuildRoleRequired } from '../domain/errors.js'
 import * as rules from '../domain/guild.js'
 import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
 import { POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
+import { foundingColumns, guildAggregate, type VersionedGuild } from '../store/guild-aggregate.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
 
 interface GuildDeps {
@@ -35,13 +37,18 @@ export interface RankedGuild {
   globalRank: number
 }
 
-/** The guild context's membership use cases. */
+/**
+ * The guild context's membership use cases. Each change of the members runs in a transaction that
+ * row-locks the guild, writes the members (the store) and has the platform writer save the guild
+ * one membership version on, with the change's events.
+ */
 export class GuildApp {
-  constructor(private readonly d: GuildDeps) {}
+  private readonly writer: AggregateWriter<VersionedGuild, GuildDraft>
 
-  /** The events of one change, carrying the guild's membership version after it. */
-  private async events(tx: Tx, aggregateId: string, version: number, drafts: Draft[]): Promise<void> {
-    await this.d.outbox.add(tx, drafts.map((e) => ({ ...e, aggregateId, version })))
+  constructor(private readonly d: GuildDeps) {
+    this.writer = new AggregateWriter<VersionedGuild, GuildDraft>(guildAggregate(d.outbox), {
+      database: d.database, clock: d.clock, missing: (id) => new NotFound('Guild', id),
+    })
   }
 
   // ---- reads ----
@@ -107,9 +114,12 @@ export class GuildApp {
     await this.d.database.transaction(async (tx) => {
       const elsewhere = await guildRepo.guildOf(tx, input.creatorAvatarId)
       if (elsewhere) throw new AlreadyInGuild(input.creatorAvatarId, elsewhere)
-      await guildRepo.insert(tx, guild)
+      const made = await this.writer.insert(tx, { id: guild.id, version: 0 },
+        [{ type: 'GuildCreated', payload: { guildId: guild.id, name, leaderAvatarId: input.creatorAvatarId } }], foundingColumns(guild))
+      // The only key a new guild can clash on (its id is new): its name, in any case.
+      if (!made) throw new GuildNameTaken(name)
+      await guildRepo.founded(tx, guild)
       await inviteRepo.deleteOfTarget(tx, input.creatorAvatarId)
-      await this.events(tx, guild.id, 1, [{ type: 'GuildCreated', payload: { guildId: guild.id, name, leaderAvatarId: input.creatorAvatarId } }])
     }).catch((e: unknown) => this.namingTheGuild(e))
     return guild
   }
@@ -128,13 +138,13 @@ export class GuildApp {
   }
 
   /**
-   * Deletes the guild, on the word of avatar `by`, and calls off its battle in progress; `drafts`
-   * are the events of the change that emptied it, if one did.
+   * Deletes the guild (read under its row lock), on the word of avatar `by`, and calls off its
+   * battle in progress; `drafts` are the events of the change that emptied it, if one did.
    */
   private async disband(tx: Tx, guild: StoredGuild, by: string, drafts: Draft[] = []): Promise<void> {
     await this.d.callOffBattle(tx, guild.id, by)
-    await guildRepo.delete(tx, guild.id)
-    await this.events(tx, guild.id, guild.version + 1, [...drafts, { type: 'GuildDisbanded', payload: { guildId: guild.id } }])
+    await guildRepo.dissolve(tx, guild)
+    await this.writer.remove(tx, guild, [...drafts, { type: 'GuildDisbanded', payload: { guildId: guild.id } }])
   }
 
   // ---- invites ----
@@ -224,9 +234,9 @@ export class GuildApp {
         throw new NotFound('Invite', inviteId)
       }
       const after = rules.admit(guild, invite, input.avatarId, nickname, this.d.clock.now())
-      const version = await guildRepo.saveMembers(tx, guildId, guild.members, after)
+      await guildRepo.saveMembers(tx, guildId, guild.members, after)
+      await this.writer.save(tx, guild, guild, [{ type: 'MemberJoined', payload: { guildId, avatarId: input.avatarId } }])
       await inviteRepo.deleteOfTarget(tx, input.avatarId)
-      await this.events(tx, guildId, version, [{ type: 'MemberJoined', payload: { guildId, avatarId: input.avatarId } }])
     }).catch((e: unknown) => this.namingTheGuild(e))
   }
 
@@ -271,7 +281,8 @@ export class GuildApp {
       if (after.length === 0) return this.disband(tx, guild, actor, drafts)
       const changes = rules.roleChanges(guild.members, after)
       const roles: Draft[] = changes.length > 0 ? [{ type: 'MemberRolesChanged', payload: { guildId, changes } }] : []
-      await this.events(tx, guildId, await guildRepo.saveMembers(tx, guildId, guild.members, after), [...drafts, ...roles])
+      await guildRepo.saveMembers(tx, guildId, guild.members, after)
+      await this.writer.save(tx, guild, guild, [...drafts, ...roles])
     })
   }
 

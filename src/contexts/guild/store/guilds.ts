@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, lte, sql } from 'drizzle-orm'
 import { refusingDuplicates, type Queryable, type Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
-import { AlreadyInGuild, GuildNameTaken, InvitePending, NicknameTaken } from '../domain/errors.js'
+import { AlreadyInGuild, InvitePending, NicknameTaken } from '../domain/errors.js'
 import type { Guild, Invite, Member, Role } from '../domain/guild.js'
 import { guilds, invites, members, rankTallies } from './tables.js'
 
@@ -96,18 +96,18 @@ export const guildRepo = {
     return row !== undefined
   },
 
-  /** A new guild with its founding members; its name taken (any case) or a founder in a guild already is refused. */
-  async insert(tx: Tx, g: Guild): Promise<void> {
-    const [row] = await refusingDuplicates(
-      tx.insert(guilds).values({ id: g.id, name: g.name, points: g.points, createdAt: g.createdAt }).returning({ seq: guilds.seq }),
-      { guilds_name_key: () => new GuildNameTaken(g.name) },
-    )
+  /** A guild whose row the writer has just made: its place in the rank tallies, and its founding members (a founder in a guild already is refused). */
+  async founded(tx: Tx, g: Guild): Promise<void> {
+    const [row] = await tx.select({ seq: guilds.seq }).from(guilds).where(eq(guilds.id, g.id))
     await tally(tx, g.points, row!.seq, 1)
     for (const m of g.members) await insertMember(tx, g.id, m)
   },
 
-  /** Writes the member list a rule answered: who joined, who left, whose role changed. Answers the new version. */
-  async saveMembers(tx: Tx, guildId: string, before: Member[], after: Member[]): Promise<number> {
+  /**
+   * Writes the member list a rule answered: who joined, who left, whose role changed. The guild's
+   * row, locked, goes one version on with the writer's save in the same transaction.
+   */
+  async saveMembers(tx: Tx, guildId: string, before: Member[], after: Member[]): Promise<void> {
     const kept = new Set(after.map((m) => m.avatarId))
     const gone = before.filter((m) => !kept.has(m.avatarId)).map((m) => m.avatarId)
     if (gone.length > 0) await tx.delete(members).where(and(eq(members.guildId, guildId), inArray(members.avatarId, gone)))
@@ -117,15 +117,17 @@ export const guildRepo = {
       if (!was) await insertMember(tx, guildId, m)
       else if (was.role !== m.role) await tx.update(members).set({ role: m.role }).where(eq(members.avatarId, m.avatarId))
     }
-    const [row] = await tx.update(guilds).set({ version: sql`${guilds.version} + 1` }).where(eq(guilds.id, guildId)).returning({ version: guilds.version })
-    return row!.version
   },
 
-  async delete(tx: Tx, id: string): Promise<void> {
-    await tx.delete(invites).where(eq(invites.guildId, id))
-    await tx.delete(members).where(eq(members.guildId, id))
-    const [gone] = await tx.delete(guilds).where(eq(guilds.id, id)).returning({ points: guilds.points, seq: guilds.seq })
-    if (gone) await tally(tx, gone.points, gone.seq, -1)
+  /**
+   * What goes with a guild whose row the writer deletes: its invites, its members, and its count in
+   * the rank tallies, by its points as read under its row lock (`getForUpdate`: `addPoints` waits
+   * for it, so they are the points the row holds).
+   */
+  async dissolve(tx: Tx, g: StoredGuild): Promise<void> {
+    await tx.delete(invites).where(eq(invites.guildId, g.id))
+    await tx.delete(members).where(eq(members.guildId, g.id))
+    await tally(tx, g.points, g.seq, -1)
   },
 
   async guildOf(q: Queryable, avatarId: string): Promise<string | undefined> {

@@ -4,11 +4,11 @@ import { isTrusted, type Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { NotOwner } from '../../../platform/errors.js'
-import type { Outbox } from '../../../platform/events/outbox.js'
 import { newId } from '../../../platform/ids.js'
 import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
 import { localDateTimeIn } from '../../../platform/time/index.js'
 import { inBatches } from '../../../platform/jobs/batches.js'
+import type { AggregateWriter } from '../../../platform/writer/writer.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import type { GuildClient } from '../../guild/client.js'
 import { habitTemplate, type TrackingClient } from '../../tracking/client.js'
@@ -20,12 +20,14 @@ import type { Quest, QuestHabit, Reward } from '../domain/quest.js'
 import {
   DEFAULT_DURATION, DEFAULT_REWARD, EXPIRE_JOB_BATCH, EXPIRY_GRACE_MS, JOIN_RECOVERY_AFTER_MS, JOIN_RECOVERY_BATCH, UNLINK_BATCH,
 } from '../domain/rules.js'
+import { madeColumns } from '../store/participation-aggregate.js'
 import { participationRepo, questRepo, unlinkRepo } from '../store/repositories.js'
 
 interface QuestDeps {
   database: Database
-  outbox: Outbox<QuestDraft>
   clock: Clock
+  /** The platform writer of participations: it alone sets their versions and writes their events. */
+  participations: AggregateWriter<Participation, QuestDraft>
   avatars: AvatarClient
   tracking: TrackingClient
   guilds: GuildClient
@@ -175,7 +177,7 @@ export class QuestApp {
     await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
     const copies = await this.d.database.transaction(async (tx) => {
       const participation = await participationRepo.getForUpdate(tx, questId, avatarId)
-      await participationRepo.delete(tx, questId, avatarId)
+      await this.d.participations.remove(tx, participation)
       const ids = copiesOf(participation)
       await unlinkRepo.queue(tx, questId, ids, this.d.clock.now())
       return ids
@@ -223,13 +225,8 @@ export class QuestApp {
       const recordedAt = localDateTimeIn(new Date(e.occurredAt), before.timeZone)
       const r = participations.recordCompletion(before, { copyHabitId: habitId, windowStart, windowCompleted, recordedAt })
       if (r.participation === before) return
-      const after = { ...r.participation, version: before.version + 1 }
-      await participationRepo.save(tx, after)
-      if (!r.completed) return
-      await this.d.outbox.add(tx, [{
-        type: 'QuestCompleted', aggregateId: after.id, version: after.version,
-        payload: { questId, avatarId, reward: after.payout },
-      } satisfies Draft & { aggregateId: string; version: number }])
+      const completed: Draft[] = r.completed ? [{ type: 'QuestCompleted', payload: { questId, avatarId, reward: r.participation.payout } }] : []
+      await this.d.participations.save(tx, before, r.participation, completed)
     })
   }
 
@@ -245,20 +242,11 @@ export class QuestApp {
     let expired = 0
     await inBatches(EXPIRE_JOB_BATCH, async () => {
       const ended = await this.d.database.transaction(async (tx) => {
-        let n = 0
-        for (const p of await participationRepo.claimEndedBy(tx, judgedAt, EXPIRE_JOB_BATCH)) {
-          if (!participations.hasEndedBy(p, localDateTimeIn(judgedAt, p.timeZone))) continue
-          n++
-          const version = p.version + 1
-          await participationRepo.save(tx, { ...participations.expire(p), version })
-          await unlinkRepo.queue(tx, p.questId, copiesOf(p), now)
-          const count = (pick: (h: (typeof p.habits)[number]) => string[]) => p.habits.reduce((sum, h) => sum + pick(h).length, 0)
-          await this.d.outbox.add(tx, [{
-            type: 'QuestExpired', aggregateId: p.id, version,
-            payload: { questId: p.questId, avatarId: p.avatarId, done: count((h) => h.done), required: count((h) => h.windows) },
-          } satisfies Draft & { aggregateId: string; version: number }])
-        }
-        return n
+        const claimed = await participationRepo.claimEndedBy(tx, judgedAt, EXPIRE_JOB_BATCH)
+        const due = claimed.filter((p) => participations.hasEndedBy(p, localDateTimeIn(judgedAt, p.timeZone)))
+        for (const p of due) await unlinkRepo.queue(tx, p.questId, copiesOf(p), now)
+        await this.d.participations.saveMany(tx, due.map((p) => ({ before: p, after: participations.expire(p), events: [expiredEvent(p)] })))
+        return due.length
       })
       expired += ended
       return ended
@@ -291,7 +279,7 @@ export class QuestApp {
     const now = this.d.clock.now()
     const planned = participations.join(quest, { avatarId, frame, joinedAt: localDateTimeIn(now, frame.timeZone) }, newId)
     return this.d.database.transaction(async (tx) =>
-      (await participationRepo.insert(tx, planned, now)) ? planned : participationRepo.get(tx, quest.id, avatarId))
+      (await this.d.participations.insert(tx, planned, [], madeColumns(planned, now))) ?? participationRepo.get(tx, quest.id, avatarId))
   }
 
   /**
@@ -310,9 +298,8 @@ export class QuestApp {
     return this.d.database.transaction(async (tx) => {
       const current = await participationRepo.findForUpdate(tx, p.questId, p.avatarId)
       if (!current || current.id !== p.id) return p
-      const after = { ...current, copiesMade: true, version: current.version + 1 }
-      await participationRepo.save(tx, after)
-      return after
+      // Locked: it is still at the version read, so the save writes.
+      return (await this.d.participations.save(tx, current, { ...current, copiesMade: true })) ?? current
     })
   }
 
@@ -350,3 +337,9 @@ export class QuestApp {
 const toQuestHabit = ({ habitId, ...fields }: QuestHabitInput, at = ''): QuestHabit => ({ habitId, ...habitTemplate(fields, at) })
 
 const copiesOf = (p: Participation): string[] => p.habits.map((h) => h.copyHabitId)
+
+/** What an expired participation tells: the completions made, and those its payout needed. */
+function expiredEvent(p: Participation): Draft {
+  const count = (pick: (h: Participation['habits'][number]) => string[]) => p.habits.reduce((sum, h) => sum + pick(h).length, 0)
+  return { type: 'QuestExpired', payload: { questId: p.questId, avatarId: p.avatarId, done: count((h) => h.done), required: count((h) => h.windows) } }
+}

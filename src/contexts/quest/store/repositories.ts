@@ -1,13 +1,12 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
-import { instantIn } from '../../../platform/time/index.js'
 import type { Participation, ParticipationStatus } from '../domain/participation.js'
 import type { Quest } from '../domain/quest.js'
+import { toParticipation } from './participation-aggregate.js'
 import { participations, pendingUnlinks, quests } from './tables.js'
 
 type QuestRow = typeof quests.$inferSelect
-type ParticipationRow = typeof participations.$inferSelect
 
 function toQuest({ rewardExperience, rewardMoney, seq: _seq, createdAt: _createdAt, ...rest }: QuestRow): Quest {
   return { ...rest, reward: { experience: rewardExperience, money: rewardMoney } }
@@ -15,22 +14,6 @@ function toQuest({ rewardExperience, rewardMoney, seq: _seq, createdAt: _created
 
 function fromQuest({ reward, ...q }: Quest) {
   return { ...q, rewardExperience: reward.experience, rewardMoney: reward.money }
-}
-
-function toParticipation(r: ParticipationRow): Participation {
-  return {
-    id: r.id, questId: r.questId, avatarId: r.avatarId, status: r.status as ParticipationStatus, timeZone: r.timeZone, dayStartHour: r.dayStartHour,
-    from: r.windowFrom, to: r.windowTo, payout: { experience: r.payoutExperience, money: r.payoutMoney }, habits: r.habits,
-    copiesMade: r.copiesMade, version: r.version,
-  }
-}
-
-function fromParticipation(p: Participation) {
-  return {
-    id: p.id, questId: p.questId, avatarId: p.avatarId, status: p.status, timeZone: p.timeZone, dayStartHour: p.dayStartHour,
-    windowFrom: p.from, windowTo: p.to,
-    payoutExperience: p.payout.experience, payoutMoney: p.payout.money, habits: p.habits, copiesMade: p.copiesMade, version: p.version,
-  }
 }
 
 export const questRepo = {
@@ -117,22 +100,6 @@ export const participationRepo = {
 
   async getForUpdate(tx: Tx, questId: string, avatarId: string): Promise<Participation> {
     return found(await this.findForUpdate(tx, questId, avatarId), questId, avatarId)
-  },
-
-  /** false when the avatar already takes part (a join asked again). The window's end never changes, so its instant is written once, here. */
-  async insert(tx: Tx, p: Participation, joinedAt: Date): Promise<boolean> {
-    const endsAt = instantIn(p.to, p.timeZone)
-    const rows = await tx.insert(participations).values({ ...fromParticipation(p), joinedAt, endsAt }).onConflictDoNothing()
-      .returning({ questId: participations.questId })
-    return rows.length === 1
-  },
-
-  async save(tx: Tx, p: Participation): Promise<void> {
-    await tx.update(participations).set(fromParticipation(p)).where(participationKey(p.questId, p.avatarId))
-  },
-
-  async delete(tx: Tx, questId: string, avatarId: string): Promise<void> {
-    await tx.delete(participations).where(participationKey(questId, avatarId))
   },
 
   /** Removes every participation of a quest and answers them. */

@@ -13,11 +13,12 @@ import { normalizeTags, ownTimeZoneOf, restDaysOf } from '../domain/habit-fields
 import { withJobInstants } from '../domain/job-instants.js'
 import * as reminders from '../domain/reminder.js'
 import {
-  changeSettings as changeSettingsHistory, checkSettings, currentSettings, frameOf, todayOf, type DaySettings, type SettingsChange, type SettingsEntry,
+  changeSettings as changeSettingsHistory, checkSettings, currentSettings, defaultHistory, frameOf, todayOf, type DaySettings, type SettingsChange, type SettingsEntry,
 } from '../domain/settings.js'
 import { attendanceStore } from '../store/attendances.js'
 import { habitRepo } from '../store/habits.js'
 import { settingsRepo } from '../store/settings.js'
+import { settingsAggregate, type StoredSettings } from '../store/settings-aggregate.js'
 import { completionRepo, missedRepo } from '../store/window-records.js'
 import { attendableHabitAggregate, type AttendableHabit } from '../store/habit-aggregate.js'
 import { attendCommand, authorizeHabit } from './attend-batch.js'
@@ -45,8 +46,13 @@ export interface NewHabit {
 export class HabitCommands {
   /** Attends are batched commands of the platform writer, per habit; the batches of every habit at a moment share statements. */
   private readonly attends: AggregateWriter<AttendableHabit, TrackingDraft>
+  /** The platform writer of avatars' day settings (it alone sets their versions). */
+  private readonly settings: AggregateWriter<StoredSettings, TrackingDraft>
 
   constructor(private readonly d: TrackingDeps) {
+    this.settings = new AggregateWriter<StoredSettings, TrackingDraft>(settingsAggregate(d.outbox), {
+      database: d.database, clock: d.clock, missing: (id) => new NotFound('Settings of avatar', id),
+    })
     this.attends = new AggregateWriter<AttendableHabit, TrackingDraft>(attendableHabitAggregate(d.outbox), {
       database: d.database, clock: d.clock, missing: (id) => new NotFound('Habit', id),
       // A habit's decision needs its avatar's settings, which change without the habit's version: always read.
@@ -173,13 +179,16 @@ export class HabitCommands {
   async changeSettings(p: Principal, avatarId: string, change: SettingsChange): Promise<DaySettings> {
     await requireOwnedAvatar(this.d.avatars, p, avatarId, 'path')
     return untilWritten(`settings of avatar '${avatarId}'`, () => this.d.database.transaction(async (tx) => {
-      const { history, version } = await settingsRepo.historyForUpdate(tx, avatarId)
+      const before = await settingsRepo.forUpdate(tx, avatarId)
+      const history = before?.history ?? defaultHistory()
       const now = this.d.clock.now()
       const next = checkSettings(currentSettings(history), change)
       const changed = changeSettingsHistory(history, next, todayOf(history, null, now))
-      if (!(await settingsRepo.save(tx, avatarId, changed, version, now))) return RACE_LOST
+      const after: StoredSettings = { avatarId, history: changed, updatedAt: now, version: before?.version ?? 0 }
+      // A first change has no row to lock: of two at once, one inserts and the other is made again on what it wrote.
+      if (!(await (before ? this.settings.save(tx, before, after) : this.settings.insert(tx, after, [])))) return RACE_LOST
       const habits = await habitRepo.ofAvatarForUpdate(tx, avatarId)
-      await this.d.habits.saveMany(tx, habits.map((before) => ({ before, after: withJobInstants(before, changed, now) })))
+      await this.d.habits.saveMany(tx, habits.map((habit) => ({ before: habit, after: withJobInstants(habit, changed, now) })))
       return next
     }))
   }

@@ -1,6 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { defaultHistory, type SettingsEntry } from '../domain/settings.js'
+import { toSettings, type StoredSettings } from './settings-aggregate.js'
 import { avatarSettings } from './tables.js'
 
 export const settingsRepo = {
@@ -19,21 +20,13 @@ export const settingsRepo = {
     return (row?.history as SettingsEntry[] | undefined) ?? defaultHistory()
   },
 
-  /** The same, locked for a change (no row yet: none to lock; the upsert settles two first changes). */
-  async historyForUpdate(tx: Tx, avatarId: string): Promise<{ history: SettingsEntry[]; version: number }> {
+  /**
+   * The stored settings, locked for a change; undefined when the avatar never changed them (no row
+   * to lock: two first changes settle on the writer's insert).
+   */
+  async forUpdate(tx: Tx, avatarId: string): Promise<StoredSettings | undefined> {
     const [row] = await tx.select().from(avatarSettings).where(eq(avatarSettings.avatarId, avatarId)).for('update')
-    return row ? { history: row.history as SettingsEntry[], version: row.version } : { history: defaultHistory(), version: 0 }
-  },
-
-  /** false when another change was written since `version` was read (first changes race on the insert). */
-  async save(tx: Tx, avatarId: string, history: SettingsEntry[], version: number, at: Date): Promise<boolean> {
-    if (version === 0) {
-      const rows = await tx.insert(avatarSettings).values({ avatarId, history, version: 1, updatedAt: at }).onConflictDoNothing().returning({ v: avatarSettings.version })
-      return rows.length === 1
-    }
-    const rows = await tx.update(avatarSettings).set({ history, version: version + 1, updatedAt: at })
-      .where(and(eq(avatarSettings.avatarId, avatarId), eq(avatarSettings.version, version))).returning({ v: avatarSettings.version })
-    return rows.length === 1
+    return row && toSettings(row)
   },
 
   /** Each avatar's history, for a job run over many habits. */
