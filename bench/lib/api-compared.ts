@@ -6,7 +6,7 @@
  */
 import { floorAttendTarget, measureAttendsByPlayers, type AttendTarget } from './attends.js'
 import { spreadIds } from './bench-avatars.js'
-import { load, median, type LoadSpec, type Target } from './load.js'
+import { load, median, type LoadResult, type LoadSpec, type Target } from './load.js'
 import { rssMb, sampleRss } from './memory.js'
 import type { Started } from './processes.js'
 import {
@@ -28,13 +28,7 @@ export interface Side {
 }
 
 /** What one round of a scenario gave for one target. */
-interface Round {
-  requests: number
-  rps: number
-  p50: number
-  p99: number
-  non2xx: number
-  errors: number
+interface Round extends LoadResult {
   /** The attends: from the first request until every reward was visible, and the requests' own rate. */
   elapsedMs?: number
   requestsRps?: number
