@@ -45,9 +45,15 @@ export interface Guild {
   members: Player[]
 }
 
+/** Experience each member is granted (in grants of at most 1,000,000): level ~1,100, health ~11,000. */
+const MEMBER_EXPERIENCE = 30_000_000
+const GRANT_MAX = 1_000_000
+
 /**
  * A guild of `size` players (the first leads), each wearing armor strong enough that a boss
- * strikes back with 1, so members rarely fall and a battle ends by running out of turns.
+ * strikes back with 1, and raised to a level whose health outlasts the penalties of the lost
+ * battles of a run (a member that dies is fallen in its battle), so a battle ends by running out
+ * of turns.
  */
 export async function guildOf(base: string, size: number): Promise<Guild> {
   const members = await inBatches(size, 4, (i) => register(base, `Fighter ${i}`))
@@ -66,6 +72,9 @@ export async function guildOf(base: string, size: number): Promise<Guild> {
     const armor = { type: 'ARMOR', name: 'Bench Plate', description: 'heavy', power: 50 }
     await post204(base, p, `/api/v1/avatars/${p.avatarId}/inventory/items`, armor)
     await post204(base, p, `/api/v1/avatars/${p.avatarId}/inventory/items/equip`, { type: 'ARMOR', name: armor.name })
+    for (let granted = 0; granted < MEMBER_EXPERIENCE; granted += GRANT_MAX) {
+      await call(base, p.token, 'POST', `/api/v1/avatars/${p.avatarId}/experience/grant`, { amount: GRANT_MAX })
+    }
   })
   return { id, leader, members }
 }

@@ -239,3 +239,26 @@ test('a key of another name and type: every statement finds the aggregate by it,
   expect(await database.statement('t_profile', 'select motto from writer_test.profiles where owner_id = $1', [id])).toEqual([])
   expect(await eventsOf(id)).toEqual([{ type: 'Added', version: 2, payload: { by: 1 } }, { type: 'Added', version: 4, payload: { by: 0 } }])
 })
+
+test('a state that never changes again (final) refuses from memory; any other refusal is decided again on state just read', async () => {
+  const final = writerOf({ final: (c) => c.count === 10 })
+  const plain = writerOf()
+  await make('z', final)
+  await make('y', plain)
+  expect(await final.submit('z', add(10))).toBe(10)
+  expect(await plain.submit('y', add(10))).toBe(10)
+  const statements: string[] = []
+  const original = database.statement.bind(database)
+  database.statement = (name, text, params) => {
+    statements.push(name)
+    return original(name, text, params)
+  }
+  try {
+    await expect(final.submit('z', add(1))).rejects.toMatchObject({ slug: 'too-many' })
+    expect(statements).toEqual([])
+    await expect(plain.submit('y', add(1))).rejects.toMatchObject({ slug: 'too-many' })
+    expect(statements).toEqual(['writer_counter_load'])
+  } finally {
+    database.statement = original
+  }
+})

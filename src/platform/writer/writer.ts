@@ -62,6 +62,11 @@ export interface WriterOptions<S extends Versioned, D extends Draft, X, C extend
    * in the aggregate's row (it changes without the aggregate's version moving).
    */
   remember?: number
+  /**
+   * A state that never changes again, and is never deleted (a finished battle): a refusal decided
+   * on it as remembered is as true as one decided on it just read, so it needs no read.
+   */
+  final?: (state: S) => boolean
   /** Loads aggregates another way than by their row alone (default: the row, with the answers of their keys). */
   load?: (asked: { id: string; keys: string[] }[]) => Promise<Map<string, Loaded<S>>>
   /** Reads of other contexts a batch's decisions need, made after the aggregate is loaded and outside any transaction. */
@@ -95,7 +100,7 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
     this.remembered = o.remember ? new BoundedMap(o.remember) : undefined
     this.batches = new KeyedBatcher((id, commands) => this.applyBatch(id, commands))
     this.loads = new Coalescer(async (asked) => {
-      const loaded = await (o.load ?? ((a) => this.loadRows(a)))(asked)
+      const loaded = await this.loadMany(asked)
       return asked.map((a) => loaded.get(a.id))
     }, db.statementsInFlight, 'tick')
     this.writes = new Coalescer(async (writes) => {
@@ -105,11 +110,12 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
   }
 
   /**
-   * The aggregate as it is now, read from the database (never from memory), with the answers
-   * given to those of `keys` it has taken; the reads of the moment go in one statement.
+   * Aggregates as they are now, read from the database (never from memory), each with the answers
+   * given to those of its `keys` it has taken, in one statement: for reads of other contexts,
+   * which gather them their own way (a batch's loads gather in the writer).
    */
-  read(id: string, keys: string[]): Promise<Loaded<S> | undefined> {
-    return this.loads.submit({ id, keys })
+  loadMany(asked: { id: string; keys: string[] }[]): Promise<Map<string, Loaded<S>>> {
+    return (this.o.load ?? ((a) => this.loadRows(a)))(asked)
   }
 
   /** How batches went so far (for /metrics). */
@@ -136,15 +142,15 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
     return untilWritten(`${this.definition.name} '${id}'`, async () => {
       const replayed = commands.map((c) => (c.call ? this.answered.get(c.call.key) : undefined))
       if (replayed.every((a) => a !== undefined)) return commands.map((c, i) => this.replay(id, c, replayed[i]!))
-      // Taken, not just looked at: after a lost or failed attempt the next one reads.
+      // Taken, not just looked at: after a lost or failed attempt the next one reads (a final state stays).
       const remembered = this.remembered?.get(id)
-      this.remembered?.delete(id)
+      if (remembered && !this.o.final?.(remembered)) this.remembered?.delete(id)
       const keys = commands.flatMap((c, i) => (c.call && !replayed[i] ? [c.call.key] : []))
       const loaded = remembered ? { state: remembered, answers: new Map<string, Answer>() } : await this.loads.submit({ id, keys })
       if (!loaded) return commands.map(() => failed(this.o.missing(id)))
       const reads = this.o.readFirst ? await this.o.readFirst(loaded.state, commands) : (undefined as X)
       const decided = this.decide(id, loaded, commands, reads)
-      if (!decided.write) return remembered && decided.outcomes.some((o) => !o.ok) ? RACE_LOST : decided.outcomes
+      if (!decided.write) return remembered && !this.o.final?.(remembered) && decided.outcomes.some((o) => !o.ok) ? RACE_LOST : decided.outcomes
       if (!(await this.writes.submit(decided.write))) return RACE_LOST
       await this.committed(decided.write)
       return decided.outcomes

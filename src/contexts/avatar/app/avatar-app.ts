@@ -6,9 +6,9 @@ import type { Database } from '../../../platform/db/database.js'
 import { Forbidden, NotFound } from '../../../platform/errors.js'
 import type { Outbox } from '../../../platform/events/outbox.js'
 import type { Logger } from '../../../platform/log.js'
-import { coalescedReads } from '../../../platform/writer/coalescer.js'
+import { coalescedReads, Coalescer } from '../../../platform/writer/coalescer.js'
 import type { KeyedCall } from '../../../platform/writer/decisions.js'
-import { AggregateWriter } from '../../../platform/writer/writer.js'
+import { AggregateWriter, type Loaded } from '../../../platform/writer/writer.js'
 import * as rules from '../domain/avatar.js'
 import type { Avatar, Item, ItemRef, Stat } from '../domain/avatar.js'
 import type { Earned } from '../domain/earnings.js'
@@ -77,6 +77,8 @@ export class AvatarApp {
   private readonly writer: AggregateWriter<Avatar, AvatarDraft>
   /** Concurrent reads of avatars (by players, or by other contexts through the port) in one statement. */
   private readonly read: (id: string) => Promise<Avatar | undefined>
+  /** Concurrent profile reads with keys (a battle's attackers) in one statement, gathered apart from the players' reads. */
+  private readonly profiles: Coalescer<{ id: string; keys: string[] }, Loaded<Avatar> | undefined>
 
   constructor(private readonly d: AvatarDeps) {
     this.writer = new AggregateWriter<Avatar, AvatarDraft>(avatarAggregate(d.outbox), {
@@ -84,6 +86,15 @@ export class AvatarApp {
       summary: (a) => ({ type: 'AvatarChanged', payload: rules.changedPayload(a) }), ...(d.log ? { log: d.log } : {}),
     })
     this.read = coalescedReads((ids) => avatarRepo.findMany(d.database.db, ids), d.database.statementsInFlight)
+    this.profiles = new Coalescer(async (asked) => {
+      // A plain read by ids when no key is asked about; else the writer's load, answers and all.
+      if (asked.every((a) => a.keys.length === 0)) {
+        const found = await avatarRepo.findMany(d.database.db, [...new Set(asked.map((a) => a.id))])
+        return asked.map((a) => { const state = found.get(a.id); return state && { state, answers: new Map() } })
+      }
+      const loaded = await this.writer.loadMany(asked)
+      return asked.map((a) => loaded.get(a.id))
+    }, d.database.statementsInFlight, 'tick')
   }
 
   /** How the avatar's changes were batched so far (for /metrics). */
@@ -307,9 +318,9 @@ export class AvatarApp {
    * What other contexts may read to judge a purchase or a fight, as the avatar is now; with `keys`,
    * also which of those keyed calls it has taken (`taken`), read with it from the database.
    */
-  async profile(id: string, keys: string[] = []): Promise<AvatarProfile> {
-    if (keys.length === 0) return profileOf(await this.get(id), [])
-    const loaded = await this.writer.read(id, keys)
+  async profile(id: string, keys?: string[]): Promise<AvatarProfile> {
+    if (keys === undefined) return profileOf(await this.get(id), [])
+    const loaded = await this.profiles.submit({ id, keys })
     if (!loaded) throw new NotFound('Avatar', id)
     return profileOf(loaded.state, [...loaded.answers].filter(([, a]) => a.of === id).map(([key]) => key))
   }

@@ -11,7 +11,7 @@ import type { BatchedCommand, DecidedEvent, Decision } from '../../../platform/w
 import { RACE_LOST, untilWritten } from '../../../platform/writer/retry.js'
 import { AggregateWriter } from '../../../platform/writer/writer.js'
 import { BoundedMap } from '../../../platform/bounded-map.js'
-import { requireOwnedAvatar, requireOwnedProfile, requireOwner, UnknownAvatar, type AvatarClient } from '../../avatar/client.js'
+import { requireOwnedAvatar, requireOwnedProfile, requireOwner, UnknownAvatar, type AvatarClient, type AvatarProfile } from '../../avatar/client.js'
 import * as fight from '../domain/battle.js'
 import type { Attack, Battle, Fighter, StrikeBackDue } from '../domain/battle.js'
 import { BattleInProgress, BattleOfAnotherGuild, BattleOver } from '../domain/errors.js'
@@ -84,8 +84,10 @@ export class BattleApp {
   constructor(private readonly d: BattleDeps) {
     this.writer = new AggregateWriter<Battle, GuildDraft, Attackers, AttackCommand>(battleAggregate(d.outbox), {
       database: d.database, clock: d.clock, missing: (id) => new NotFound('Battle', id), remember: REMEMBERED_BATTLES,
-      readFirst: (battle, commands) => this.readAttackers(battle, commands.flatMap((c) => (c.attacker === undefined ? [] : [c.attacker]))),
-      // Started at once, not awaited: until it is known applied, the battle counts a strike-back against the health it reads (`readAttackers`).
+      // Only a battle in progress is ever cancelled or deleted: a finished one stays as it ended.
+      final: (b) => b.status !== 'IN_PROGRESS',
+      readFirst: (battle, commands) => this.readAttackers(battle, commands),
+      // Started at once, not awaited: until it is known applied, the battle counts a strike-back against the health it reads.
       afterWrite: async (w) => void this.applyDue(w.state.strikeBacksDue).catch(() => undefined),
       ...(d.log ? { log: d.log } : {}),
     })
@@ -250,31 +252,34 @@ export class BattleApp {
     return { state, events, parts: { attacks: [record] }, result: turn }
   }
 
+  /** The strike-backs due to the avatar not known applied. */
+  private dueOf(due: StrikeBackDue[], avatarId: string): StrikeBackDue[] {
+    return due.filter((x) => x.avatarId === avatarId && !this.applied.has(x.key))
+  }
+
   /**
-   * The batch's attackers as they are now, each read with which of its strike-backs due the avatar
-   * has taken: one not taken yet still counts against the health read (it will be applied, by the
-   * battle's `afterWrite` or by its event's consumer), so a fall is exact whichever process judges.
+   * The batch's attackers as they are, each read with which of its strike-backs due it has taken:
+   * one not taken yet still counts against the health read (it will be applied, by the battle's
+   * `afterWrite` or by its event's consumer), so a fall is exact whichever process judges.
    */
-  private async readAttackers(battle: Battle, attackerIds: string[]): Promise<Attackers> {
+  private async readAttackers(battle: Battle, commands: AttackCommand[]): Promise<Attackers> {
     if (battle.status !== 'IN_PROGRESS') return { applied: new Set(), fighters: new Map(), health: new Map() }
-    const ids = [...new Set(attackerIds)]
-    const dueOf = (id: string) => battle.strikeBacksDue.filter((x) => x.avatarId === id && !this.applied.has(x.key))
-    const read = await Promise.all(ids.map((id) => this.d.avatars.profile(id, dueOf(id).map((x) => x.key)).catch((e: unknown) => {
-      if (e instanceof NotFound) return undefined
-      throw e
-    })))
+    const ids = [...new Set(commands.flatMap((c) => (c.attacker === undefined ? [] : [c.attacker])))]
+    const fighters = new Map<string, AvatarProfile | undefined>()
     const health = new Map<string, number>()
-    ids.forEach((id, i) => {
-      const profile = read[i]
-      for (const key of profile?.taken ?? []) this.applied.set(key, true)
-      const pending = dueOf(id).reduce((sum, x) => sum + x.damage, 0)
-      health.set(id, (profile?.health ?? 0) - pending)
-    })
-    return {
-      applied: new Set(battle.strikeBacksDue.filter((x) => this.applied.has(x.key)).map((x) => x.key)),
-      fighters: new Map(ids.map((id, i) => [id, read[i]])),
-      health,
-    }
+    await Promise.all(ids.map(async (id) => {
+      // What was not known applied when the read was asked for, and not taken by the avatar it read, is still to come.
+      const due = this.dueOf(battle.strikeBacksDue, id)
+      const fighter = await this.d.avatars.profile(id, due.map((x) => x.key)).catch((e: unknown) => {
+        if (e instanceof NotFound) return undefined
+        throw e
+      })
+      const taken = new Set(fighter?.taken)
+      for (const key of taken) this.applied.set(key, true)
+      fighters.set(id, fighter)
+      health.set(id, (fighter?.health ?? 0) - due.filter((x) => !taken.has(x.key)).reduce((sum, x) => sum + x.damage, 0))
+    }))
+    return { applied: new Set(battle.strikeBacksDue.filter((x) => this.applied.has(x.key)).map((x) => x.key)), fighters, health }
   }
 
   /** Applies the strike-backs not known applied, each under its key (its event's consumer applies any that fail). An avatar gone since has nothing left to hurt. */

@@ -5,6 +5,7 @@ import type { Database, Tx } from '../../../platform/db/database.js'
 import { Unauthorized } from '../../../platform/errors.js'
 import type { Broadcast } from '../../../platform/events/broadcast.js'
 import { newSecret } from '../../../platform/ids.js'
+import { coalescedReads } from '../../../platform/writer/coalescer.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import { STREAM_RETRY_MS, STREAM_TICKET_TTL_SECONDS } from '../domain/rules.js'
 import { parseLastEventId, recipients, sseControl, startOf, type StreamDraft, type StreamEntry } from '../domain/stream.js'
@@ -37,8 +38,21 @@ const digest = (ticket: string) => createHash('sha256').update(ticket).digest('b
  * streams; stream tickets; and opening a stream where the client left off.
  */
 export class StreamApp {
+  /**
+   * Who belongs to a guild, and whether an avatar's events are recorded now: asked by the consumers
+   * of every event type at once (each its own batch), so the asks of one turn go in one statement each.
+   */
+  private readonly membersOf: (guildId: string) => Promise<string[] | undefined>
+  private readonly isWatched: (avatarId: string) => Promise<boolean | undefined>
+
   constructor(private readonly d: StreamDeps) {
     d.broadcast.subscribe(APPENDED_TOPIC, (entries) => d.hub.deliver(entries as StreamEntry[]))
+    const db = d.database
+    this.membersOf = coalescedReads((guildIds) => guildMemberRepo.membersOf(db.db, guildIds), db.statementsInFlight)
+    this.isWatched = coalescedReads(async (ids) => {
+      const watched = await streamHistory.watched(db, ids, d.clock.now())
+      return new Map(ids.map((id) => [id, watched.has(id)]))
+    }, db.statementsInFlight)
   }
 
   /**
@@ -46,13 +60,13 @@ export class StreamApp {
    * history window): read outside any transaction, so that events nobody watches cost one read.
    */
   async watchedEntries(drafts: StreamDraft[]): Promise<(NewEntry & { eventId: string })[]> {
-    const guilds = drafts.flatMap((d) => (d.audience.guild ? [d.audience.guild] : []))
-    const members = guilds.length > 0 ? await guildMemberRepo.membersOf(this.d.database.db, guilds) : new Map<string, string[]>()
+    const guilds = [...new Set(drafts.flatMap((d) => (d.audience.guild ? [d.audience.guild] : [])))]
+    const members = new Map(await Promise.all(guilds.map(async (g) => [g, (await this.membersOf(g)) ?? []] as const)))
     const entries = drafts.flatMap((d) => recipients(d.audience, (g) => members.get(g) ?? [])
       .map((avatarId) => ({ eventId: d.eventId, avatarId, type: d.type, occurredAt: d.occurredAt, payload: d.payload })))
     // A stream open in this process needs no read (nor a clock that agrees with the window).
     const elsewhere = [...new Set(entries.map((e) => e.avatarId))].filter((id) => !this.d.hub.holds(id))
-    const watched = await streamHistory.watched(this.d.database, elsewhere, this.d.clock.now())
+    const watched = new Set((await Promise.all(elsewhere.map(async (id) => ((await this.isWatched(id)) ? [id] : [])))).flat())
     return entries.filter((e) => this.d.hub.holds(e.avatarId) || watched.has(e.avatarId))
   }
 
