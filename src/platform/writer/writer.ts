@@ -80,7 +80,7 @@ export interface WriterOptions<S extends Versioned, D extends Draft, X, C extend
 
 
 /** How many answers of keyed calls a process remembers (they never change, so the memory is exact). */
-const REMEMBERED_ANSWERS = 50_000
+const REMEMBERED_ANSWERS = 10_000
 
 export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = undefined, C extends BatchedCommand<S, D, unknown, X> = BatchedCommand<S, D, unknown, X>> {
   private readonly batches: KeyedBatcher<C, unknown>
