@@ -81,13 +81,15 @@ export function writeStatement(d: AggregateTables): string {
 
 /**
  * The answers already given to keys among those asked (a jsonb array of texts at `keysParam`), as a
- * jsonb array of {key, of, operation, result}: for a load of the context's own.
+ * jsonb array of {key, of, operation, result}: for a load of the context's own. The keys go in as
+ * an array (`= any(array(…))`), so every plan, the generic one of a prepared statement included,
+ * looks each up in the key's index; as a semi join a plan may scan the whole table per aggregate.
  */
 export function answersAmong(d: AggregateTables, keysSql: string): string {
   const a = d.answers
   if (!a) return `'[]'::jsonb`
   return `(select coalesce(jsonb_agg(jsonb_build_object('key', c.${quoted(a.key)}, 'of', c.${quoted(a.of)}, 'operation', c.${quoted(a.operation)}, 'result', c.${quoted(a.result)})), '[]'::jsonb)
-     from ${tableName(a.table)} c where c.${quoted(a.key)} in (select jsonb_array_elements_text(${keysSql})))`
+     from ${tableName(a.table)} c where c.${quoted(a.key)} = any(array(select jsonb_array_elements_text(${keysSql}))))`
 }
 
 /** $1: [{id, keys}]: each aggregate's row as JSON, with the answers of those keys given before. */

@@ -11,6 +11,7 @@ import { BadRequest, NotFound, ServiceUnavailable } from '../errors.js'
 import { Outbox, outboxTable, type DomainEvent } from '../events/outbox.js'
 import type { AggregateDefinition } from './aggregate.js'
 import type { BatchedCommand } from './decisions.js'
+import { loadStatement } from './statements.js'
 import { AggregateWriter, type WriterOptions } from './writer.js'
 
 const scratch = pgSchema('writer_test')
@@ -260,5 +261,19 @@ test('a state that never changes again (final) refuses from memory; any other re
     expect(statements).toEqual(['writer_counter_load'])
   } finally {
     database.statement = original
+  }
+})
+
+test('a load looks each asked key up in the answers\' index, in the generic plan of a prepared statement too (no scan of every answer)', async () => {
+  const pglite = database.pglite!
+  await pglite.exec(`insert into writer_test.answers select 'plan-' || g, 'p', 'add', null, now() from generate_series(1, 5000) g`)
+  await pglite.exec(`set plan_cache_mode = force_generic_plan; prepare load_plan(jsonb) as ${loadStatement(definition())}`)
+  try {
+    const plan = await pglite.query<{ 'QUERY PLAN': string }>(`explain execute load_plan('[{"id": "a", "keys": ["plan-7", "plan-9"]}]')`)
+    const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n')
+    expect(text).toMatch(/Index.* on answers_pkey/)
+    expect(text).not.toMatch(/Seq Scan on answers/)
+  } finally {
+    await pglite.exec('deallocate load_plan; reset plan_cache_mode')
   }
 })
