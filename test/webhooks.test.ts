@@ -4,16 +4,15 @@
  * servers (WEBHOOK_ALLOW_PRIVATE=true lets the platform call 127.0.0.1); a manual clock stands in
  * for the backoff's waits.
  */
-import { createHmac, randomUUID } from 'node:crypto'
-import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { SEND_WEBHOOKS_JOB } from '../src/contexts/live/app/webhook-sender.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { eventually } from './support/eventually.js'
-import { newPlayer, signIn, type Player } from './support/players.js'
+import { newPlayer, signIn } from './support/players.js'
+import { addEndpoint, atLeast, deliveriesOf, earn, hooks, receiver } from './support/webhooks.js'
 
 /** An attempt is cut after this long here (10 s in a deployment). */
 const TIMEOUT_MS = 2_000
@@ -25,69 +24,12 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-interface Received { headers: IncomingHttpHeaders; body: string; at: number }
-/** How a receiver answers its n-th request (0-based): a status, after a delay, or never. */
-type Answer = number | { status: number; afterMs: number } | 'hang'
-
-/** A local receiver answering as `answer` says; closed (hanging requests cut) when the test ends. */
-async function receiver(onTestFinished: (fn: () => Promise<void>) => void, answer: (n: number) => Answer = () => 200) {
-  const received: Received[] = []
-  const late = new Set<NodeJS.Timeout>()
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      const a = answer(received.length)
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString(), at: Date.now() })
-      if (a === 'hang') return
-      const { status, afterMs } = typeof a === 'number' ? { status: a, afterMs: 0 } : a
-      const timer = setTimeout(() => {
-        late.delete(timer)
-        res.writeHead(status).end()
-      }, afterMs)
-      late.add(timer)
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  onTestFinished(async () => {
-    for (const timer of late) clearTimeout(timer)
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  })
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }
-}
-
-const hooks = '/api/v1/me/webhooks'
-
-async function addEndpoint(p: Player, url: string, events: string[] = ['AvatarChanged']): Promise<{ id: string; secret: string }> {
-  const res = await app.inject({ method: 'POST', url: hooks, headers: p.auth, payload: { url, events } })
-  expect(res.statusCode, res.body).toBe(201)
-  return res.json()
-}
-
-/** An AvatarChanged event of the player's avatar. */
-async function earn(p: Player, amount = 5): Promise<void> {
-  const res = await app.inject({ method: 'POST', url: `/api/v1/avatars/${p.avatarId}/money/earn`, headers: p.auth, payload: { amount } })
-  expect(res.statusCode, res.body).toBe(204)
-  await app.settle()
-}
-
-type Delivery = { id: string; eventId: string; type: string; status: string; attempts: number; lastStatusCode: number | null; lastError: string | null; nextAttemptAt: string | null }
-
-async function deliveriesOf(p: Player, endpointId: string): Promise<Delivery[]> {
-  const res = await app.inject({ url: `${hooks}/${endpointId}/deliveries`, headers: p.auth })
-  expect(res.statusCode, res.body).toBe(200)
-  return res.json().items
-}
-
 /** Runs the sender and looks again until `probe` answers something (at most 5 s). */
 const afterSending = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> =>
   eventually(what, async () => {
     await app.runJob(SEND_WEBHOOKS_JOB)
     return probe()
   })
-
-const atLeast = <T>(items: T[], n: number) => (items.length >= n ? items : undefined)
 
 /** Runs the sender and gives what it might start time to arrive: for checking that nothing is sent. */
 async function sendAndWait(): Promise<void> {
@@ -99,42 +41,46 @@ describe('webhooks', () => {
   test('a delivery carries the event, signed with the secret shown once; the log shows it delivered', async ({ onTestFinished }) => {
     const p = await newPlayer(app)
     const r = await receiver(onTestFinished)
-    const endpoint = await addEndpoint(p, r.url)
+    const endpoint = await addEndpoint(app, p, r.url)
     expect(endpoint.secret).toMatch(/^whsec_/)
     const listed = (await app.inject({ url: hooks, headers: p.auth })).json().items
     expect(listed).toEqual([expect.objectContaining({ id: endpoint.id, url: r.url, events: ['AvatarChanged'], enabled: true, disabledAt: null })])
     expect(listed[0]).not.toHaveProperty('secret')
 
-    await earn(p)
+    await earn(app, p)
     const [sent] = await afterSending(() => atLeast(r.received, 1), 'a delivery')
     const event = JSON.parse(sent!.body)
     expect(event).toMatchObject({ id: expect.any(String), type: 'AvatarChanged', occurredAt: expect.any(String), payload: { avatarId: p.avatarId, money: 105 } })
     expect(sent!.headers['content-type']).toBe('application/json')
     expect(sent!.headers['user-agent']).toMatch(/^Questline/)
     expect(sent!.headers['questline-event-id']).toBe(event.id)
-    // The receiver's check, as the README shows it.
-    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(sent!.headers['questline-signature']))!
-    expect(Number(t)).toBe(Math.floor(clock.now().getTime() / 1000))
-    expect(createHmac('sha256', endpoint.secret).update(`${t}.${sent!.body}`).digest('hex')).toBe(v1)
+    // Standard Webhooks' headers (test/standard-webhooks.test.ts verifies them with its library): the attempt's time by the platform's clock.
+    expect(sent!.headers['webhook-timestamp']).toBe(String(Math.floor(clock.now().getTime() / 1000)))
+    expect(sent!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/)
+    expect(sent!.headers).not.toHaveProperty('questline-signature')
 
-    expect(await afterSending(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.status === 'DELIVERED'), 'DELIVERED'))
-      .toMatchObject({ eventId: event.id, type: 'AvatarChanged', attempts: 1, lastStatusCode: 200, nextAttemptAt: null })
+    const delivered = await afterSending(async () => (await deliveriesOf(app, p, endpoint.id)).find((d) => d.status === 'DELIVERED'), 'DELIVERED')
+    expect(delivered).toMatchObject({ eventId: event.id, type: 'AvatarChanged', attempts: 1, lastStatusCode: 200, nextAttemptAt: null })
+    expect(sent!.headers['webhook-id']).toBe(delivered.id)
   })
 
   test('a 500 is tried again after the backoff, not before; then a 200 delivers it: two attempts', async ({ onTestFinished }) => {
     const p = await newPlayer(app)
     const r = await receiver(onTestFinished, (n) => (n === 0 ? 500 : 200))
-    const endpoint = await addEndpoint(p, r.url)
-    await earn(p)
-    const [failed] = await afterSending(async () => atLeast((await deliveriesOf(p, endpoint.id)).filter((d) => d.attempts === 1), 1), 'a first attempt')
+    const endpoint = await addEndpoint(app, p, r.url)
+    await earn(app, p)
+    const [failed] = await afterSending(async () => atLeast((await deliveriesOf(app, p, endpoint.id)).filter((d) => d.attempts === 1), 1), 'a first attempt')
     expect(failed).toMatchObject({ status: 'PENDING', lastStatusCode: 500, nextAttemptAt: new Date(clock.now().getTime() + 1_000).toISOString() })
     await sendAndWait()
     expect(r.received).toHaveLength(1)
 
     clock.advance(1_000)
-    const delivered = await afterSending(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.status === 'DELIVERED'), 'the retry')
+    const delivered = await afterSending(async () => (await deliveriesOf(app, p, endpoint.id)).find((d) => d.status === 'DELIVERED'), 'the retry')
     expect(delivered).toMatchObject({ id: failed!.id, attempts: 2, lastStatusCode: 200 })
     expect(r.received.map((x) => x.headers['questline-event-id'])).toEqual([failed!.eventId, failed!.eventId])
+    // One delivery, one webhook-id (a receiver's idempotency key); each attempt at its own time.
+    const firstAt = Math.floor(clock.now().getTime() / 1000) - 1
+    expect(r.received.map((x) => [x.headers['webhook-id'], x.headers['webhook-timestamp']])).toEqual([[failed!.id, String(firstAt)], [failed!.id, String(firstAt + 1)]])
     expect(r.received[1]!.body).toBe(r.received[0]!.body)
   })
 
@@ -143,21 +89,21 @@ describe('webhooks', () => {
     const hanging = await receiver(onTestFinished, () => 'hang')
     const prompt = await receiver(onTestFinished)
     // The hanging endpoint's delivery is made first, and so taken first.
-    const stuck = await addEndpoint(p, hanging.url)
-    const quick = await addEndpoint(p, prompt.url)
-    await earn(p)
-    await afterSending(async () => (await deliveriesOf(p, quick.id)).find((d) => d.status === 'DELIVERED'), 'the prompt endpoint delivered')
+    const stuck = await addEndpoint(app, p, hanging.url)
+    const quick = await addEndpoint(app, p, prompt.url)
+    await earn(app, p)
+    await afterSending(async () => (await deliveriesOf(app, p, quick.id)).find((d) => d.status === 'DELIVERED'), 'the prompt endpoint delivered')
     await afterSending(() => atLeast(hanging.received, 1), 'the hanging endpoint reached')
     // Its attempt is still under way: the other did not wait for it to time out.
-    expect(await deliveriesOf(p, stuck.id)).toEqual([expect.objectContaining({ status: 'PENDING', attempts: 0 })])
+    expect(await deliveriesOf(app, p, stuck.id)).toEqual([expect.objectContaining({ status: 'PENDING', attempts: 0 })])
   })
 
   test('a receiver slower than the timeout is cut: its late 200 does not count, and the attempt is retried', async ({ onTestFinished }) => {
     const p = await newPlayer(app)
     const r = await receiver(onTestFinished, () => ({ status: 200, afterMs: TIMEOUT_MS + 3_000 }))
-    const endpoint = await addEndpoint(p, r.url)
-    await earn(p)
-    const cut = await afterSending(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 1), 'the attempt recorded')
+    const endpoint = await addEndpoint(app, p, r.url)
+    await earn(app, p)
+    const cut = await afterSending(async () => (await deliveriesOf(app, p, endpoint.id)).find((d) => d.attempts === 1), 'the attempt recorded')
     const tookMs = Date.now() - r.received[0]!.at
     expect(cut).toMatchObject({ status: 'PENDING', lastStatusCode: null, lastError: `no answer within ${TIMEOUT_MS} ms`, nextAttemptAt: expect.any(String) })
     expect(tookMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 100)
@@ -167,16 +113,17 @@ describe('webhooks', () => {
   test('redelivery attempts a delivered event again now, the same body under the same event id', async ({ onTestFinished }) => {
     const p = await newPlayer(app)
     const r = await receiver(onTestFinished)
-    const endpoint = await addEndpoint(p, r.url)
-    await earn(p)
-    const [delivered] = await afterSending(async () => atLeast((await deliveriesOf(p, endpoint.id)).filter((d) => d.status === 'DELIVERED'), 1), 'DELIVERED')
+    const endpoint = await addEndpoint(app, p, r.url)
+    await earn(app, p)
+    const [delivered] = await afterSending(async () => atLeast((await deliveriesOf(app, p, endpoint.id)).filter((d) => d.status === 'DELIVERED'), 1), 'DELIVERED')
     const res = await app.inject({ method: 'POST', url: `${hooks}/${endpoint.id}/deliveries/${delivered!.id}/redeliver`, headers: p.auth })
     expect(res.statusCode, res.body).toBe(202)
     expect(res.json()).toMatchObject({ id: delivered!.id, status: 'PENDING', attempts: 1, nextAttemptAt: clock.now().toISOString() })
-    await afterSending(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 2 && d.status === 'DELIVERED'), 'a second attempt')
+    await afterSending(async () => (await deliveriesOf(app, p, endpoint.id)).find((d) => d.attempts === 2 && d.status === 'DELIVERED'), 'a second attempt')
     expect(r.received).toHaveLength(2)
     expect(r.received[1]!.body).toBe(r.received[0]!.body)
     expect(r.received[1]!.headers['questline-event-id']).toBe(delivered!.eventId)
+    expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([delivered!.id, delivered!.id])
     const unknown = await app.inject({ method: 'POST', url: `${hooks}/${endpoint.id}/deliveries/${randomUUID()}/redeliver`, headers: p.auth })
     expect(unknown.statusCode).toBe(404)
   })
@@ -184,29 +131,29 @@ describe('webhooks', () => {
   test('an endpoint gets only the event types it asked for', async ({ onTestFinished }) => {
     const p = await newPlayer(app)
     const r = await receiver(onTestFinished)
-    const endpoint = await addEndpoint(p, r.url, ['AvatarLeveledUp'])
+    const endpoint = await addEndpoint(app, p, r.url, ['AvatarLeveledUp'])
     // Money changes the avatar (AvatarChanged), which this endpoint did not ask for…
-    await earn(p)
+    await earn(app, p)
     // …and 100 experience raises it to level 2 (AvatarChanged and AvatarLeveledUp).
     expect((await app.inject({ method: 'POST', url: `/api/v1/avatars/${p.avatarId}/experience/grant`, headers: p.auth, payload: { amount: 100 } })).statusCode).toBe(204)
     await app.settle()
     await afterSending(() => atLeast(r.received, 1), 'the level-up')
     await sendAndWait()
     expect(r.received.map((x) => JSON.parse(x.body).type)).toEqual(['AvatarLeveledUp'])
-    expect((await deliveriesOf(p, endpoint.id)).map((d) => d.type)).toEqual(['AvatarLeveledUp'])
+    expect((await deliveriesOf(app, p, endpoint.id)).map((d) => d.type)).toEqual(['AvatarLeveledUp'])
   })
 
   test("a day of failures disables the endpoint and tells the account; enabling it sends what waited", async ({ onTestFinished }) => {
     const p = await newPlayer(app)
     let down = true
     const r = await receiver(onTestFinished, () => (down ? 503 : 200))
-    const endpoint = await addEndpoint(p, r.url)
-    await earn(p)
-    await afterSending(async () => (await deliveriesOf(p, endpoint.id)).find((d) => d.attempts === 1), 'a first failed attempt')
+    const endpoint = await addEndpoint(app, p, r.url)
+    await earn(app, p)
+    await afterSending(async () => (await deliveriesOf(app, p, endpoint.id)).find((d) => d.attempts === 1), 'a first failed attempt')
 
     clock.advance(24 * 3_600_000)
     await signIn(app, p)
-    await earn(p)
+    await earn(app, p)
     const listed = await afterSending(async () => {
       const [e] = (await app.inject({ url: hooks, headers: p.auth })).json().items
       return e.enabled ? undefined : e
@@ -220,14 +167,14 @@ describe('webhooks', () => {
     const attempted = r.received.length
     await sendAndWait()
     expect(r.received).toHaveLength(attempted)
-    expect((await deliveriesOf(p, endpoint.id)).filter((d) => d.status === 'PENDING').map((d) => d.nextAttemptAt)).toEqual([null, null])
+    expect((await deliveriesOf(app, p, endpoint.id)).filter((d) => d.status === 'PENDING').map((d) => d.nextAttemptAt)).toEqual([null, null])
 
     down = false
     const enabled = await app.inject({ method: 'POST', url: `${hooks}/${endpoint.id}/enable`, headers: p.auth })
     expect(enabled.statusCode, enabled.body).toBe(200)
     expect(enabled.json()).toMatchObject({ enabled: true, disabledAt: null, failingSince: null })
     const log = await afterSending(async () => {
-      const items = await deliveriesOf(p, endpoint.id)
+      const items = await deliveriesOf(app, p, endpoint.id)
       return items.every((d) => d.status === 'DELIVERED') ? items : undefined
     }, 'both delivered after enabling')
     expect(log).toHaveLength(2)
@@ -236,10 +183,10 @@ describe('webhooks', () => {
   test("deleting the account forgets its endpoints and their log; another account's stay", async ({ onTestFinished }) => {
     const [p, other] = [await newPlayer(app), await newPlayer(app)]
     const r = await receiver(onTestFinished)
-    const endpoint = await addEndpoint(p, r.url)
-    const kept = await addEndpoint(other, r.url)
-    await earn(p)
-    await afterSending(async () => atLeast(await deliveriesOf(p, endpoint.id), 1), 'a delivery in the log')
+    const endpoint = await addEndpoint(app, p, r.url)
+    const kept = await addEndpoint(app, other, r.url)
+    await earn(app, p)
+    await afterSending(async () => atLeast(await deliveriesOf(app, p, endpoint.id), 1), 'a delivery in the log')
     expect((await storedOf(endpoint.id)).endpoints).toBe(1)
 
     const deleted = await app.inject({ method: 'DELETE', url: '/api/v1/me', headers: p.auth, payload: { password: p.password } })
@@ -281,7 +228,7 @@ describe('refusals', () => {
   test("another account's endpoint is not found, whatever is asked of it", async ({ onTestFinished }) => {
     const owner = await newPlayer(app)
     const other = await newPlayer(app)
-    const endpoint = await addEndpoint(owner, (await receiver(onTestFinished)).url)
+    const endpoint = await addEndpoint(app, owner, (await receiver(onTestFinished)).url)
     for (const [method, path] of [['GET', '/deliveries'], ['POST', '/enable'], ['DELETE', ''], ['POST', `/deliveries/${randomUUID()}/redeliver`]] as const) {
       const res = await app.inject({ method, url: `${hooks}/${endpoint.id}${path}`, headers: other.auth })
       expect(res.statusCode, `${method} ${path}`).toBe(404)

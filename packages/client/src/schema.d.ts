@@ -2474,7 +2474,11 @@ export interface paths {
         /**
          * Add a webhook endpoint (its secret is in this answer only)
          * @description Each event of a chosen type that concerns one of the account's avatars is POSTed to the URL as
-         *     `{id, type, occurredAt, payload}` with `Questline-Event-Id` and `Questline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
+         *     `{id, type, occurredAt, payload}`, signed by the Standard Webhooks specification (https://www.standardwebhooks.com):
+         *     `webhook-id` (the delivery's id, the same on every attempt), `webhook-timestamp` (the attempt's time, unix seconds) and
+         *     `webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` under the key the secret's base64 part
+         *     encodes; `Questline-Event-Id` names the event. A receiver verifies it with a Standard Webhooks library and the secret:
+         *     `new Webhook(secret).verify(rawBody, headers)` (npm `standardwebhooks`).
          *     A 2xx answer delivers it; anything else (or no answer within the timeout; redirects are not followed) is tried again after
          *     1 s, then about 2.8 times as long each time up to 1 h, 10 attempts in all, then FAILED.
          *     An endpoint every attempt to which failed for 24 h is disabled, with a WEBHOOK_DISABLED notification.
@@ -12745,7 +12749,10 @@ export interface operations {
                                 href: string;
                             };
                         };
-                        /** @description The HMAC-SHA256 key of Questline-Signature: shown only in this answer */
+                        /**
+                         * @description The endpoint's Standard Webhooks signing secret, shown only in this answer: `whsec_` and the base64 of 32 random bytes, the HMAC-SHA256 key of `webhook-signature`. Give it as it is to a Standard Webhooks library: `new Webhook(secret).verify(body, headers)`
+                         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwEy+CzxljU1w=
+                         */
                         secret: string;
                     };
                 };

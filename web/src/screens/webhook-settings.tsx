@@ -38,7 +38,7 @@ export function WebhooksSection() {
 function SecretOnce({ hook, onDone }: { hook: WebhookCreated; onDone: () => void }) {
   return (
     <div className="notice notice-warn secret" role="status">
-      <p><strong>Copy this secret now: it is shown only once.</strong> Your server checks each delivery's <code>Questline-Signature</code> with it.</p>
+      <p><strong>Copy this secret now: it is shown only once.</strong> Your server verifies each delivery with it and a Standard Webhooks library (npm's <code>standardwebhooks</code>: <code>new Webhook(secret).verify(body, headers)</code>).</p>
       <p className="row">
         <code className="wrap" data-testid="webhook-secret">{hook.secret}</code>
         <CopyButton text={hook.secret} what="Secret" />

@@ -1,12 +1,14 @@
+import { randomBytes } from 'node:crypto'
 import type { Principal } from '../../../platform/auth/principal.js'
 import type { Clock } from '../../../platform/clock.js'
 import type { Database, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
-import { newId, newSecret } from '../../../platform/ids.js'
+import { newId } from '../../../platform/ids.js'
 import { readPage, type Page, type PageRequest } from '../../../platform/paging.js'
 import type { AvatarClient } from '../../avatar/client.js'
-import { WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX } from '../domain/rules.js'
+import { WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX, WEBHOOK_SECRET_BYTES } from '../domain/rules.js'
 import { recipients, type StreamDraft } from '../domain/stream.js'
+import { webhookSecret } from '../domain/webhook-signature.js'
 import { deliveryBody, TooManyWebhooks, WebhookDisabled, WebhookUrlRefused, type WebhookEventType } from '../domain/webhook.js'
 import { guildMemberRepo } from '../store/guild-members.js'
 import { accountAvatarRepo, webhookDeliveryRepo, webhookEndpointRepo, type DeliveryRow, type EndpointRow, type NewDelivery } from '../store/webhooks.js'
@@ -43,7 +45,7 @@ export class WebhookApp {
       if ((await webhookEndpointRepo.countOfLocked(tx, p.userId)) >= WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX) throw new TooManyWebhooks(WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX)
       await accountAvatarRepo.map(tx, avatarIds.map((avatarId) => ({ avatarId, userId: p.userId })))
       return webhookEndpointRepo.insert(tx, {
-        id: newId(), userId: p.userId, url: new URL(input.url).href, events: [...new Set(input.events)], secret: `whsec_${newSecret()}`,
+        id: newId(), userId: p.userId, url: new URL(input.url).href, events: [...new Set(input.events)], secret: webhookSecret(randomBytes(WEBHOOK_SECRET_BYTES)),
         failingSince: null, disabledAt: null, createdAt: this.d.clock.now(),
       })
     })

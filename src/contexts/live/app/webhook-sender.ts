@@ -5,7 +5,8 @@ import type { MetricsSource } from '../../../platform/http/metrics.js'
 import type { Job } from '../../../platform/jobs/scheduler.js'
 import { webhookDisabled, type NotificationDraft } from '../domain/notification.js'
 import { WEBHOOK_ERROR_MAX_LENGTH, WEBHOOK_LEASE_MARGIN_MS, WEBHOOK_SEND_EVERY_MS, WEBHOOK_SENDS_IN_FLIGHT } from '../domain/rules.js'
-import { afterAttempt, isDelivered, isFailingTooLong, signature } from '../domain/webhook.js'
+import { signedHeaders } from '../domain/webhook-signature.js'
+import { afterAttempt, isDelivered, isFailingTooLong } from '../domain/webhook.js'
 import { accountAvatarRepo, webhookDeliveryRepo, webhookEndpointRepo, type LeasedDelivery } from '../store/webhooks.js'
 import { post, type AttemptResult } from './webhook-transport.js'
 
@@ -103,8 +104,7 @@ export class WebhookSender {
     const result = await post(delivery.url, delivery.body, {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
-      'questline-event-id': delivery.eventId,
-      'questline-signature': signature(delivery.secret, unixSeconds, delivery.body),
+      ...signedHeaders(delivery, unixSeconds),
     }, { timeoutMs: this.d.timeoutMs, allowPrivate: this.d.allowPrivate, signal: this.closing.signal })
     if (this.closing.signal.aborted) return
     await this.record(delivery, result).then(

@@ -26,6 +26,8 @@ export const STREAM_WATCH_RENEW_MS = 60_000
 
 /** Webhooks (DESIGN §9.4): endpoints one account may have. */
 export const WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX = 10
+/** An endpoint's secret is this many random bytes (Standard Webhooks asks for 24 to 64). */
+export const WEBHOOK_SECRET_BYTES = 32
 /** The longest endpoint URL taken. */
 export const WEBHOOK_URL_MAX_LENGTH = 2_000
 /** Attempts a delivery gets before it is FAILED: the first, then retries after 1 s, 2.8 s, 7.7 s… 1 h. */

@@ -1,8 +1,8 @@
 /**
- * Webhooks (DESIGN §9.4): which URLs an endpoint may have, how a delivery is signed, when a failed
- * attempt is tried again and when an endpoint that keeps failing is disabled. Pure.
+ * Webhooks (DESIGN §9.4): which URLs an endpoint may have, what a delivery carries, when a failed
+ * attempt is tried again and when an endpoint that keeps failing is disabled (how a delivery is
+ * signed: webhook-signature.ts). Pure.
  */
-import { createHmac } from 'node:crypto'
 import { BlockList, isIPv4, isIPv6 } from 'node:net'
 import { BadRequest, Conflict, RuleViolation } from '../../../platform/errors.js'
 import { WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_FIRST_RETRY_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_MAX_RETRY_MS } from './rules.js'
@@ -92,12 +92,6 @@ export function parseTarget(raw: string): ParsedTarget {
 /** What an endpoint is sent: the event as the live context received it. */
 export const deliveryBody = (e: { id: string; type: string; occurredAt: string; payload: unknown }): string =>
   JSON.stringify({ id: e.id, type: e.type, occurredAt: e.occurredAt, payload: e.payload })
-
-/** `Questline-Signature`: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`. */
-export function signature(secret: string, unixSeconds: number, body: string): string {
-  const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')
-  return `t=${unixSeconds},v1=${mac}`
-}
 
 export const isDelivered = (statusCode: number | undefined): boolean => statusCode !== undefined && statusCode >= 200 && statusCode < 300
 

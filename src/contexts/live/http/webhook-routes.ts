@@ -5,8 +5,9 @@ import { NoContent, noContent, Nullable, problemResponses, StringEnum } from '..
 import type { DeliveryRow, EndpointRow, WebhookApp } from '../app/webhook-app.js'
 import {
   LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_ENDPOINTS_PER_ACCOUNT_MAX, WEBHOOK_FIRST_RETRY_MS, WEBHOOK_MAX_ATTEMPTS,
-  WEBHOOK_MAX_RETRY_MS, WEBHOOK_URL_MAX_LENGTH,
+  WEBHOOK_MAX_RETRY_MS, WEBHOOK_SECRET_BYTES, WEBHOOK_URL_MAX_LENGTH,
 } from '../domain/rules.js'
+import { SPEC_SECRET } from '../domain/webhook-signature.js'
 import { DELIVERY_STATUSES, RETRY_GROWTH, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from '../domain/webhook.js'
 
 const tags = ['account']
@@ -38,7 +39,12 @@ const endpointFields = {
 const EndpointView = Type.Object(endpointFields)
 const CreatedView = Type.Object({
   ...endpointFields,
-  secret: Type.String({ description: 'The HMAC-SHA256 key of Questline-Signature: shown only in this answer' }),
+  secret: Type.String({
+    pattern: SPEC_SECRET.source,
+    description: `The endpoint's Standard Webhooks signing secret, shown only in this answer: \`whsec_\` and the base64 of ${WEBHOOK_SECRET_BYTES} ` +
+      'random bytes, the HMAC-SHA256 key of `webhook-signature`. Give it as it is to a Standard Webhooks library: `new Webhook(secret).verify(body, headers)`',
+    examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwEy+CzxljU1w='],
+  }),
 })
 
 const DeliveriesQuery = Type.Object({
@@ -75,7 +81,11 @@ const deliveryView = (d: DeliveryRow) => ({
 })
 
 const DESCRIPTION = `Each event of a chosen type that concerns one of the account's avatars is POSTed to the URL as
-\`{id, type, occurredAt, payload}\` with \`Questline-Event-Id\` and \`Questline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\`.
+\`{id, type, occurredAt, payload}\`, signed by the Standard Webhooks specification (https://www.standardwebhooks.com):
+\`webhook-id\` (the delivery's id, the same on every attempt), \`webhook-timestamp\` (the attempt's time, unix seconds) and
+\`webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">\` under the key the secret's base64 part
+encodes; \`Questline-Event-Id\` names the event. A receiver verifies it with a Standard Webhooks library and the secret:
+\`new Webhook(secret).verify(rawBody, headers)\` (npm \`standardwebhooks\`).
 A 2xx answer delivers it; anything else (or no answer within the timeout; redirects are not followed) is tried again after
 ${WEBHOOK_FIRST_RETRY_MS / 1000} s, then about ${RETRY_GROWTH.toFixed(1)} times as long each time up to ${WEBHOOK_MAX_RETRY_MS / 3_600_000} h, ${WEBHOOK_MAX_ATTEMPTS} attempts in all, then FAILED.
 An endpoint every attempt to which failed for ${WEBHOOK_DISABLE_AFTER_MS / 3_600_000} h is disabled, with a WEBHOOK_DISABLED notification.
