@@ -139,6 +139,24 @@ describe('the feed', () => {
   })
 })
 
+describe('archived habits', () => {
+  test('an archived habit is not in the feed; brought back, it is', async () => {
+    clock.set(new Date('2026-05-04T10:00:00Z'))
+    const p = await newPlayer(app)
+    const [kept, archived] = [await newHabit(app, p, { title: 'Kept' }), await newHabit(app, p, { title: 'Shelved' })]
+    const url = await newFeed(p)
+    const uids = async () => [...seriesOf(await feedText(url), new Date('2026-06-01T00:00:00Z')).keys()].sort()
+    const setArchived = async (value: boolean) => {
+      const res = await app.inject({ method: 'PATCH', url: `/api/v1/habits/${archived}/archived`, headers: p.auth, payload: { archived: value } })
+      expect(res.statusCode, res.body).toBe(200)
+    }
+    await setArchived(true)
+    expect(await uids()).toEqual([`${kept}@questline`])
+    await setArchived(false)
+    expect(await uids()).toEqual([`${kept}@questline`, `${archived}@questline`].sort())
+  })
+})
+
 describe('the secret address', () => {
   test('each POST makes a new one and the old stops answering; DELETE revokes; an unknown one looks the same', async () => {
     const p = await newPlayer(app)

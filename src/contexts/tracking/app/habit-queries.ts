@@ -119,13 +119,14 @@ export class HabitQueries {
     }
   }
 
-  async listOfAvatar(p: Principal, avatarId: string, asked: PageRequest): Promise<Page<HabitSnapshot>> {
+  /** A page of the avatar's habits, oldest first; with `archived`, only those archived (true) or not (false). */
+  async listOfAvatar(p: Principal, avatarId: string, asked: PageRequest & { archived?: boolean | undefined }): Promise<Page<HabitSnapshot>> {
     await requireOwnedAvatar(this.d.avatars, p, avatarId, '/avatarId')
     const q = this.d.database.current()
     const [page, history] = await Promise.all([readPage(asked, {
       names: 'a habit of this list',
       positionOf: (cursor) => habitRepo.positionOf(q, avatarId, cursor),
-      fetch: (after, count) => habitRepo.listOfAvatar(q, avatarId, count, after),
+      fetch: (after, count) => habitRepo.listOfAvatar(q, avatarId, count, after, asked.archived),
       keyOf: (h) => h.id,
     }), this.history(avatarId)])
     return { items: page.items.map((h) => this.snapshot(h, history)), next: page.next }
