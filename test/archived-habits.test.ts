@@ -175,6 +175,23 @@ describe('an archived habit', () => {
     expect(await statuses(p, id, '2026-03-24', '2026-03-25')).toEqual({ '2026-03-24': 'MISSED' })
   })
 
+  test('is in an avatar\'s report only for a period something of it was due in', async () => {
+    await moveTo('2026-04-06T08:00:00Z') // a Monday
+    const p = await player()
+    const [kept, shelved] = [await newHabit(app, p, { title: 'Kept' }), await newHabit(app, p, { title: 'Shelved' })]
+    expect((await attend(app, p, shelved, '2026-04-06T07:00:00')).statusCode).toBe(204)
+    await archiveAs(p, shelved, true)
+    await judgeAt('2026-04-20T08:00:00Z')
+    const reported = async (date: string) => {
+      const res = await app.inject({ url: `/api/v1/avatars/${p.avatarId}/report?period=week&date=${date}`, headers: p.auth })
+      expect(res.statusCode, res.body).toBe(200)
+      return res.json().habits.map((h: { habitId: string; due: number }) => [h.habitId, h.due])
+    }
+    // The week it was archived in held its first window, done; the week after, nothing of it was due.
+    expect(await reported('2026-04-06')).toEqual([[kept, 6], [shelved, 1]])
+    expect(await reported('2026-04-13')).toEqual([[kept, 7]])
+  })
+
   test('archiving judges the windows that ended before it, as the job would', async () => {
     await moveTo('2026-03-30T08:00:00Z')
     const p = await player()

@@ -1236,7 +1236,7 @@ export interface paths {
         };
         /**
          * An avatar's week or month report
-         * @description An avatar's week or month: each habit's due windows by outcome, and the experience and money earned. Refused with 400 `invalid-date` for a `date` after today or before 2000-01-01. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`.
+         * @description An avatar's week or month: each habit's due windows by outcome (an archived habit only for a period something of it was due in), and the experience and money earned. Refused with 400 `invalid-date` for a `date` after today or before 2000-01-01. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`.
          */
         get: operations["getAvatarReport"];
         put?: never;

@@ -109,10 +109,11 @@ export class HabitQueries {
     return {
       period: asked.period,
       ...days,
-      habits: habits.map((h, i) => {
+      // An archived habit is listed only for a period something of it was due in.
+      habits: habits.flatMap((h, i) => {
         const records = { slots: slots.get(h.id) ?? [], judged: judged.get(h.id) ?? new Map<LocalDate, string>() }
-        const windows = windowsOver(h, history, records, firsts[i]!, days.to, now, WINDOWS_VIEW_MAX)
-        return { habitId: h.id, title: h.title, ...stats.countInPeriod(windows, days) }
+        const counts = stats.countInPeriod(windowsOver(h, history, records, firsts[i]!, days.to, now, WINDOWS_VIEW_MAX), days)
+        return h.archived && counts.due === 0 ? [] : [{ habitId: h.id, title: h.title, ...counts }]
       }),
       experience: earned.experience,
       money: earned.money,
