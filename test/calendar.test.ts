@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { newHabit } from './support/habits.js'
-import { newPlayer, type Player } from './support/players.js'
+import { newPlayer, signIn, type Player } from './support/players.js'
 
 // Monday 9 March 2026, 10:00 UTC; the habits are made on 1 April. Within the year after, Berlin moves its
 // clocks back on 25 October, New York on 1 November.
@@ -42,8 +42,8 @@ async function feedText(url: string): Promise<string> {
 interface Series { summary: string; starts: number[]; ends: number[] }
 const OCCURRENCES_MAX = 400
 
-/** Each event's occurrences starting before `until`, read by ical.js (its own RRULE, EXDATE and VTIMEZONE handling), by UID. */
-function seriesOf(ics: string, until: Date): Map<string, Series> {
+/** Each event's occurrences starting from `from` and before `until`, read by ical.js (its own RRULE, RDATE, EXDATE and VTIMEZONE handling), by UID. */
+function seriesOf(ics: string, until: Date, from = new Date(0)): Map<string, Series> {
   const calendar = new ICAL.Component(ICAL.parse(ics))
   for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(new ICAL.Timezone(zone))
   const out = new Map<string, Series>()
@@ -52,6 +52,7 @@ function seriesOf(ics: string, until: Date): Map<string, Series> {
     const series: Series = { summary: event.summary, starts: [], ends: [] }
     const it = event.iterator()
     for (let t = it.next(); t && t.toJSDate() < until && series.starts.length < OCCURRENCES_MAX; t = it.next()) {
+      if (t.toJSDate() < from) continue
       const details = event.getOccurrenceDetails(t)
       series.starts.push(details.startDate.toJSDate().getTime())
       series.ends.push(details.endDate.toJSDate().getTime())
@@ -136,6 +137,57 @@ describe('the feed', () => {
     const uids = async (player: Player) => [...seriesOf(await feedText(await newFeed(player)), new Date('2026-04-01T00:00:00Z')).keys()].sort()
     expect(await uids(p)).toEqual(mine.map((id) => `${id}@questline`).sort())
     expect(await uids(q)).toEqual([`${theirs}@questline`])
+  })
+})
+
+describe('the feed over time', () => {
+  test('on the day the avatar\'s zone and day start change, the window under way stays, at its own start', async () => {
+    clock.set(new Date('2026-05-04T10:00:00Z')) // a Monday
+    const p = await newPlayer(app)
+    const daily = await newHabit(app, p, { title: 'Journal' })
+    const weekly = await newHabit(app, p, { title: 'Review', recurrenceType: 'WEEKLY', dayOfWeek: 'MONDAY' })
+    clock.set(new Date('2026-05-06T10:00:00Z'))
+    await signIn(app, p)
+    const settings = await app.inject({ method: 'PATCH', url: `/api/v1/avatars/${p.avatarId}/settings`, headers: p.auth, payload: { timeZone: 'Europe/Berlin', dayStartHour: 4 } })
+    expect(settings.statusCode, settings.body).toBe(200)
+
+    // The new settings govern the windows from tomorrow on: today's and this week's began at midnight UTC.
+    const series = seriesOf(await feedText(await newFeed(p)), new Date('2026-05-20T00:00:00Z'))
+    const expected = (await windowStarts(p, daily, '2026-05-20')).filter((d) => d >= '2026-05-06')
+      .map((d) => (d === '2026-05-06' ? Date.parse('2026-05-06T00:00:00Z') : instant(`${d}T04:00:00`, 'Europe/Berlin')))
+    expect(series.get(`${daily}@questline`)!.starts).toEqual(expected)
+    expect(series.get(`${weekly}@questline`)!.starts).toEqual([
+      Date.parse('2026-05-04T00:00:00Z'), instant('2026-05-11T04:00:00', 'Europe/Berlin'), instant('2026-05-18T04:00:00', 'Europe/Berlin'),
+    ])
+  })
+
+  test('rest days repeat without end: no rest day is an occurrence two years on', async () => {
+    clock.set(new Date('2026-05-04T10:00:00Z'))
+    const p = await newPlayer(app)
+    const habit = await newHabit(app, p, { title: 'Walk', restDays: ['SATURDAY', 'SUNDAY'] })
+    const series = seriesOf(await feedText(await newFeed(p)), new Date('2028-06-01T00:00:00Z'), new Date('2028-05-01T00:00:00Z'))
+    const days = series.get(`${habit}@questline`)!.starts.map((t) => new Date(t).toISOString().slice(0, 10))
+    // May 2028 has 23 days from Monday to Friday.
+    expect(days).toHaveLength(23)
+    expect(days.filter((d) => Temporal.PlainDate.from(d).dayOfWeek > 5)).toEqual([])
+  })
+})
+
+describe('archived habits', () => {
+  test('an archived habit is not in the feed; brought back, it is', async () => {
+    clock.set(new Date('2026-05-04T10:00:00Z'))
+    const p = await newPlayer(app)
+    const [kept, archived] = [await newHabit(app, p, { title: 'Kept' }), await newHabit(app, p, { title: 'Shelved' })]
+    const url = await newFeed(p)
+    const uids = async () => [...seriesOf(await feedText(url), new Date('2026-06-01T00:00:00Z')).keys()].sort()
+    const setArchived = async (value: boolean) => {
+      const res = await app.inject({ method: 'PATCH', url: `/api/v1/habits/${archived}/archived`, headers: p.auth, payload: { archived: value } })
+      expect(res.statusCode, res.body).toBe(200)
+    }
+    await setArchived(true)
+    expect(await uids()).toEqual([`${kept}@questline`])
+    await setArchived(false)
+    expect(await uids()).toEqual([`${kept}@questline`, `${archived}@questline`].sort())
   })
 })
 

@@ -134,6 +134,24 @@ test('a bad document is refused whole, naming the field by its JSON pointer: not
   expect(left.json().items).toEqual([])
 })
 
+test('an archived habit is exported archived, with the days it has spent archived, and imported so', async () => {
+  const owner = await newPlayer(app, 'Shelver')
+  const id = await newHabit(app, owner, { title: 'Shelved' })
+  const archived = await app.inject({ method: 'PATCH', url: `/api/v1/habits/${id}/archived`, headers: owner.auth, payload: { archived: true } })
+  expect(archived.statusCode, archived.body).toBe(200)
+  const doc = await exportOf(owner)
+  // Archived on 5 March: the windows from the next one on start while it is archived.
+  expect(doc.avatars[0].habits[0].habit).toMatchObject({ archived: true, archivedSpans: [{ from: '2026-03-06', until: null }] })
+
+  const target = await newPlayer(app, 'Keeper')
+  const res = await importInto(target.avatarId, doc, '', target.auth)
+  expect(res.statusCode, res.body).toBe(200)
+  const [copy] = res.json().habitIds
+  expect((await exportOf(target)).avatars[0].habits.map(withoutId)).toEqual(doc.avatars[0].habits.map(withoutId))
+  const attended = await app.inject({ method: 'POST', url: `/api/v1/habits/${copy}/attend`, headers: target.auth, payload: { date: '2026-03-05T07:00:00' } })
+  expect(attended.json().type).toBe('/problems/habit-archived')
+})
+
 // ---- Loop Habit Tracker ----
 
 const LOOP_HABITS = [

@@ -128,6 +128,28 @@ describe('reminders', () => {
   })
 })
 
+describe('archived habits', () => {
+  test('an archived habit is reminded of nothing; brought back, it is from its next reminder time', async () => {
+    clock.set(new Date('2026-04-01T07:00:00Z'))
+    const p = await newPlayer(app)
+    const id = await newHabit(app, p, { title: 'Floss', reminderTime: '09:00' })
+    const archive = (archived: boolean) => app.inject({ method: 'PATCH', url: habitUrl(id, '/archived'), headers: p.auth, payload: { archived } })
+    expect((await archive(true)).statusCode).toBe(200)
+    await remindAt('2026-04-01T09:00:30Z')
+    expect(await reminders(p)).toEqual([])
+
+    // Brought back after today's time: tomorrow's window is the next reminded of, and its reminder time was kept.
+    clock.set(new Date('2026-04-01T10:00:00Z'))
+    const back = await archive(false)
+    expect(back.json()).toMatchObject({ archived: false, reminderTime: '09:00' })
+    await remindAt('2026-04-01T10:01:00Z')
+    expect(await reminders(p)).toEqual([])
+    await remindAt('2026-04-02T09:00:30Z')
+    await signIn(app, p)
+    expect((await reminders(p)).map((n) => n.data.habitId)).toEqual([id])
+  })
+})
+
 describe('the reminderTime field', () => {
   test('is null unless given, and is read and changed like the other fields', async () => {
     const p = await newPlayer(app)

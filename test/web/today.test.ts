@@ -1,6 +1,6 @@
 /**
  * A new player in a real browser: account errors, registration, a daily habit created and
- * completed with its reward shown, the habit edited with its history, stats allocated, sign-out,
+ * completed with its reward shown, the habit edited with its history, archived and brought back, stats allocated, sign-out,
  * sign-in, and a token refreshed before it expires.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -78,6 +78,26 @@ test('a new player creates a daily habit, completes it and sees experience rise'
   await page.getByRole('button', { name: /^History of Read 20 pages/ }).click()
   await page.getByText('1 completion in the last year').waitFor()
   await screenshots(page, 'habits')
+
+  // Archive: out of play and off Today, kept in a collapsed "Archived" section with its history; then back in play.
+  await page.getByRole('button', { name: /^Archive Read 20 pages/ }).click()
+  await page.getByText('Every habit is archived.').waitFor()
+  const showArchived = page.getByRole('button', { name: 'Show 1 archived habits' })
+  expect(await showArchived.getAttribute('aria-expanded')).toBe('false')
+  await showArchived.click()
+  const shelf = page.getByRole('list', { name: 'Archived habits' })
+  await shelf.locator('.habit-title', { hasText: 'Read 20 pages' }).waitFor()
+  await shelf.getByRole('button', { name: /^History of Read 20 pages/ }).click()
+  await page.getByText('1 completion in the last year').waitFor()
+  await screenshots(page, 'habits-archived')
+  await open(page, 'Today')
+  await page.getByText('Every habit is archived.').waitFor()
+  expect(await page.getByRole('button', { name: /^Complete Read 20 pages/ }).count()).toBe(0)
+  await open(page, 'Habits')
+  await page.getByRole('button', { name: 'Show 1 archived habits' }).click()
+  await page.getByRole('button', { name: /^Unarchive Read 20 pages/ }).click()
+  await page.getByRole('list', { name: 'Your habits' }).locator('.habit-title', { hasText: 'Read 20 pages' }).waitFor()
+  expect(await page.getByRole('heading', { name: 'Archived' }).count()).toBe(0)
 
   // Stats: spend a point on strength; attack follows.
   await open(page, 'Hero')

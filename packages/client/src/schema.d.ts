@@ -892,7 +892,7 @@ export interface paths {
         };
         /**
          * List an avatar's habits (its owner only), oldest first
-         * @description `avatarId` must name an avatar the caller owns: 400 `unknown-avatar` when there is none, 403 `not-owner` when it is another player's. A page holds `limit` habits (default 50, at most 200); `next` is the cursor of the page after, null on the last. A cursor that names no habit of the list is 400 `invalid-cursor`.
+         * @description `avatarId` must name an avatar the caller owns: 400 `unknown-avatar` when there is none, 403 `not-owner` when it is another player's. A page holds `limit` habits (default 50, at most 200); `next` is the cursor of the page after, null on the last. A cursor that names no habit of the list is 400 `invalid-cursor`. Archived habits are listed too (`archived: true`); `archived` keeps only those archived or not.
          */
         get: operations["listHabits"];
         put?: never;
@@ -1099,6 +1099,30 @@ export interface paths {
         patch: operations["updateHabitReminderTime"];
         trace?: never;
     };
+    "/api/v1/habits/{id}/archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a habit is archived
+         * @description Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
+         */
+        get: operations["getHabitArchived"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Archive a habit, or bring it back; answers the habit
+         * @description An archived habit keeps its history (windows, stats, completions) and is neither completed (400 `habit-archived`), judged, reminded of nor in the calendar feed. The windows that start while it is archived are not due, the one under way when it is brought back included; the one under way when it is archived stays due, and is judged once it has ended and the habit is back. Archiving first judges the windows that have ended, as the missed-window job would (`HabitMissed` for each one missed); no event of its own tells it, as for the other fields. Asking for what the habit is already changes nothing. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
+         */
+        patch: operations["updateHabitArchived"];
+        trace?: never;
+    };
     "/api/v1/habits/{id}/last-attended-date": {
         parameters: {
             query?: never;
@@ -1150,7 +1174,7 @@ export interface paths {
         put?: never;
         /**
          * Complete the window holding `date`; the avatar is rewarded by event
-         * @description `date` is a local date-time with no offset (400 `invalid-date` otherwise). Refused with 400 `attend-in-future` more than 24 hours ahead, 400 `before-first-window`, 400 `window-already-completed`, and for a TIMES_PER_WEEK habit 400 `day-already-completed` (one completion a day). `HabitAttended` pays the avatar (experience 10 + min(streak − 1, 10), money 2; a streak may earn a streak freeze), gives its guild, if any, a point and counts toward its quest, if linked. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
+         * @description `date` is a local date-time with no offset (400 `invalid-date` otherwise). Refused with 400 `attend-in-future` more than 24 hours ahead, 400 `before-first-window`, 400 `window-already-completed`, and for a TIMES_PER_WEEK habit 400 `day-already-completed` (one completion a day); an archived habit is 400 `habit-archived`. `HabitAttended` pays the avatar (experience 10 + min(streak − 1, 10), money 2; a streak may earn a streak freeze), gives its guild, if any, a point and counts toward its quest, if linked. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
          */
         post: operations["attendHabit"];
         delete?: never;
@@ -1212,7 +1236,7 @@ export interface paths {
         };
         /**
          * An avatar's week or month report
-         * @description An avatar's week or month: each habit's due windows by outcome, and the experience and money earned. Refused with 400 `invalid-date` for a `date` after today or before 2000-01-01. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`.
+         * @description An avatar's week or month: each habit's due windows by outcome (an archived habit only for a period something of it was due in), and the experience and money earned. Refused with 400 `invalid-date` for a `date` after today or before 2000-01-01. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`.
          */
         get: operations["getAvatarReport"];
         put?: never;
@@ -5648,6 +5672,8 @@ export interface operations {
                 avatarId: string;
                 limit: number;
                 cursor?: string;
+                /** @description true: only archived habits; false: only the others; absent (the default): both */
+                archived?: boolean;
             };
             header?: never;
             path?: never;
@@ -5689,6 +5715,8 @@ export interface operations {
                             restDays: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
                             /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
                             reminderTime: string | null;
+                            /** @description Archived: kept with its history; not attended, judged, reminded of or in the calendar feed */
+                            archived: boolean;
                             /** @description Hypermedia links: relation name → {href} */
                             _links: {
                                 [key: string]: {
@@ -5872,6 +5900,8 @@ export interface operations {
                         restDays: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
                         /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
                         reminderTime: string | null;
+                        /** @description Archived: kept with its history; not attended, judged, reminded of or in the calendar feed */
+                        archived: boolean;
                         /** @description Hypermedia links: relation name → {href} */
                         _links: {
                             [key: string]: {
@@ -6721,7 +6751,7 @@ export interface operations {
                             /** @description The day after its last */
                             end: string;
                             /**
-                             * @description COMPLETED done; PARTIAL a TIMES_PER_WEEK week under way with completions; OPEN under way; UPCOMING not begun; PENDING ended, not judged yet; MISSED penalised; FROZEN a streak freeze took the penalty; NOT_DUE a vacation, a rest day or the first window (no penalty, the streak carries over)
+                             * @description COMPLETED done; PARTIAL a TIMES_PER_WEEK week under way with completions; OPEN under way; UPCOMING not begun; PENDING ended, not judged yet (an archived habit is judged once brought back); MISSED penalised; FROZEN a streak freeze took the penalty; NOT_DUE a vacation, a rest day, the first window or one that started while the habit was archived (no penalty, the streak carries over)
                              * @enum {string}
                              */
                             status: "COMPLETED" | "PARTIAL" | "OPEN" | "UPCOMING" | "PENDING" | "MISSED" | "FROZEN" | "NOT_DUE";
@@ -6851,6 +6881,162 @@ export interface operations {
                 content?: never;
             };
             /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHabitArchived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                    };
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateHabitArchived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "archived": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description true archives the habit; false brings it back */
+                    archived: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        avatarId: string;
+                        title: string;
+                        description: string;
+                        tags: string[];
+                        recurrence: {
+                            /** @enum {string} */
+                            type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
+                            dayOfMonth: number | null;
+                            /** @enum {string|null} */
+                            dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
+                            timesPerWeek: number | null;
+                            everyNDays: number | null;
+                        };
+                        lastAttendedDate: string | null;
+                        nextRecurrenceDate: string;
+                        associatedQuestId: string | null;
+                        /** @description Consecutive completed windows up to now (0 once broken) */
+                        streak: number;
+                        bestStreak: number;
+                        /** @description The zone its windows are counted in: its own, or its avatar's */
+                        timeZone: string;
+                        followsAvatarTimeZone: boolean;
+                        restDays: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
+                        /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
+                        reminderTime: string | null;
+                        /** @description Archived: kept with its history; not attended, judged, reminded of or in the calendar feed */
+                        archived: boolean;
+                        /** @description Hypermedia links: relation name → {href} */
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `habit-archived` (/problems/habit-archived): Habit archived */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7028,7 +7214,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-date` (/problems/invalid-date): Invalid date; `attend-in-future` (/problems/attend-in-future): Completion in the future; `before-first-window` (/problems/before-first-window): Before the first window; `window-already-completed` (/problems/window-already-completed): Window already completed; `day-already-completed` (/problems/day-already-completed): Day already completed */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-date` (/problems/invalid-date): Invalid date; `attend-in-future` (/problems/attend-in-future): Completion in the future; `before-first-window` (/problems/before-first-window): Before the first window; `window-already-completed` (/problems/window-already-completed): Window already completed; `day-already-completed` (/problems/day-already-completed): Day already completed; `habit-archived` (/problems/habit-archived): Habit archived */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7581,6 +7767,21 @@ export interface operations {
                                  * @description Local date YYYY-MM-DD
                                  */
                                 firstWindowStart?: string;
+                                /** @description Absent: false */
+                                archived?: boolean;
+                                /** @description The days whose windows started while the habit was archived (not due), the latest spans, oldest first */
+                                archivedSpans?: {
+                                    /**
+                                     * Format: date
+                                     * @description The first day a window started on while archived
+                                     */
+                                    from: string;
+                                    /**
+                                     * Format: date
+                                     * @description The day after the span; null: archived still
+                                     */
+                                    until: string | null;
+                                }[];
                             };
                             completions: {
                                 /**
@@ -7811,6 +8012,21 @@ export interface operations {
                             lastCompletedWindowStart: string | null;
                             streak: number;
                             bestStreak: number;
+                            /** @description Archived: kept with its history, not attended, judged or reminded of */
+                            archived: boolean;
+                            /** @description The days whose windows started while the habit was archived (not due), the latest spans, oldest first */
+                            archivedSpans: {
+                                /**
+                                 * Format: date
+                                 * @description The first day a window started on while archived
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description The day after the span; null: archived still
+                                 */
+                                until: string | null;
+                            }[];
                         }[];
                         next: string | null;
                     };

@@ -59,6 +59,7 @@ const scheduleOf = (r: Recurrence) => ({
 const sameSchedule = (a: Recurrence, b: Recurrence) => a.type === b.type && JSON.stringify(scheduleOf(a)) === JSON.stringify(scheduleOf(b))
 const sameDays = (a: readonly string[], b: readonly string[]) => [...a].sort().join() === [...b].sort().join()
 
+/** Every habit of the avatar, archived ones too (`archived`), oldest first. */
 export const listHabits = async (avatarId: string): Promise<Habit[]> => {
   const all: Habit[] = []
   let cursor: string | null = null
@@ -105,6 +106,9 @@ export async function updateHabit(before: Habit, h: HabitInput): Promise<void> {
   const restDaysAfter = rescheduled && h.recurrence.type !== 'DAILY' ? [] : before.restDays
   if (!sameDays(restDays, restDaysAfter)) await api.PATCH('/api/v1/habits/{id}/rest-days', { ...habit, body: { restDays } })
 }
+/** Archives the habit (kept with its history, out of play) or brings it back; answers the habit. */
+export const setHabitArchived = (id: string, archived: boolean): Promise<Habit> =>
+  dataOf(api.PATCH('/api/v1/habits/{id}/archived', { ...byId(id), body: { archived } }))
 export const deleteHabit = (id: string) => completed(api.DELETE('/api/v1/habits/{id}', byId(id)))
 export const attendHabit = (id: string, date: string) => completed(api.POST('/api/v1/habits/{id}/attend', { ...byId(id), body: { date } }))
 /** What became of each window that overlaps the local days [from, to) (at most 400 windows). */

@@ -1,5 +1,5 @@
-import { useState } from 'react'
-import { createHabit, deleteHabit, getHabit, getSettings, habitWindows, listHabits, updateHabit } from '../api/game'
+import { useId, useState } from 'react'
+import { createHabit, deleteHabit, getHabit, getSettings, habitWindows, listHabits, setHabitArchived, updateHabit } from '../api/game'
 import type { Habit } from '../api/types'
 import { useGame } from '../game'
 import { Link } from '../router'
@@ -16,7 +16,14 @@ export function HabitsScreen() {
   // The hour the player's days start at: the heat map's today.
   const settings = useLoad(() => getSettings(game.avatarId), [game.avatarId])
   const [creating, setCreating] = useState(false)
+  const [showArchived, setShowArchived] = useState(false)
+  const archivedListId = useId()
   const showForm = creating || habits.data?.length === 0
+  const dayStartHour = settings.data?.dayStartHour ?? 0
+  const inPlay = habits.data?.filter((h) => !h.archived) ?? []
+  const archived = habits.data?.filter((h) => h.archived) ?? []
+  const replace = (fresh: Habit) => habits.set((l) => l?.map((x) => (x.id === fresh.id ? fresh : x)))
+  const remove = (id: string) => habits.set((l) => l?.filter((x) => x.id !== id))
 
   return (
     <div className="screen">
@@ -41,22 +48,30 @@ export function HabitsScreen() {
         {habits.error && <ErrorNotice error={habits.error} />}
         {!habits.data && !habits.error && <Loading what="habits" />}
         {habits.data?.length === 0 && <Empty>No habits yet.</Empty>}
+        {habits.data && habits.data.length > 0 && inPlay.length === 0 && <Empty>Every habit is archived.</Empty>}
         <ul className="stack" aria-label="Your habits">
-          {habits.data?.map((h) => (
-            <HabitItem key={h.id} habit={h} dayStartHour={settings.data?.dayStartHour ?? 0}
-              onChanged={async () => {
-                const fresh = await getHabit(h.id)
-                habits.set((l) => l?.map((x) => (x.id === h.id ? fresh : x)))
-              }}
-              onDeleted={() => habits.set((l) => l?.filter((x) => x.id !== h.id))} />
-          ))}
+          {inPlay.map((h) => <HabitItem key={h.id} habit={h} dayStartHour={dayStartHour} onChanged={replace} onDeleted={remove} />)}
         </ul>
       </Section>
+      {archived.length > 0 && (
+        <Section title="Archived" actions={
+          <button type="button" className="small" aria-expanded={showArchived} aria-controls={archivedListId} onClick={() => setShowArchived(!showArchived)}>
+            {showArchived ? 'Hide' : `Show ${archived.length}`}<span className="visually-hidden"> archived habits</span>
+          </button>
+        }>
+          <p className="muted">Kept with their history, out of play: nothing of them is due or reminded of until you bring them back.</p>
+          {showArchived && (
+            <ul className="stack" id={archivedListId} aria-label="Archived habits">
+              {archived.map((h) => <HabitItem key={h.id} habit={h} dayStartHour={dayStartHour} onChanged={replace} onDeleted={remove} />)}
+            </ul>
+          )}
+        </Section>
+      )}
     </div>
   )
 }
 
-function HabitItem({ habit: h, dayStartHour, onChanged, onDeleted }: { habit: Habit; dayStartHour: number; onChanged: () => Promise<void>; onDeleted: () => void }) {
+function HabitItem({ habit: h, dayStartHour, onChanged, onDeleted }: { habit: Habit; dayStartHour: number; onChanged: (fresh: Habit) => void; onDeleted: (id: string) => void }) {
   const game = useGame()
   const [mode, setMode] = useState<'view' | 'edit' | 'history'>('view')
   const today = playerToday(h.timeZone, dayStartHour)
@@ -71,14 +86,25 @@ function HabitItem({ habit: h, dayStartHour, onChanged, onDeleted }: { habit: Ha
     try {
       await deleteHabit(h.id)
       game.announce('info', `Deleted ${h.title}.`)
-      onDeleted()
+      onDeleted(h.id)
+    } catch (e) {
+      game.announce('error', messageOf(e))
+    }
+  }
+
+  const archive = async () => {
+    try {
+      const fresh = await setHabitArchived(h.id, !h.archived)
+      game.announce('info', fresh.archived ? `Archived ${h.title}: kept with its history, out of play.` : `${h.title} is back in play.`)
+      setMode('view')
+      onChanged(fresh)
     } catch (e) {
       game.announce('error', messageOf(e))
     }
   }
 
   return (
-    <li className="habit-item">
+    <li className={`habit-item${h.archived ? ' archived' : ''}`}>
       <div className="habit-item-head">
         <div className="habit-main">
           <span className="habit-title ellipsis" title={h.title}>{h.title}</span>
@@ -102,6 +128,7 @@ function HabitItem({ habit: h, dayStartHour, onChanged, onDeleted }: { habit: Ha
         <button type="button" className="small" aria-expanded={mode === 'edit'} onClick={() => setMode(mode === 'edit' ? 'view' : 'edit')}>
           Edit<span className="visually-hidden"> {h.title}</span>
         </button>
+        <Action className="small" onAction={archive}>{h.archived ? 'Unarchive' : 'Archive'}<span className="visually-hidden"> {h.title}</span></Action>
         <Action className="small danger" onAction={remove}>Delete<span className="visually-hidden"> {h.title}</span></Action>
       </div>
       {mode === 'history' && <HabitStatsPanel habitId={h.id} title={h.title} version={h.lastAttendedDate} />}
@@ -114,7 +141,7 @@ function HabitItem({ habit: h, dayStartHour, onChanged, onDeleted }: { habit: Ha
           onCancel={() => setMode('view')}
           onSubmit={async (input) => {
             await updateHabit(h, input)
-            await onChanged()
+            onChanged(await getHabit(h.id))
             setMode('view')
           }}
         />

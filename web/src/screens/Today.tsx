@@ -51,8 +51,10 @@ export function TodayScreen() {
   }
 
   const dueNow = (h: Habit) => isDue(h) && !doneToday(h, dayStartHour)
-  const due = habits.data?.filter(dueNow) ?? []
-  const done = habits.data?.filter((h) => !dueNow(h)) ?? []
+  // Archived habits are out of play: never due, never completed (Habits keeps them).
+  const inPlay = habits.data?.filter((h) => !h.archived) ?? []
+  const due = inPlay.filter(dueNow)
+  const done = inPlay.filter((h) => !dueNow(h))
 
   return (
     <div className="screen today">
@@ -64,7 +66,8 @@ export function TodayScreen() {
         {habits.error && <ErrorNotice error={habits.error} />}
         {!habits.data && !habits.error && <Loading what="habits" />}
         {habits.data && habits.data.length === 0 && <Empty>No habits yet. <Link to="/habits">Create your first habit</Link> and come back to complete it.</Empty>}
-        {habits.data && habits.data.length > 0 && due.length === 0 && <Empty>All done for now. Well played!</Empty>}
+        {habits.data && habits.data.length > 0 && inPlay.length === 0 && <Empty>Every habit is archived. <Link to="/habits">Bring one back or create one</Link>.</Empty>}
+        {inPlay.length > 0 && due.length === 0 && <Empty>All done for now. Well played!</Empty>}
         <ul className="habit-list" aria-label="Due habits">
           {due.map((h) => (
             <li key={h.id} className="habit-row">

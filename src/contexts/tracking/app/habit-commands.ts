@@ -6,6 +6,7 @@ import type { TrackingDraft } from '../../../contracts/events/tracking.js'
 import { newId } from '../../../platform/ids.js'
 import { parseLocalDateTime, type LocalDate, type Recurrence } from '../../../platform/time/index.js'
 import { requireOwnedAvatar } from '../../avatar/client.js'
+import { setArchived } from '../domain/archive.js'
 import { InvalidDate } from '../domain/errors.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
@@ -154,6 +155,25 @@ export class HabitCommands {
       const { habit: judged, missed } = await judgeEndedWindows(tx, before, history, now)
       const changed = rules.changeRecurrence(judged, recurrence, todayOf(history, judged.ownTimeZone, now), history)
       await this.d.habits.save(tx, before, reminders.setReminder(changed, reminders.habitFrame(changed, history), judged.reminderTime, now), missed)
+    })
+  }
+
+  /**
+   * Archives the habit or brings it back (domain/archive.ts). Archiving first judges the windows
+   * that have ended, as the job would (it judges nothing archived), so the habit stops with nothing
+   * owed but the window under way; bringing it back sets when its jobs next have work for it.
+   * Asking for what the habit is already changes nothing.
+   */
+  async setArchived(p: Principal, id: string, archived: boolean): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const before = await habitRepo.getForUpdate(tx, id)
+      authorizeHabit(p, before)
+      if (before.archived === archived) return
+      const history = await settingsRepo.history(tx, before.avatarId)
+      const now = this.d.clock.now()
+      const { habit: judged, missed } = await judgeEndedWindows(tx, before, history, now)
+      const changed = setArchived(judged, archived, todayOf(history, judged.ownTimeZone, now))
+      await this.d.habits.save(tx, before, withJobInstants(changed, history, now), missed)
     })
   }
 

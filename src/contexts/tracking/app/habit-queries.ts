@@ -109,23 +109,25 @@ export class HabitQueries {
     return {
       period: asked.period,
       ...days,
-      habits: habits.map((h, i) => {
+      // An archived habit is listed only for a period something of it was due in.
+      habits: habits.flatMap((h, i) => {
         const records = { slots: slots.get(h.id) ?? [], judged: judged.get(h.id) ?? new Map<LocalDate, string>() }
-        const windows = windowsOver(h, history, records, firsts[i]!, days.to, now, WINDOWS_VIEW_MAX)
-        return { habitId: h.id, title: h.title, ...stats.countInPeriod(windows, days) }
+        const counts = stats.countInPeriod(windowsOver(h, history, records, firsts[i]!, days.to, now, WINDOWS_VIEW_MAX), days)
+        return h.archived && counts.due === 0 ? [] : [{ habitId: h.id, title: h.title, ...counts }]
       }),
       experience: earned.experience,
       money: earned.money,
     }
   }
 
-  async listOfAvatar(p: Principal, avatarId: string, asked: PageRequest): Promise<Page<HabitSnapshot>> {
+  /** A page of the avatar's habits, oldest first; with `archived`, only those archived (true) or not (false). */
+  async listOfAvatar(p: Principal, avatarId: string, asked: PageRequest & { archived?: boolean | undefined }): Promise<Page<HabitSnapshot>> {
     await requireOwnedAvatar(this.d.avatars, p, avatarId, '/avatarId')
     const q = this.d.database.current()
     const [page, history] = await Promise.all([readPage(asked, {
       names: 'a habit of this list',
       positionOf: (cursor) => habitRepo.positionOf(q, avatarId, cursor),
-      fetch: (after, count) => habitRepo.listOfAvatar(q, avatarId, count, after),
+      fetch: (after, count) => habitRepo.listOfAvatar(q, avatarId, count, after, asked.archived),
       keyOf: (h) => h.id,
     }), this.history(avatarId)])
     return { items: page.items.map((h) => this.snapshot(h, history)), next: page.next }

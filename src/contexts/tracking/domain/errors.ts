@@ -32,6 +32,13 @@ export class WindowAlreadyCompleted extends RuleViolation {
   }
 }
 
+/** An archived habit is kept with its history, and is not attended until it is brought back. */
+export class HabitArchived extends RuleViolation {
+  constructor(id: string) {
+    super('habit-archived', `Habit '${id}' is archived; bring it back (PATCH its archived to false) to complete it.`)
+  }
+}
+
 /** TIMES_PER_WEEK: one completion a day. */
 export class DayAlreadyCompleted extends RuleViolation {
   constructor(day: string) {

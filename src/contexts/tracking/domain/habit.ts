@@ -7,7 +7,8 @@ import {
   addDays, addHours, anchoredAt, dayOfLocal, dayStart, localNow, nextWindow, previousWindow, weekdayOf, windowContaining,
   type LocalDate, type LocalDateTime, type Recurrence, type Weekday, type Window,
 } from '../../../platform/time/index.js'
-import { AttendInFuture, BeforeFirstWindow, DayAlreadyCompleted, WindowAlreadyCompleted } from './errors.js'
+import { startedWhileArchived, type ArchivedSpan } from './archive.js'
+import { AttendInFuture, BeforeFirstWindow, DayAlreadyCompleted, HabitArchived, WindowAlreadyCompleted } from './errors.js'
 import { ATTEND_FUTURE_TOLERANCE_HOURS, FROZEN_WINDOWS_KEPT, STREAK_WALK_MAX, rewardForStreak } from './rules.js'
 import { BEGINNING, currentSettings, frameOf, hasEnded, onVacation, settingsFor, windowEnd, type SettingsEntry } from './settings.js'
 
@@ -46,6 +47,10 @@ export interface Habit {
   reminderTime: string | null
   /** When the reminder job next has work for this habit: its next reminder instant; null without a reminder time. */
   remindAt: Date | null
+  /** Archived (archive.ts): kept with its history; not attended, judged, reminded of or in the calendar feed. */
+  archived: boolean
+  /** The days whose windows started while it was archived (the latest spans): they are not due. */
+  archivedSpans: ArchivedSpan[]
   version: number
 }
 
@@ -92,6 +97,8 @@ export function newHabit(
     ...missChecksFrom({ recurrence, ownTimeZone: h.ownTimeZone }, first, history),
     reminderTime: null,
     remindAt: null,
+    archived: false,
+    archivedSpans: [],
     version: 1,
   }
 }
@@ -118,10 +125,11 @@ const restDaysFor = (h: Habit, start: LocalDate): readonly Weekday[] => (h.restD
 
 /**
  * Whether window `w` is due, by the settings and rest days it started with: not when a vacation
- * holds it whole, when it falls on a DAILY habit's rest day, or when it has no time at all (a day
- * the zone skipped).
+ * holds it whole, when it falls on a DAILY habit's rest day, when it has no time at all (a day
+ * the zone skipped), or when it started while the habit was archived.
  */
 export function isDue(h: Habit, history: readonly SettingsEntry[], w: Window): boolean {
+  if (startedWhileArchived(h, w.start)) return false
   const s = settingsFor(history, w.start)
   if (onVacation(s, w)) return false
   if (h.recurrence.type === 'DAILY' && restDaysFor(h, w.start).includes(weekdayOf(w.start))) return false
@@ -177,10 +185,11 @@ export interface Attendance {
 
 /**
  * Completes what `attendedAt` (a wall-clock time in the habit's zone) falls in; `slots` are those
- * filled before. Refused: more than a day ahead, before the first window, a window already done,
- * and for TIMES_PER_WEEK a second completion the same day.
+ * filled before. Refused: an archived habit, more than a day ahead, before the first window, a
+ * window already done, and for TIMES_PER_WEEK a second completion the same day.
  */
 export function attend(h: Habit, history: readonly SettingsEntry[], slots: ReadonlySet<LocalDate>, attendedAt: LocalDateTime, now: Date): Attendance {
+  if (h.archived) throw new HabitArchived(h.id)
   const frame = frameOf(currentSettings(history), h.ownTimeZone)
   if (attendedAt > addHours(localNow(now, frame), ATTEND_FUTURE_TOLERANCE_HOURS)) throw new AttendInFuture(ATTEND_FUTURE_TOLERANCE_HOURS)
   const day = dayOfLocal(attendedAt, frame)

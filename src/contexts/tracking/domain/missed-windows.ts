@@ -12,9 +12,11 @@ export interface Judged {
 /**
  * Judges, in order from the first not judged, each window that has ended (`hasEnded`: never before
  * the settings it started with say so) and is not done; at most `limit`. A window is judged once:
- * the habit's `missCheckFrom` moves past it, and `missCheckAt` to the end of the next.
+ * the habit's `missCheckFrom` moves past it, and `missCheckAt` to the end of the next. An archived
+ * habit is never judged: its windows wait until it is brought back (archive.ts).
  */
 export function judgeMissedWindows(h: Habit, history: readonly SettingsEntry[], slots: ReadonlySet<LocalDate>, now: Date, limit: number) {
+  if (h.archived) return { judged: [] as Judged[], habit: h }
   const done = doneWindows(h.recurrence, slots)
   const judged: Judged[] = []
   let w = windowContaining(h.recurrence, h.missCheckFrom)

@@ -64,11 +64,12 @@ function reminderAfter(h: Pick<Habit, 'recurrence'>, frame: DayFrame, reminderTi
 
 /**
  * Sets (or clears, with null) the habit's reminder time at `now`. `remindAt`, where the reminder
- * job next has work for the habit, becomes the first reminder instant after `now`. Also called
- * after a change of recurrence or of the avatar's settings, which move the windows.
+ * job next has work for the habit, becomes the first reminder instant after `now`; an archived
+ * habit keeps its reminder time and is reminded of nothing (null) until it is brought back. Also
+ * called after a change of recurrence, of the avatar's settings or of archiving.
  */
 export function setReminder(h: Habit, frame: DayFrame, reminderTime: ReminderTime | null, now: Date): Habit {
-  return { ...h, reminderTime, remindAt: reminderTime === null ? null : reminderAfter(h, frame, reminderTime, now) }
+  return { ...h, reminderTime, remindAt: reminderTime === null || h.archived ? null : reminderAfter(h, frame, reminderTime, now) }
 }
 
 export interface ReminderCheck {

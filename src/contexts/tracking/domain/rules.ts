@@ -19,6 +19,8 @@ export const VACATION_MAX_DAYS = 90
 export const SETTINGS_HISTORY_MAX = 20
 /** Frozen windows a habit remembers for its streak (the latest). */
 export const FROZEN_WINDOWS_KEPT = 100
+/** Spans of archived time a habit remembers for its windows' due-ness and its streak (the latest). */
+export const ARCHIVED_SPANS_KEPT = 20
 /** A streak walk (over completed, frozen and not-due windows) looks back at most this many windows. */
 export const STREAK_WALK_MAX = 2000
 

@@ -15,6 +15,7 @@ export const TRACKING_PROBLEMS: ProblemCatalog = {
   'attend-in-future': { status: 400, rule: true, title: 'Completion in the future', description: 'A completion may be only a little ahead of now (`detail` says how much), for clocks that differ.' },
   'before-first-window': { status: 400, rule: true, title: 'Before the first window', description: 'The date is before the habit\'s first window began, so it cannot be completed then.' },
   'window-already-completed': { status: 400, rule: true, title: 'Window already completed', description: 'The habit\'s window that holds this date is completed already; it counts once.' },
+  'habit-archived': { status: 400, rule: true, title: 'Habit archived', description: 'The habit is archived: it keeps its history but is not completed until it is brought back (`PATCH …/archived` with `{"archived": false}`).' },
   'day-already-completed': { status: 400, rule: true, title: 'Day already completed', description: 'The habit was completed on this day already; a day counts at most once.' },
   'invalid-import': { status: 400, title: 'Invalid import', description: 'The file to import is not a valid export (ours, or Loop Habit Tracker\'s). `errors` names each place at fault: a JSON pointer into our export, or the CSV file, line and field. Nothing was imported.' },
   'import-too-large': { status: 413, title: 'Import too large', description: 'The file holds more habits or rows than one import takes (`detail` gives the limit). Nothing was imported; split the file.' },

@@ -6,7 +6,7 @@ import type { HabitCommands } from '../app/habit-commands.js'
 import type { HabitQueries } from '../app/habit-queries.js'
 import { toRecurrence } from '../domain/habit-fields.js'
 import {
-  AttendBody, CreatedHabitView, CreateHabitBody, DescriptionBody, HabitIdParams, HabitListView, HabitView, ListQuery,
+  ArchivedBody, AttendBody, CreatedHabitView, CreateHabitBody, DescriptionBody, HabitIdParams, HabitListView, HabitView, ListQuery,
   RecurrenceBody, RecurrenceView, ReminderTime, ReminderTimeBody, RestDaysBody, TagsBody, TitleBody, WindowsQuery, WindowsView,
 } from './schemas.js'
 import { habitLinks, habitView, recurrenceView } from './views.js'
@@ -27,6 +27,9 @@ const TAGS_RULE = `At most ${TAGS_MAX} tags of 1–${TAG_MAX} characters, trimme
 const RECURRENCE_RULE = 'WEEKLY needs `dayOfWeek`, MONTHLY `dayOfMonth`, TIMES_PER_WEEK `timesPerWeek`, EVERY_N_DAYS `everyNDays`; ' +
   "another type's field must be null or absent: 400 `invalid-recurrence` otherwise, naming the field. "
 const REST_DAYS_RULE = 'Rest days are weekdays of a DAILY habit, never all seven: 400 `invalid-rest-days` otherwise. '
+const ARCHIVED_RULE = 'An archived habit keeps its history (windows, stats, completions) and is neither completed (400 `habit-archived`), ' +
+  'judged, reminded of nor in the calendar feed. The windows that start while it is archived are not due, the one under way when it ' +
+  'is brought back included; the one under way when it is archived stays due, and is judged once it has ended and the habit is back. '
 const REMINDER_RULE = 'A reminder time is HH:mm (00:00–23:59, 400 `invalid-reminder-time` otherwise); each window not completed by ' +
   "then reminds once, in the avatar's inbox (`HabitReminderDue`). "
 
@@ -55,7 +58,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ commands: HabitCommands; q
       summary: "List an avatar's habits (its owner only), oldest first",
       description: `${ownedAvatarIn('avatarId')} A page holds \`limit\` habits (default ${LIST_DEFAULT_LIMIT}, at most ` +
         `${LIST_MAX_LIMIT}); \`next\` is the cursor of the page after, null on the last. A cursor that names no habit of the ` +
-        'list is 400 `invalid-cursor`.',
+        'list is 400 `invalid-cursor`. Archived habits are listed too (`archived: true`); `archived` keeps only those archived or not.',
       querystring: ListQuery,
       response: { 200: HabitListView, ...problemResponses(400, 401, 403) },
     },
@@ -197,6 +200,27 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ commands: HabitCommands; q
     return noContent(reply)
   })
 
+  f.get('/habits/:id/archived', {
+    schema: {
+      tags, ...fieldRead('getHabitArchived', 'Whether a habit is archived'),
+      params, response: { 200: Type.Object({ archived: Type.Boolean() }), ...reads },
+    },
+  }, async (req) => ({ archived: (await queries.get(req.principal, req.params.id)).habit.archived }))
+  f.patch('/habits/:id/archived', {
+    schema: {
+      tags,
+      operationId: 'updateHabitArchived',
+      summary: 'Archive a habit, or bring it back; answers the habit',
+      description: `${ARCHIVED_RULE}Archiving first judges the windows that have ended, as the missed-window job would ` +
+        '(`HabitMissed` for each one missed); no event of its own tells it, as for the other fields. Asking for what the habit is ' +
+        `already changes nothing. ${HABIT_PRIVATE}`,
+      params, body: ArchivedBody, response: { 200: HabitView, ...problemResponses(400, 401, 403, 404) },
+    },
+  }, async (req) => {
+    await commands.setArchived(req.principal, req.params.id, req.body.archived)
+    return habitView(await queries.get(req.principal, req.params.id))
+  })
+
   f.get('/habits/:id/last-attended-date', {
     schema: {
       tags, ...fieldRead('getHabitLastAttendedDate', "Get a habit's latest completion (null: never)"),
@@ -220,7 +244,8 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ commands: HabitCommands; q
       summary: 'Complete the window holding `date`; the avatar is rewarded by event',
       description: '`date` is a local date-time with no offset (400 `invalid-date` otherwise). Refused with 400 `attend-in-future` ' +
         `more than ${ATTEND_FUTURE_TOLERANCE_HOURS} hours ahead, 400 \`before-first-window\`, 400 \`window-already-completed\`, and ` +
-        'for a TIMES_PER_WEEK habit 400 `day-already-completed` (one completion a day). `HabitAttended` pays the avatar ' +
+        'for a TIMES_PER_WEEK habit 400 `day-already-completed` (one completion a day); an archived habit is 400 `habit-archived`. ' +
+        '`HabitAttended` pays the avatar ' +
         `(experience ${REWARD_BASE_EXPERIENCE} + min(streak − 1, ${REWARD_STREAK_BONUS_CAP}), money ${REWARD_MONEY}; a streak may ` +
         `earn a streak freeze), gives its guild, if any, a point and counts toward its quest, if linked. ${HABIT_PRIVATE}`,
       params, body: AttendBody, response: changes,

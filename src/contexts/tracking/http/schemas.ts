@@ -57,6 +57,9 @@ export const TagsBody = Type.Object({ tags: Tags }, { examples: [{ tags: ['readi
 export const ReminderTimeBody = Type.Object({ reminderTime: ReminderTime }, { examples: [{ reminderTime: '09:30' }] })
 export const RecurrenceBody = Type.Object({ type: RecurrenceType, ...scheduleFields }, { examples: [{ type: 'WEEKLY', dayOfWeek: 'SATURDAY', dayOfMonth: null }] })
 export const RestDaysBody = Type.Object({ restDays: RestDays }, { examples: [{ restDays: ['SATURDAY', 'SUNDAY'] }] })
+export const ArchivedBody = Type.Object({
+  archived: Type.Boolean({ description: 'true archives the habit; false brings it back' }),
+}, { examples: [{ archived: true }] })
 export const AttendBody = Type.Object({
   date: Type.String({ minLength: 1, maxLength: 40, description: 'Local date-time YYYY-MM-DDTHH:mm:ss[.SSS], no offset' }),
 }, { examples: [{ date: '2026-03-02T21:15:00' }] })
@@ -65,6 +68,7 @@ export const ListQuery = Type.Object({
   avatarId: AvatarIdString(),
   limit: Type.Integer({ minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT }),
   cursor: Type.Optional(Type.String({ format: 'uuid' })),
+  archived: Type.Optional(Type.Boolean({ description: 'true: only archived habits; false: only the others; absent (the default): both' })),
 })
 
 export const RecurrenceView = Type.Object({
@@ -87,6 +91,7 @@ export const HabitView = Type.Object({
   followsAvatarTimeZone: Type.Boolean(),
   restDays: Type.Array(StringEnum(WEEKDAYS)),
   reminderTime: ReminderTime,
+  archived: Type.Boolean({ description: 'Archived: kept with its history; not attended, judged, reminded of or in the calendar feed' }),
   _links: LinksSchema,
 })
 
@@ -99,7 +104,7 @@ export const WindowsView = Type.Object({
     start: Type.String(),
     end: Type.String({ description: 'The day after its last' }),
     status: StringEnum(['COMPLETED', 'PARTIAL', 'OPEN', 'UPCOMING', 'PENDING', 'MISSED', 'FROZEN', 'NOT_DUE'] as const, {
-      description: 'COMPLETED done; PARTIAL a TIMES_PER_WEEK week under way with completions; OPEN under way; UPCOMING not begun; PENDING ended, not judged yet; MISSED penalised; FROZEN a streak freeze took the penalty; NOT_DUE a vacation, a rest day or the first window (no penalty, the streak carries over)',
+      description: 'COMPLETED done; PARTIAL a TIMES_PER_WEEK week under way with completions; OPEN under way; UPCOMING not begun; PENDING ended, not judged yet (an archived habit is judged once brought back); MISSED penalised; FROZEN a streak freeze took the penalty; NOT_DUE a vacation, a rest day, the first window or one that started while the habit was archived (no penalty, the streak carries over)',
     }),
     completions: Type.Integer(),
   })),

@@ -66,7 +66,8 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ queries: HabitQueries }> =
       tags,
       operationId: 'getAvatarReport',
       summary: "An avatar's week or month report",
-      description: "An avatar's week or month: each habit's due windows by outcome, and the experience and money earned. " +
+      description: "An avatar's week or month: each habit's due windows by outcome (an archived habit only for a period something " +
+        'of it was due in), and the experience and money earned. ' +
         `Refused with 400 \`invalid-date\` for a \`date\` after today or before ${REPORT_EARLIEST_DATE}. ${AVATAR_OWNER_ONLY}`,
       params: AvatarParams, querystring: ReportQuery, response: { 200: ReportView, ...problemResponses(400, 401, 403, 404) },
     },

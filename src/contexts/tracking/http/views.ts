@@ -22,6 +22,7 @@ export function habitLinks(id: string, avatarId: string) {
     windows: `${self}/windows`,
     stats: `${self}/stats`,
     reminderTime: `${self}/reminder-time`,
+    archived: `${self}/archived`,
     lastAttendedDate: `${self}/last-attended-date`,
     history: `${self}/history`,
     attend: `${self}/attend`,
@@ -46,6 +47,7 @@ export function habitView({ habit: h, history, streak }: HabitSnapshot) {
     followsAvatarTimeZone: h.ownTimeZone === null,
     restDays: h.restDays,
     reminderTime: h.reminderTime,
+    archived: h.archived,
     _links: habitLinks(h.id, h.avatarId),
   }
 }

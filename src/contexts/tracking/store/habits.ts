@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, lte, not } from 'drizzle-orm'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Habit } from '../domain/habit.js'
@@ -49,10 +49,14 @@ export const habitRepo = {
     return rows.map((r) => r.id)
   },
 
-  /** One page of an avatar's habits, oldest first, after the habit at position `afterSeq`. */
-  async listOfAvatar(q: Queryable, avatarId: string, limit: number, afterSeq?: number): Promise<Habit[]> {
+  /** One page of an avatar's habits, oldest first, after the habit at position `afterSeq`; with `archived`, only those archived or not. */
+  async listOfAvatar(q: Queryable, avatarId: string, limit: number, afterSeq?: number, archived?: boolean): Promise<Habit[]> {
     const rows = await q.select().from(habits)
-      .where(and(eq(habits.avatarId, avatarId), afterSeq === undefined ? undefined : gt(habits.seq, afterSeq)))
+      .where(and(
+        eq(habits.avatarId, avatarId),
+        afterSeq === undefined ? undefined : gt(habits.seq, afterSeq),
+        archived === undefined ? undefined : eq(habits.archived, archived),
+      ))
       .orderBy(asc(habits.seq)).limit(limit)
     return rows.map(toHabit)
   },
@@ -63,9 +67,9 @@ export const habitRepo = {
     return rows.map(toHabit)
   },
 
-  /** The habits of every avatar of an account, oldest first, at most `limit` (a calendar feed). */
-  async ofOwner(q: Queryable, ownerId: string, limit: number): Promise<Habit[]> {
-    const rows = await q.select().from(habits).where(eq(habits.ownerId, ownerId)).orderBy(asc(habits.seq)).limit(limit)
+  /** The habits not archived of every avatar of an account, oldest first, at most `limit` (a calendar feed). */
+  async activeOfOwner(q: Queryable, ownerId: string, limit: number): Promise<Habit[]> {
+    const rows = await q.select().from(habits).where(and(eq(habits.ownerId, ownerId), not(habits.archived))).orderBy(asc(habits.seq)).limit(limit)
     return rows.map(toHabit)
   },
 
@@ -75,9 +79,12 @@ export const habitRepo = {
     return row?.seq
   },
 
-  /** Habits whose next window to judge had ended by `now`, those that ended first first, locked for this job run (replicas take others). */
+  /**
+   * Habits not archived whose next window to judge had ended by `now`, those that ended first first,
+   * locked for this job run (replicas take others). `not archived` is the predicate of the index it reads.
+   */
   async claimDueForMissCheck(tx: Tx, now: Date, limit: number): Promise<Habit[]> {
-    const rows = await tx.select().from(habits).where(lte(habits.missCheckAt, now))
+    const rows = await tx.select().from(habits).where(and(lte(habits.missCheckAt, now), not(habits.archived)))
       .orderBy(asc(habits.missCheckAt)).limit(limit).for('update', { skipLocked: true })
     return rows.map(toHabit)
   },

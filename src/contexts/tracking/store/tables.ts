@@ -1,4 +1,6 @@
-import { bigserial, date, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { bigserial, boolean, date, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import type { ArchivedSpan } from '../domain/archive.js'
 import { inboxTable } from '../../../platform/events/inbox.js'
 import { outboxTable } from '../../../platform/events/outbox.js'
 
@@ -52,6 +54,10 @@ export const habits = trackingSchema.table(
     reminderTime: text('reminder_time'),
     /** The reminder job has work for this habit from this instant (null: no reminder time). */
     remindAt: instant('remind_at'),
+    /** Archived: kept with its history, neither attended, judged, reminded of nor in the calendar feed. */
+    archived: boolean('archived').notNull().default(false),
+    /** Days whose windows started while the habit was archived (domain/archive.ts): not due. */
+    archivedSpans: jsonb('archived_spans').$type<ArchivedSpan[]>().notNull().default([]),
     version: integer('version').notNull(),
     createdAt: instant('created_at').notNull(),
   },
@@ -59,7 +65,8 @@ export const habits = trackingSchema.table(
     index('habits_avatar_idx').on(t.avatarId, t.seq),
     // An account's calendar feed reads the habits of all its avatars.
     index('habits_owner_idx').on(t.ownerId, t.seq),
-    index('habits_miss_check_at_idx').on(t.missCheckAt),
+    // The missed-window job never judges an archived habit: it is left out of the index the job claims by.
+    index('habits_miss_check_at_idx').on(t.missCheckAt).where(sql`not ${t.archived}`),
     index('habits_remind_at_idx').on(t.remindAt),
   ],
 )

@@ -57,7 +57,7 @@ export class CalendarApp {
     const q = this.d.database.current()
     const userId = await calendarFeedRepo.ownerOf(q, digest(secret))
     if (userId === undefined) throw new NotFound('Calendar feed')
-    const habits = await habitRepo.ofOwner(q, userId, CALENDAR_HABITS_MAX)
+    const habits = await habitRepo.activeOfOwner(q, userId, CALENDAR_HABITS_MAX)
     const histories = await settingsRepo.historiesOf(q, habits.map((h) => h.avatarId))
     return habitCalendar(habits.map((habit) => ({ habit, history: histories.get(habit.avatarId)! })), this.d.clock.now())
   }

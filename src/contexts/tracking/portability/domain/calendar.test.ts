@@ -34,47 +34,68 @@ describe('the rule of each schedule', () => {
   ])('%j → %s', (r, rule) => {
     expect(recurrenceRule(r)).toBe(rule)
   })
+
+  test('a DAILY habit with rest days: its other days, every week', () => {
+    expect(recurrenceRule({ type: 'DAILY' }, ['SATURDAY', 'SUNDAY'])).toBe('FREQ=WEEKLY;WKST=MO;BYDAY=MO,TU,WE,TH,FR')
+  })
 })
 
 describe('a habit as a recurring event', () => {
-  test('DAILY in Berlin from 04:00: starts at its first window; rest days and a vacation are exceptions within a year', () => {
+  test('DAILY in Berlin from 04:00: starts at its first window; rest days are left out by the rule, a vacation by exceptions', () => {
     const habit = make({ type: 'DAILY' }, '2026-03-02', { restDays: ['SUNDAY'] })
     const lines = linesOf(feed([{ habit, history: berlin4 }]))
     expect(lines).toContain(`UID:${base.id}@questline`)
     expect(lines).toContain('DTSTART;TZID=Europe/Berlin:20260302T040000')
     expect(lines).toContain('DURATION:P1D')
-    expect(lines).toContain('RRULE:FREQ=DAILY')
-    const exdates = datesOf(lines, 'EXDATE')
-    // at most 50 dates a property
-    expect(lines.filter((l) => l.startsWith('EXDATE')).map((l) => l.split(',').length)).toEqual([50, 5])
-    // 52 Sundays from 8 March 2026 to 28 February 2027, and the vacation's Monday to Wednesday.
-    expect(exdates).toHaveLength(55)
-    expect(exdates[0]).toBe('EXDATE;TZID=Europe/Berlin:20260308T040000')
-    expect(exdates).toContain('EXDATE;TZID=Europe/Berlin:20260405T040000')
-    expect(exdates.filter((l) => l.includes(':202604'))).toEqual([
-      'EXDATE;TZID=Europe/Berlin:20260405T040000', 'EXDATE;TZID=Europe/Berlin:20260406T040000', 'EXDATE;TZID=Europe/Berlin:20260407T040000',
-      'EXDATE;TZID=Europe/Berlin:20260408T040000', 'EXDATE;TZID=Europe/Berlin:20260412T040000', 'EXDATE;TZID=Europe/Berlin:20260419T040000',
-      'EXDATE;TZID=Europe/Berlin:20260426T040000',
+    // Sundays are no occurrence of the rule, however far ahead a calendar looks.
+    expect(lines).toContain('RRULE:FREQ=WEEKLY;WKST=MO;BYDAY=MO,TU,WE,TH,FR,SA')
+    // The vacation (6 to 8 April) holds its Monday to Wednesday; its Sunday before is a rest day anyway.
+    expect(datesOf(lines, 'EXDATE')).toEqual([
+      'EXDATE;TZID=Europe/Berlin:20260406T040000', 'EXDATE;TZID=Europe/Berlin:20260407T040000', 'EXDATE;TZID=Europe/Berlin:20260408T040000',
     ])
-    expect(exdates.at(-1)).toBe('EXDATE;TZID=Europe/Berlin:20270228T040000')
+    expect(datesOf(lines, 'RDATE')).toEqual([])
     expect(lines).toContain('BEGIN:VTIMEZONE')
     expect(lines).toContain('TZID:Europe/Berlin')
   })
 
-  test('an old habit lists exceptions only from a year before today', () => {
-    const habit = make({ type: 'DAILY' }, '2024-01-01', { restDays: ['SUNDAY'] })
+  test('rest days changed: the windows before the change are exceptions to the rule of the present ones', () => {
+    // Made on Sunday 1 February with Saturdays at rest; from 20 February, Sundays instead.
+    const habit = make({ type: 'DAILY' }, '2026-02-01', { restDays: ['SUNDAY'], previousRestDays: ['SATURDAY'], restDaysFrom: '2026-02-20' })
     const lines = linesOf(feed([{ habit, history: defaultHistory() }]))
+    expect(lines).toContain('RRULE:FREQ=WEEKLY;WKST=MO;BYDAY=MO,TU,WE,TH,FR,SA')
+    // The rule makes no Sunday: DTSTART is the Monday after the first window, which comes as an RDATE with the other Sundays that were due.
+    expect(lines).toContain('DTSTART;TZID=UTC:20260202T000000')
+    expect(datesOf(lines, 'RDATE')).toEqual(['RDATE;TZID=UTC:20260201T000000', 'RDATE;TZID=UTC:20260208T000000', 'RDATE;TZID=UTC:20260215T000000'])
+    expect(datesOf(lines, 'EXDATE')).toEqual(['EXDATE;TZID=UTC:20260207T000000', 'EXDATE;TZID=UTC:20260214T000000'])
+  })
+
+  test('at most 50 dates a property', () => {
+    const history: SettingsEntry[] = [{ ...berlin4[0]!, vacation: { from: '2026-05-01', to: '2026-06-29' } }]
+    const lines = linesOf(feed([{ habit: make({ type: 'DAILY' }), history }]))
+    expect(lines.filter((l) => l.startsWith('EXDATE')).map((l) => l.split(',').length)).toEqual([50, 10])
+  })
+
+  test('an old habit lists exceptions only from a year before today; a vacation however far ahead is listed whole', () => {
+    const habit = make({ type: 'DAILY' }, '2024-01-01')
+    const history: SettingsEntry[] = [
+      { from: BEGINNING, timeZone: 'UTC', dayStartHour: 0, vacation: { from: '2024-06-01', to: '2024-06-02' } },
+      { from: '2024-07-01', timeZone: 'UTC', dayStartHour: 0, vacation: { from: '2025-06-01', to: '2025-06-02' } },
+      { from: '2025-07-01', timeZone: 'UTC', dayStartHour: 0, vacation: { from: '2027-08-01', to: '2027-08-02' } },
+    ]
+    const lines = linesOf(feed([{ habit, history }]))
     expect(lines).toContain('DTSTART;TZID=UTC:20240101T000000')
-    // a year back from Monday 2 March 2026 is Saturday 1 March 2025: the first Sunday after it
-    expect(datesOf(lines, 'EXDATE')[0]).toBe('EXDATE;TZID=UTC:20250302T000000')
+    // a year back from Monday 2 March 2026 is 1 March 2025: the vacation of 2024 is before it; the one of August 2027 is 17 months ahead
+    expect(datesOf(lines, 'EXDATE')).toEqual([
+      'EXDATE;TZID=UTC:20250601T000000', 'EXDATE;TZID=UTC:20250602T000000', 'EXDATE;TZID=UTC:20270801T000000', 'EXDATE;TZID=UTC:20270802T000000',
+    ])
   })
 
   test('MONTHLY on the 30th: February\'s last day as an RDATE; the event never starts on a day its rule does not make', () => {
-    // Made on 10 March 2026: its first window began on 28 February, which BYMONTHDAY=30 does not make.
+    // Made on 10 March 2026: its first window, under way, began on 28 February, which BYMONTHDAY=30 does not make.
     const lines = linesOf(feed([{ habit: make({ type: 'MONTHLY', dayOfMonth: 30 }, '2026-03-10'), history: defaultHistory() }], new Date('2026-03-10T12:00:00Z')))
     expect(lines).toContain('DTSTART;TZID=UTC:20260330T000000')
     expect(lines).toContain('RRULE:FREQ=MONTHLY;BYMONTHDAY=30')
-    expect(datesOf(lines, 'RDATE')).toEqual(['RDATE;TZID=UTC:20270228T000000'])
+    expect(datesOf(lines, 'RDATE')).toEqual(['RDATE;TZID=UTC:20260228T000000', 'RDATE;TZID=UTC:20270228T000000'])
   })
 
   test('TIMES_PER_WEEK: a weekly event on the ISO week\'s Monday, the count in the summary', () => {
@@ -91,6 +112,25 @@ describe('a habit as a recurring event', () => {
     expect(linesOf(feed([{ habit, history: changed }], new Date('2026-03-12T12:00:00Z')))).toContain('DTSTART;TZID=Europe/Berlin:20260310T040000')
     const onlyVacation: SettingsEntry[] = [{ ...berlin4[0]!, vacation: null }, { ...berlin4[0]!, from: '2026-03-10' }]
     expect(linesOf(feed([{ habit, history: onlyVacation }], new Date('2026-03-12T12:00:00Z')))).toContain('DTSTART;TZID=Europe/Berlin:20260302T040000')
+  })
+
+  test('on the day of a change of zone and day start, the window under way stays, at its own start in its own zone', () => {
+    // Changed on Monday 2 March (UTC, from midnight) to Berlin from 04:00: the new settings govern from tomorrow.
+    const changed: SettingsEntry[] = [{ from: BEGINNING, timeZone: 'UTC', dayStartHour: 0, vacation: null }, { from: '2026-03-03', timeZone: 'Europe/Berlin', dayStartHour: 4, vacation: null }]
+    const daily = linesOf(feed([{ habit: make({ type: 'DAILY' }, '2026-02-23'), history: changed }], new Date('2026-03-02T10:00:00Z')))
+    expect(daily).toContain('DTSTART;TZID=Europe/Berlin:20260303T040000')
+    expect(datesOf(daily, 'RDATE')).toEqual(['RDATE;TZID=UTC:20260302T000000'])
+    expect(daily.filter((l) => l.startsWith('TZID:'))).toEqual(['TZID:Europe/Berlin', 'TZID:UTC'])
+    // The day after, that window has ended: the feed starts with the new settings.
+    const next = linesOf(feed([{ habit: make({ type: 'DAILY' }, '2026-02-23'), history: changed }], new Date('2026-03-03T10:00:00Z')))
+    expect(datesOf(next, 'RDATE')).toEqual([])
+    // A week under way keeps its Monday until it ends, whichever day of it the settings changed.
+    const weekly = { ...make({ type: 'WEEKLY', dayOfWeek: 'MONDAY' }, '2026-02-23') }
+    for (const day of ['2026-03-02', '2026-03-05', '2026-03-08']) {
+      const lines = linesOf(feed([{ habit: weekly, history: changed }], new Date(`${day}T10:00:00Z`)))
+      expect(lines, day).toContain('DTSTART;TZID=Europe/Berlin:20260309T040000')
+      expect(datesOf(lines, 'RDATE'), day).toEqual(['RDATE;TZID=UTC:20260302T000000'])
+    }
   })
 })
 

@@ -4,6 +4,7 @@
  * the same records as JSON Schema for the API document and the export's schema.
  */
 import { recurrenceFields, type LocalDate, type Weekday } from '../../../../platform/time/index.js'
+import type { ArchivedSpan } from '../../domain/archive.js'
 import { currentStreak, type Habit } from '../../domain/habit.js'
 import type { SettingsEntry } from '../../domain/settings.js'
 
@@ -27,6 +28,8 @@ export interface HabitRecord {
   lastCompletedWindowStart: LocalDate | null
   streak: number
   bestStreak: number
+  archived: boolean
+  archivedSpans: ArchivedSpan[]
 }
 
 /** A habit as it is exported: the fields its owner chose and its state now. */
@@ -47,5 +50,7 @@ export function habitRecord(h: Habit, history: SettingsEntry[], now: Date): Habi
     lastCompletedWindowStart: h.lastCompletedWindowStart,
     streak: currentStreak(h, history, now),
     bestStreak: h.bestStreak,
+    archived: h.archived,
+    archivedSpans: h.archivedSpans,
   }
 }

@@ -14,6 +14,7 @@ import { reminderTimeOf } from '../../domain/reminder.js'
 import { FROZEN_WINDOWS_KEPT } from '../../domain/rules.js'
 import { BEGINNING, type SettingsEntry } from '../../domain/settings.js'
 import { ImportTooLarge, InvalidImport } from './errors.js'
+import { archivingOf, withArchiving, type ImportedArchiving } from './imported-archiving.js'
 import { IMPORT_HABITS_MAX, IMPORT_HISTORY_MAX_DAYS, IMPORT_ROWS_MAX } from './rules.js'
 
 export type JudgedOutcome = 'MISSED' | 'NOT_DUE' | 'FROZEN'
@@ -30,6 +31,8 @@ export interface ImportedRecord {
     restDays?: string[] | null | undefined
     reminderTime?: string | null | undefined
     firstWindowStart?: string | undefined
+    archived?: boolean | undefined
+    archivedSpans?: { from: string; until: string | null }[] | undefined
   }
   completions: { windowStart: string; attendedAt: string }[]
   missed?: { windowStart: string; outcome: 'MISSED' | 'NOT_DUE' }[] | undefined
@@ -51,6 +54,8 @@ export interface HabitPlan {
   firstWindowStart: LocalDate | null
   completions: { slot: LocalDate; attendedAt: LocalDateTime }[]
   judged: { windowStart: LocalDate; outcome: JudgedOutcome }[]
+  /** Whether it is archived and the days its windows started on while it was; absent: never archived. */
+  archiving?: ImportedArchiving
 }
 
 /** What an import is checked against: the importing avatar's day now. */
@@ -117,6 +122,7 @@ function planOfRecord(r: ImportedRecord, at: string, frame: ImportFrame): HabitP
     firstWindowStart: first,
     completions,
     judged,
+    archiving: archivingOf(h, `${at}/habit`),
   }
   checkHistory(plan, {
     completion: (k) => `${at}/completions/${k}/windowStart`,
@@ -204,7 +210,7 @@ export function importedHabit(
   const earliest = [plan.firstWindowStart, earliestOf(plan)].filter((d): d is LocalDate => d !== null && d !== undefined).sort()[0]
   const firstWindowStart = earliest !== undefined && earliest < created.firstWindowStart ? windowContaining(recurrence, earliest).start : created.firstWindowStart
   const frozen = plan.judged.filter((j) => j.outcome === 'FROZEN').map((j) => j.windowStart).sort()
-  const habit: Habit = { ...created, firstWindowStart, frozenWindows: frozen.slice(-FROZEN_WINDOWS_KEPT) }
+  const habit: Habit = withArchiving({ ...created, firstWindowStart, frozenWindows: frozen.slice(-FROZEN_WINDOWS_KEPT) }, plan.archiving, today)
   const lastAttendedAt = plan.completions.reduce<LocalDateTime | null>((latest, c) => (latest === null || c.attendedAt > latest ? c.attendedAt : latest), null)
   const notDue = new Set(plan.judged.filter((j) => j.outcome !== 'MISSED').map((j) => j.windowStart))
   const runs = streaksOf(recurrence, firstWindowStart, habits.doneWindows(recurrence, plan.completions.map((c) => c.slot)),

@@ -17,8 +17,10 @@ export const IMPORT_HISTORY_MAX_DAYS = 20 * 366
 export const IMPORT_INSERT_CHUNK = 5000
 
 /**
- * The calendar feed: windows not due are listed as exceptions from this many days
- * before today to as many after (a calendar shows the rule's occurrences beyond, without them).
+ * The calendar feed: where a habit's due windows and its rule's occurrences differ (a vacation, a
+ * day the zone skipped, February's last day for the 29th or 30th), the dates are listed from this
+ * many days before today to as many after (and over the present vacation whole); rest days are in
+ * the rule itself. The feed is fetched again every CALENDAR_REFRESH_MINUTES, so the span moves on.
  */
 export const CALENDAR_EXCEPTIONS_SPAN_DAYS = 366
 /** How often a subscribed calendar is asked to fetch the feed again (REFRESH-INTERVAL). */

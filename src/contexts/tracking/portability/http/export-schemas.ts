@@ -6,10 +6,17 @@
 import { Type, type Static } from 'typebox'
 import { Nullable, StringEnum } from '../../../../platform/http/schemas.js'
 import { RECURRENCE_TYPES, WEEKDAYS } from '../../../../platform/time/index.js'
+import { ARCHIVED_SPANS_KEPT } from '../../domain/rules.js'
 import { Description, RecurrenceView, ReminderTime, SettingsView, Tags, Title } from '../../http/schemas.js'
 
 const LocalDate = (description = 'Local date YYYY-MM-DD') => Type.String({ format: 'date', description })
 const LocalDateTime = Type.String({ minLength: 1, maxLength: 40, description: 'Local date-time YYYY-MM-DDTHH:mm:ss[.SSS], no offset, in the habit\'s zone' })
+
+/** The days whose windows started while the habit was archived (not due), as the habit keeps them. */
+const ArchivedSpans = Type.Array(Type.Object({
+  from: LocalDate('The first day a window started on while archived'),
+  until: Nullable(LocalDate('The day after the span; null: archived still')),
+}), { maxItems: ARCHIVED_SPANS_KEPT, description: 'The days whose windows started while the habit was archived (not due), the latest spans, oldest first' })
 
 /** The avatar's day settings now. */
 export const SettingsExport = SettingsView
@@ -30,6 +37,8 @@ export const HabitExport = Type.Object({
   lastCompletedWindowStart: Nullable(Type.String()),
   streak: Type.Integer({ minimum: 0 }),
   bestStreak: Type.Integer({ minimum: 0 }),
+  archived: Type.Boolean({ description: 'Archived: kept with its history, not attended, judged or reminded of' }),
+  archivedSpans: ArchivedSpans,
 })
 
 export const CompletionExport = Type.Object({
@@ -84,6 +93,8 @@ const ImportedHabit = Type.Object({
   restDays: Type.Optional(Nullable(Type.Array(Type.String(), { maxItems: WEEKDAYS.length * 2 }))),
   reminderTime: Type.Optional(ReminderTime),
   firstWindowStart: Type.Optional(LocalDate()),
+  archived: Type.Optional(Type.Boolean({ description: 'Absent: false' })),
+  archivedSpans: Type.Optional(ArchivedSpans),
 })
 
 const ImportedRecord = Type.Object({
