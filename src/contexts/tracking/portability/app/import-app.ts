@@ -18,7 +18,7 @@ import * as reminders from '../../domain/reminder.js'
 import { currentSettings, frameOf, todayOf } from '../../domain/settings.js'
 import { settingsRepo } from '../../store/settings.js'
 import { chooseAvatar, importedHabit, plansFromDocument, type HabitPlan, type ImportDocument } from '../domain/import.js'
-import { plansFromLoop, type LoopFiles } from '../domain/loop-csv.js'
+import { plansFromLoop, type LoopFiles } from '../domain/loop-plans.js'
 import { historyRows } from '../store/history-rows.js'
 
 export type ImportSource =
