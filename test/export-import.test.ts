@@ -1,17 +1,17 @@
 /**
  * The player's data (DESIGN §9.4) through the API: the export of an account (every avatar, each
  * habit's whole history), checked against its published JSON Schema; an import of it onto a fresh
- * avatar that exports the same again and pays nothing; Loop Habit Tracker exports (a zip, and the
- * two CSV files); and refusals: someone else's avatar, a bad file (naming where), nothing half-made.
+ * avatar that exports the same again and pays nothing, and makes nothing twice when imported again;
+ * and refusals: someone else's avatar, a bad file (naming where), nothing half-made. Loop Habit
+ * Tracker exports: loop-import.test.ts.
  */
 import { Ajv } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { MISSED_WINDOWS_JOB } from '../src/contexts/tracking/index.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, type TestApp } from './support/app.js'
-import { attend, avatarOf, newHabit } from './support/habits.js'
+import { attend, newHabit } from './support/habits.js'
 import { newPlayer, signIn, type Player } from './support/players.js'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
@@ -111,6 +111,16 @@ test('an export imported onto a fresh avatar exports the same habits and history
   expect({ level: now.json().level, money: now.json().money }).toEqual({ level: wallet.json().level, money: wallet.json().money })
 })
 
+test('the same document imported again makes none of its habits twice, and answers which the avatar has already', async () => {
+  const doc = await exportOf(p)
+  const made = (await habitsOf(fresh)).map((h) => ({ habitId: h.id, title: h.title }))
+  expect(made.map((h) => h.title)).toEqual(['Read', 'Call home'])
+  const again = await importInto(fresh, doc)
+  expect(again.statusCode, again.body).toBe(200)
+  expect(again.json()).toMatchObject({ habitIds: [], existing: made })
+  expect(await habitsOf(fresh)).toHaveLength(2)
+})
+
 test("an import is its avatar's owner's: someone else's is 403, a missing one 404, and neither changes anything", async () => {
   const doc = await exportOf(p)
   const stranger = await newPlayer(app, 'Stranger')
@@ -150,74 +160,4 @@ test('an archived habit is exported archived, with the days it has spent archive
   expect((await exportOf(target)).avatars[0].habits.map(withoutId)).toEqual(doc.avatars[0].habits.map(withoutId))
   const attended = await app.inject({ method: 'POST', url: `/api/v1/habits/${copy}/attend`, headers: target.auth, payload: { date: '2026-03-05T07:00:00' } })
   expect(attended.json().type).toBe('/problems/habit-archived')
-})
-
-// ---- Loop Habit Tracker ----
-
-const LOOP_HABITS = [
-  'Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?',
-  '001,Meditate,YES_NO,Did you meditate today?,,1,1,#FF8F00,,,,false',
-  '002,Run,YES_NO,,"Morning run, easy",3,7,#388E3C,,,,false',
-].join('\n')
-// Loop writes the newest day first.
-const MEDITATE = 'Date,Value,Notes\n2026-03-01,YES_MANUAL,\n2026-02-28,YES_MANUAL,\n2026-02-27,NO,\n2026-02-26,YES_MANUAL,calm\n'
-const RUN = 'Date,Value,Notes\n2026-02-27,YES_MANUAL,\n2026-02-25,YES_MANUAL,\n2026-02-23,YES_MANUAL,\n'
-const CHECKMARKS = [
-  'Date,Meditate,Run,',
-  '2026-03-01,YES_MANUAL,NO,', '2026-02-28,YES_MANUAL,NO,', '2026-02-27,NO,YES_MANUAL,', '2026-02-26,YES_MANUAL,UNKNOWN,',
-  '2026-02-25,UNKNOWN,YES_MANUAL,', '2026-02-24,UNKNOWN,NO,', '2026-02-23,UNKNOWN,YES_MANUAL,',
-].join('\n')
-
-/** What a Loop import made, as the API shows it: each habit with its completions. */
-async function loopHabitsOf(player: Player) {
-  const res = await app.inject({ url: `/api/v1/habits?avatarId=${player.avatarId}`, headers: player.auth })
-  return Promise.all(res.json().items.map(async (h: { id: string; title: string; description: string; recurrence: object; streak: number; bestStreak: number }) => {
-    const history = await app.inject({ url: `/api/v1/habits/${h.id}/history`, headers: player.auth })
-    return { title: h.title, description: h.description, recurrence: h.recurrence, streak: h.streak, bestStreak: h.bestStreak, history: history.json().history.map((c: { date: string }) => c.date) }
-  }))
-}
-
-const EXPECTED_LOOP = [
-  {
-    title: 'Meditate', description: 'Did you meditate today?', recurrence: { type: 'DAILY', dayOfWeek: null, dayOfMonth: null, timesPerWeek: null, everyNDays: null },
-    streak: 2, bestStreak: 2, history: ['2026-02-26T00:00:00', '2026-02-28T00:00:00', '2026-03-01T00:00:00'],
-  },
-  {
-    title: 'Run', description: 'Morning run, easy', recurrence: { type: 'TIMES_PER_WEEK', dayOfWeek: null, dayOfMonth: null, timesPerWeek: 3, everyNDays: null },
-    streak: 1, bestStreak: 1, history: ['2026-02-23T00:00:00', '2026-02-25T00:00:00', '2026-02-27T00:00:00'],
-  },
-]
-
-test("a Loop export imports the same as a zip or as its two CSV files, with each habit's history and streaks, paying nothing", async () => {
-  clock.set(new Date('2026-03-02T08:00:00Z'))
-  const zip = zipSync({
-    'Habits.csv': strToU8(LOOP_HABITS), 'Checkmarks.csv': strToU8(CHECKMARKS), 'Scores.csv': strToU8('Date,Meditate,Run,\n'),
-    '001 Meditate/Checkmarks.csv': strToU8(MEDITATE), '002 Run/Checkmarks.csv': strToU8(RUN), '001 Meditate/Scores.csv': strToU8('Date,Score\n'),
-  })
-  const byZip = await newPlayer(app, 'Looper')
-  const res = await app.inject({
-    method: 'POST', url: `/api/v1/avatars/${byZip.avatarId}/import?format=loop`, headers: { ...byZip.auth, 'content-type': 'application/zip' }, payload: Buffer.from(zip),
-  })
-  expect(res.statusCode, res.body).toBe(200)
-  expect(await loopHabitsOf(byZip)).toEqual(EXPECTED_LOOP)
-
-  const byCsv = await newPlayer(app, 'Looper')
-  const pair = await importInto(byCsv.avatarId, { habits: LOOP_HABITS, checkmarks: CHECKMARKS }, '?format=loop', byCsv.auth)
-  expect(pair.statusCode, pair.body).toBe(200)
-  expect(await loopHabitsOf(byCsv)).toEqual(EXPECTED_LOOP)
-  await app.settle()
-  expect((await avatarOf(app, byCsv)).level).toEqual({ levelNumber: 1, currentExperience: 0, experienceRequired: 100 })
-})
-
-test('a Loop file that cannot be read is refused naming the file, the line and the field', async () => {
-  const q = await newPlayer(app, 'Looper')
-  const badDate = CHECKMARKS.replace('2026-02-28,YES_MANUAL', '28/02/2026,YES_MANUAL')
-  const res = await importInto(q.avatarId, { habits: LOOP_HABITS, checkmarks: badDate }, '?format=loop', q.auth)
-  expect(res.statusCode, res.body).toBe(400)
-  expect(res.json().errors).toEqual([expect.objectContaining({ path: 'body/checkmarks', line: 3, field: 'Date' })])
-  const badValue = await importInto(q.avatarId, { habits: LOOP_HABITS, checkmarks: CHECKMARKS.replace('2026-02-27,NO,YES_MANUAL', '2026-02-27,MAYBE,YES_MANUAL') }, '?format=loop', q.auth)
-  expect(badValue.json().errors).toEqual([expect.objectContaining({ line: 4, field: 'Meditate' })])
-  // Without ?format=loop, CSV text is no export document.
-  expect((await importInto(q.avatarId, { habits: LOOP_HABITS, checkmarks: CHECKMARKS }, '', q.auth)).json().errors[0].path).toBe('querystring/format')
-  expect(await loopHabitsOf(q)).toEqual([])
 })

@@ -1278,7 +1278,7 @@ export interface paths {
         put?: never;
         /**
          * Import habits with their history onto an avatar; it never rewards
-         * @description The body is an export document (GET /api/v1/me/export; `?avatar=` picks which of its avatars, default the first), or with `?format=loop` a Loop Habit Tracker CSV export: its zip (`application/zip`) or `{habits, checkmarks}` holding the text of Habits.csv and Checkmarks.csv. The habits are made with new ids and their whole history, in one transaction; no experience, money or points are paid for it. At most 200 habits and 250000 history rows, 25165824 bytes (413 beyond). A file that cannot be read is a 400 naming where (a JSON pointer; for CSV the file, `line` and `field`). The refusals: 400 `invalid-import` for a file that cannot be read (nothing of it is imported), 413 `import-too-large` beyond the bounds, 400 `validation` when the body is not of the `format` asked. Each habit made is told by `HabitCreated`. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`.
+         * @description The body is an export document (GET /api/v1/me/export; `?avatar=` picks which of its avatars, default the first), or with `?format=loop` a Loop Habit Tracker CSV export: its zip (`application/zip`), or its Habits.csv and Checkmarks.csv as the multipart/form-data parts `habits` and `checkmarks` or as the JSON `{habits, checkmarks}` holding their text. The habits are made with new ids and their whole history, in one transaction; no experience, money or points are paid for it. A habit of the file the avatar has already (the same title and schedule) is not made again: importing a file twice makes its habits once, and the second import lists them in `existing`. At most 200 habits and 250000 history rows, 25165824 bytes (413 beyond). A file that cannot be read is a 400 naming where (a JSON pointer; for CSV the file, `line` and `field`). The refusals: 400 `invalid-import` for a file that cannot be read (nothing of it is imported), 400 `malformed-request` for a multipart body that cannot be read, 400 `validation` when the body is not of the `format` asked (or a multipart part is missing, unknown or sent twice), 413 `import-too-large` beyond the bounds of habits, rows or parts, 413 `payload-too-large` beyond the bytes, 415 `unsupported-media-type` for a body of another type than application/json, application/zip, multipart/form-data. Each habit made is told by `HabitCreated`. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`.
          */
         post: operations["importHabits"];
         delete?: never;
@@ -7819,6 +7819,18 @@ export interface operations {
                     checkmarks: string;
                 };
                 "application/zip": unknown;
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description Habits.csv as Loop exports it
+                     */
+                    habits: string;
+                    /**
+                     * Format: binary
+                     * @description Checkmarks.csv as Loop exports it (Date, then one column per habit)
+                     */
+                    checkmarks: string;
+                };
             };
         };
         responses: {
@@ -7832,6 +7844,11 @@ export interface operations {
                         avatarId: string;
                         /** @description The habits made, with new ids, in the order of the file */
                         habitIds: string[];
+                        /** @description The file's habits the avatar has already (the same title and schedule), in the order of the file: none of them is made again, nor its history imported */
+                        existing: {
+                            habitId: string;
+                            title: string;
+                        }[];
                         /** @description Hypermedia links: relation name → {href} */
                         _links: {
                             [key: string]: {
@@ -7841,7 +7858,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-import` (/problems/invalid-import): Invalid import */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-import` (/problems/invalid-import): Invalid import; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7877,8 +7894,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `import-too-large` (/problems/import-too-large): Import too large */
+            /** @description `import-too-large` (/problems/import-too-large): Import too large; `payload-too-large` (/problems/payload-too-large): Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

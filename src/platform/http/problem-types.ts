@@ -66,7 +66,7 @@ export const PLATFORM_PROBLEMS: ProblemCatalog = {
   'conflict': { status: 409, title: 'Conflict', description: 'The request conflicts with the current state; `detail` says how.' },
   'payload-too-large': { status: 413, title: 'Payload too large', description: 'The body is larger than the operation takes (`detail` gives the limit); nothing was read beyond it.' },
   'uri-too-long': { status: 414, title: 'URI too long', description: 'A path parameter is longer than any the API takes.' },
-  'unsupported-media-type': { status: 415, title: 'Unsupported media type', description: 'The body is not of a media type the operation takes: send `Content-Type: application/json` (an import also takes `application/zip`).' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type', description: 'The body is not of a media type the operation takes: send `Content-Type: application/json` (an import also takes `application/zip` and `multipart/form-data`; its refusal names what it takes).' },
   'headers-too-large': { status: 431, title: 'Request header fields too large', description: 'The request line and headers together are longer than the server reads; the connection is closed.' },
   'too-many-requests': { status: 429, title: 'Too many requests', description: 'Too many failed attempts (logins, or a password asked again) in a short time. Wait the seconds the `Retry-After` header gives.' },
   'internal': { status: 500, title: 'Internal server error', description: 'The server failed to handle the request; it has been logged with the request id of the `X-Request-Id` header. A change may or may not have been applied: a retry with the same `Idempotency-Key` is safe.' },

@@ -17,6 +17,8 @@ function makeAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, removeAdditional: false, strict: false })
   addFormats(ajv)
   ajv.addFormat('uuid', UUID)
+  // OpenAPI 3.0's mark of a file in a multipart body: its text, whatever it holds.
+  ajv.addFormat('binary', true)
   return ajv
 }
 

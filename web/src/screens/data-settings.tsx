@@ -149,7 +149,11 @@ async function importFiles(avatarId: string, files: File[]): Promise<Imported> {
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
-const summaryText = (r: Imported) => `Imported ${plural(r.habitIds.length, 'habit')} with ${r.habitIds.length === 1 ? 'its' : 'their'} history.`
+const summaryText = (r: Imported) => {
+  const made = `Imported ${plural(r.habitIds.length, 'habit')} with ${r.habitIds.length === 1 ? 'its' : 'their'} history.`
+  if (r.existing.length === 0) return made
+  return `${made} Already there, so left as ${r.existing.length === 1 ? 'it was' : 'they were'}: ${r.existing.map((h) => h.title).join(', ')}.`
+}
 
 function CalendarSection() {
   const game = useGame()

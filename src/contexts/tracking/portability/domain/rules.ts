@@ -31,3 +31,7 @@ export const CALENDAR_CACHE_SECONDS = 300
 export const CALENDAR_HABITS_MAX = 200
 /** Random bytes of a feed's secret (base64url in its address). */
 export const CALENDAR_SECRET_BYTES = 32
+
+/** A multipart import's parts at most (it takes two: habits and checkmarks), and the bytes of each part's headers. */
+export const IMPORT_FORM_PARTS_MAX = 8
+export const IMPORT_FORM_HEADER_BYTES_MAX = 4096

@@ -1,7 +1,8 @@
 /**
  * `POST /api/v1/avatars/{id}/import` (DESIGN §9.4): habits with their history from an export
  * document (JSON), or with `?format=loop` from a Loop Habit Tracker CSV export: its zip as sent by
- * the app (`application/zip`) or its Habits.csv and Checkmarks.csv as JSON text fields.
+ * the app (`application/zip`), or its Habits.csv and Checkmarks.csv as multipart/form-data parts or
+ * JSON text fields (import-bodies.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -13,12 +14,9 @@ import { AVATAR_OWNER_ONLY } from '../../http/docs.js'
 import { AvatarParams } from '../../http/schemas.js'
 import { habitPath } from '../../http/views.js'
 import type { ImportApp, ImportSource } from '../app/import-app.js'
-import type { LoopFiles } from '../domain/loop-csv.js'
 import { IMPORT_BODY_MAX_BYTES, IMPORT_HABITS_MAX, IMPORT_ROWS_MAX } from '../domain/rules.js'
 import { ImportDocument, LoopCsvPair } from './export-schemas.js'
-import { loopFilesOfZip } from './loop-zip.js'
-
-const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed']
+import { acceptImportBodies, IMPORT_MEDIA_TYPES, isZipUpload, LoopCsvForm } from './import-bodies.js'
 
 const ImportQuery = Type.Object({
   format: Type.Optional(StringEnum(['questline', 'loop'] as const, { description: 'questline (the default): an export document; loop: a Loop Habit Tracker CSV export' })),
@@ -28,11 +26,11 @@ const ImportQuery = Type.Object({
 const ImportedView = Type.Object({
   avatarId: Type.String(),
   habitIds: Type.Array(Type.String(), { description: 'The habits made, with new ids, in the order of the file' }),
+  existing: Type.Array(Type.Object({ habitId: Type.String(), title: Type.String() }), {
+    description: "The file's habits the avatar has already (the same title and schedule), in the order of the file: none of them is made again, nor its history imported",
+  }),
   _links: LinksSchema,
 })
-
-/** The zip as parsed (see the content type parser below): its CSV files. */
-interface ZipUpload { loopZip: LoopFiles }
 
 /**
  * A small export document as GET /api/v1/me/export writes it (the import reads `format`, `version`
@@ -60,19 +58,11 @@ const EXAMPLE_DOCUMENT = {
   }],
 }
 
-const isZipUpload = (body: unknown): body is ZipUpload => typeof body === 'object' && body !== null && 'loopZip' in body
 const isLoopPair = (body: unknown): body is { habits: string; checkmarks: string } =>
   typeof body === 'object' && body !== null && typeof (body as { habits?: unknown }).habits === 'string'
 
 export const importRoutes: FastifyPluginAsyncTypebox<{ app: ImportApp }> = async (f, { app }) => {
-  // Scoped to this plugin: a zip is read (and opened) only here.
-  f.addContentTypeParser(ZIP_TYPES, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_MAX_BYTES }, (_req, body, done) => {
-    try {
-      done(null, { loopZip: loopFilesOfZip(body as Buffer) } satisfies ZipUpload)
-    } catch (e) {
-      done(e as Error, undefined)
-    }
-  })
+  acceptImportBodies(f)
 
   f.post('/avatars/:id/import', {
     bodyLimit: IMPORT_BODY_MAX_BYTES,
@@ -81,12 +71,17 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ app: ImportApp }> = async
       operationId: 'importHabits',
       summary: 'Import habits with their history onto an avatar; it never rewards',
       description: 'The body is an export document (GET /api/v1/me/export; `?avatar=` picks which of its avatars, default the first), ' +
-        'or with `?format=loop` a Loop Habit Tracker CSV export: its zip (`application/zip`) or `{habits, checkmarks}` holding the text of ' +
-        `Habits.csv and Checkmarks.csv. The habits are made with new ids and their whole history, in one transaction; no experience, money or points are paid for it. ` +
+        'or with `?format=loop` a Loop Habit Tracker CSV export: its zip (`application/zip`), or its Habits.csv and Checkmarks.csv as the ' +
+        'multipart/form-data parts `habits` and `checkmarks` or as the JSON `{habits, checkmarks}` holding their text. ' +
+        'The habits are made with new ids and their whole history, in one transaction; no experience, money or points are paid for it. ' +
+        'A habit of the file the avatar has already (the same title and schedule) is not made again: importing a file twice makes its habits once, ' +
+        'and the second import lists them in `existing`. ' +
         `At most ${IMPORT_HABITS_MAX} habits and ${IMPORT_ROWS_MAX} history rows, ${IMPORT_BODY_MAX_BYTES} bytes (413 beyond). A file that cannot be read is a 400 naming where ` +
         '(a JSON pointer; for CSV the file, `line` and `field`). ' +
-        `The refusals: 400 \`invalid-import\` for a file that cannot be read (nothing of it is imported), 413 \`import-too-large\` ` +
-        'beyond the bounds, 400 `validation` when the body is not of the `format` asked. Each habit made is told by `HabitCreated`. ' +
+        `The refusals: 400 \`invalid-import\` for a file that cannot be read (nothing of it is imported), 400 \`malformed-request\` for a multipart body ` +
+        'that cannot be read, 400 `validation` when the body is not of the `format` asked (or a multipart part is missing, unknown or sent twice), ' +
+        '413 `import-too-large` beyond the bounds of habits, rows or parts, 413 `payload-too-large` beyond the bytes, ' +
+        `415 \`unsupported-media-type\` for a body of another type than ${IMPORT_MEDIA_TYPES.join(', ')}. Each habit made is told by \`HabitCreated\`. ` +
         AVATAR_OWNER_ONLY,
       params: AvatarParams,
       querystring: ImportQuery,
@@ -94,16 +89,18 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ app: ImportApp }> = async
         content: {
           'application/json': { schema: Type.Union([ImportDocument, LoopCsvPair], { examples: [EXAMPLE_DOCUMENT] }) },
           'application/zip': { schema: Type.Any({ description: 'A Loop Habit Tracker CSV export as the app writes it (zip), with ?format=loop' }) },
+          'multipart/form-data': { schema: LoopCsvForm },
         },
       } as never,
-      response: { 200: ImportedView, ...problemResponses(400, 401, 403, 404, 413) },
+      response: { 200: ImportedView, ...problemResponses(400, 401, 403, 404, 413, 415) },
     },
   }, async (req) => {
     const avatarId = req.params.id
-    const { habitIds } = await app.importHabits(req.principal, avatarId, sourceOf(req.body, req.query))
+    const { habitIds, existing } = await app.importHabits(req.principal, avatarId, sourceOf(req.body, req.query))
     return {
       avatarId,
       habitIds,
+      existing,
       _links: links({ habits: `/api/v1/habits?avatarId=${encodeURIComponent(avatarId)}`, ...Object.fromEntries(habitIds.slice(0, 1).map((id) => ['first', habitPath(id)])) }),
     }
   })

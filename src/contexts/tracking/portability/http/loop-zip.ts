@@ -6,12 +6,17 @@
  */
 import { unzipSync } from 'fflate'
 import { InvalidImport, ImportTooLarge } from '../domain/errors.js'
-import type { CsvSource, LoopFiles } from '../domain/loop-csv.js'
+import type { CsvSource } from '../domain/csv.js'
+import type { LoopFiles } from '../domain/loop-plans.js'
 import { IMPORT_BODY_MAX_BYTES } from '../domain/rules.js'
 
 const HABITS = /(^|\/)Habits\.csv$/
-/** A habit's own checkmarks: `<position> <name>/Checkmarks.csv` (position as in Habits.csv, `001`). */
-const HABIT_CHECKMARKS = /(?:^|\/)(\d+) [^/]*\/Checkmarks\.csv$/
+/**
+ * A habit's own checkmarks: `<position> <name>/Checkmarks.csv`, the position as in Habits.csv
+ * (`001`) and the name kept to letters, digits, spaces and `._-` (a name with none of them leaves
+ * the folder `001`).
+ */
+const HABIT_CHECKMARKS = /^(\d+)(?: [^/]*)?\/Checkmarks\.csv$/
 
 export function loopFilesOfZip(bytes: Uint8Array): LoopFiles {
   let inflated = 0
@@ -35,10 +40,10 @@ export function loopFilesOfZip(bytes: Uint8Array): LoopFiles {
   if (habitsName === undefined) throw new InvalidImport('The zip holds no Habits.csv.', [{ path: '/Habits.csv', message: 'is required in the zip' }])
   const root = habitsName.slice(0, habitsName.length - 'Habits.csv'.length)
   const source = (name: string): CsvSource => ({ path: `/${name.slice(root.length)}`, text: new TextDecoder().decode(entries[name]) })
-  const perHabit = new Map<string, CsvSource>()
+  const perHabit = new Map<number, CsvSource>()
   for (const name of names) {
-    const m = HABIT_CHECKMARKS.exec(name.slice(root.length))
-    if (m && name.startsWith(root)) perHabit.set(String(Number(m[1])), source(name))
+    const m = name.startsWith(root) ? HABIT_CHECKMARKS.exec(name.slice(root.length)) : null
+    if (m) perHabit.set(Number(m[1]), source(name))
   }
   const checkmarks = names.includes(`${root}Checkmarks.csv`) ? source(`${root}Checkmarks.csv`) : undefined
   return { habits: source(habitsName), checkmarks, perHabit }
