@@ -112,7 +112,7 @@ describe('webhooks', () => {
     expect(sent!.headers['content-type']).toBe('application/json')
     expect(sent!.headers['user-agent']).toMatch(/^Questline/)
     expect(sent!.headers['questline-event-id']).toBe(event.id)
-    // The receiver's check, as the README shows it.
+    // The receiver's check, as docs/api.md shows it.
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(sent!.headers['questline-signature']))!
     expect(Number(t)).toBe(Math.floor(clock.now().getTime() / 1000))
     expect(createHmac('sha256', endpoint.secret).update(`${t}.${sent!.body}`).digest('hex')).toBe(v1)
