@@ -1,5 +1,5 @@
 /**
- * Scripting against the API with @questline/client (the README's example, run by
+ * Scripting against the API with @questline/client (the example of docs/api.md, run by
  * test/client-example.test.ts): log in and complete every habit that is due and not done.
  *
  *   QUESTLINE_URL=http://127.0.0.1:8080 QUESTLINE_EMAIL=ada@example.com QUESTLINE_PASSWORD='correct horse' \

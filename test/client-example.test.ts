@@ -1,5 +1,5 @@
 /**
- * The README's scripting example (examples/complete-today.ts), run with the client package
+ * The scripting example of docs/api.md (examples/complete-today.ts), run with the client package
  * against the platform on a real port, so that neither can rot.
  */
 import { ProblemError } from '@questline/client'

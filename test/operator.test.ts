@@ -1,7 +1,8 @@
 /**
  * What an operator runs beside the server: `questline admin grant|revoke`, `backup` and `restore`
- * of the embedded data directory (also while it is served), the PostgreSQL backup the README
- * gives (pg_dump), and `serve --test-controls`. Each test runs whole processes, as an operator would.
+ * of the embedded data directory (also while it is served), the PostgreSQL backup that
+ * docs/operations.md#backups gives (pg_dump), and `serve --test-controls`. Each test runs whole
+ * processes, as an operator would.
  */
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -133,7 +134,7 @@ onEmbedded('backup while served and when stopped; restore refuses a non-empty or
   expect(onPostgres.stderr).toContain('pg_dump')
 }, TIMEOUT_MS)
 
-onPostgres('the README\'s PostgreSQL backup: pg_dump, then pg_restore into a new database, serves the same resources', async ({ onTestFinished }) => {
+onPostgres('the PostgreSQL backup of docs/operations.md: pg_dump, then pg_restore into a new database, serves the same resources', async ({ onTestFinished }) => {
   const place = await dataPlace('pgdump')
   const t = inject('templates')
   const restoredName = `${t.runId}_pgrestore_${process.pid}`

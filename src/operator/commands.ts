@@ -59,7 +59,7 @@ async function withStoppedDirectory<T>(config: Config, work: (database: Database
 
 export async function backup(config: Config, file: string): Promise<string> {
   if (config.databaseUrl) {
-    throw new OperatorFailure('DATABASE_URL is set: the data is in PostgreSQL. Back it up with pg_dump (README, "Backups"); questline backs up the embedded database.')
+    throw new OperatorFailure('DATABASE_URL is set: the data is in PostgreSQL. Back it up with pg_dump (see docs/operations.md#backups); questline backs up the embedded database.')
   }
   const bytes = await withStoppedDirectory(config, (database) => backupOf(database, config.dataDir), false)
     ?? await callOperatorSocket(config.dataDir, 'backup')
@@ -72,7 +72,7 @@ export async function backup(config: Config, file: string): Promise<string> {
 
 export async function restore(config: Config, file: string, force: boolean): Promise<string> {
   if (config.databaseUrl) {
-    throw new OperatorFailure('DATABASE_URL is set: the data is in PostgreSQL. Restore it with pg_restore (README, "Backups"); questline restores the embedded database.')
+    throw new OperatorFailure('DATABASE_URL is set: the data is in PostgreSQL. Restore it with pg_restore (see docs/operations.md#backups); questline restores the embedded database.')
   }
   const contents = await readBackup(file)
   const dataDir = config.dataDir

@@ -136,6 +136,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       info: {
         title: opts.title,
         version: '1.0.0',
+        license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
         description: 'Habit tracking that grows an RPG avatar. Every error is RFC 9457 application/problem+json, its `type` ' +
           'a stable `/problems/<slug>` documented at that URI, listed under each error status of each operation that answers it ' +
           'and named in the operation\'s description. Every /api/v1 operation needs a ' +
