@@ -16,7 +16,7 @@ export interface paths {
         };
         /**
          * Every problem type refusals carry
-         * @description No token needed. Each type a problem+json body can carry in `type`, with its status, title and what it means. HTML unless the request asks for JSON (`Accept: application/json`).
+         * @description No token needed. Each type a problem+json body can carry in `type`, with its status, title and what it means. JSON, or a page for people (HTML) when the request prefers `text/html` (as a browser following a problem's `type` does).
          */
         get: operations["listProblemTypes"];
         put?: never;
@@ -36,7 +36,7 @@ export interface paths {
         };
         /**
          * What one problem type means
-         * @description No token needed. The page at a problem type's URI: its status, title and what it means. HTML unless the request asks for JSON (`Accept: application/json`); 404 `not-found` for a type the API never answers.
+         * @description No token needed. What is at a problem type's URI: its status, title and what it means. JSON, or a page for people (HTML) when the request prefers `text/html` (as a browser following a problem's `type` does). 404 `not-found` for a type the API never answers.
          */
         get: operations["getProblemType"];
         put?: never;
@@ -872,7 +872,7 @@ export interface paths {
         };
         /**
          * Experience and money the avatar earned in [from, to) (services only)
-         * @description What the avatar earned from any source, summed by quarter hour (reports ask for whole days); spending does not count against it. An unknown avatar earned nothing. Refused with 403 `service-only` for a player token (players read it in GET /api/v1/avatars/{id}/report), 400 `invalid-instant` for an instant outside the years 1–9999, and 400 `invalid-span` when `to` is before `from`.
+         * @description What the avatar earned from any source, summed by quarter hour (reports ask for whole days); spending does not count against it. An unknown avatar earned nothing. Refused with 403 `service-only` for a player token (players read it in GET /api/v1/avatars/{id}/report), 400 `validation` for an instant that is not a real one in the years 1–9999, and 400 `invalid-span` when `to` is before `from`.
          */
         get: operations["serviceGetAvatarEarnings"];
         put?: never;
@@ -898,7 +898,7 @@ export interface paths {
         put?: never;
         /**
          * Create a habit for an avatar the caller owns
-         * @description `avatarId` must name an avatar the caller owns: 400 `unknown-avatar` when there is none, 403 `not-owner` when it is another player's. Its first window is the one holding today (it never penalises); `HabitCreated` tells it. The title is trimmed: 1–200 characters, not blank (400 `validation` otherwise). At most 20 tags of 1–40 characters, trimmed and de-duplicated: 400 `invalid-tags` otherwise. WEEKLY needs `dayOfWeek`, MONTHLY `dayOfMonth`, TIMES_PER_WEEK `timesPerWeek`, EVERY_N_DAYS `everyNDays`; another type's field must be null or absent: 400 `invalid-recurrence` otherwise, naming the field. Rest days are weekdays of a DAILY habit, never all seven: 400 `invalid-rest-days` otherwise. A reminder time is HH:mm (00:00–23:59, 400 `invalid-reminder-time` otherwise); each window not completed by then reminds once, in the avatar's inbox (`HabitReminderDue`). An own `timeZone` must be an IANA zone: 400 `invalid-time-zone`.
+         * @description `avatarId` must name an avatar the caller owns: 400 `unknown-avatar` when there is none, 403 `not-owner` when it is another player's. Its first window is the one holding today (it never penalises); `HabitCreated` tells it. The title is trimmed: 1–200 characters, not blank (400 `validation` otherwise). At most 20 tags of 1–40 characters, not blank, trimmed and de-duplicated: 400 `validation` otherwise. WEEKLY needs `dayOfWeek`, MONTHLY `dayOfMonth`, TIMES_PER_WEEK `timesPerWeek`, EVERY_N_DAYS `everyNDays`; another type's field must be null or absent: 400 `validation` otherwise, naming the field. Rest days are weekdays of a DAILY habit, never all seven: 400 `invalid-rest-days` otherwise. A reminder time is HH:mm (00:00–23:59, 400 `invalid-reminder-time` otherwise); each window not completed by then reminds once, in the avatar's inbox (`HabitReminderDue`). An own `timeZone` must be an IANA zone: 400 `invalid-time-zone`.
          */
         post: operations["createHabit"];
         delete?: never;
@@ -1002,7 +1002,7 @@ export interface paths {
         head?: never;
         /**
          * Replace a habit's tags
-         * @description At most 20 tags of 1–40 characters, trimmed and de-duplicated: 400 `invalid-tags` otherwise. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
+         * @description At most 20 tags of 1–40 characters, not blank, trimmed and de-duplicated: 400 `validation` otherwise. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
          */
         patch: operations["updateHabitTags"];
         trace?: never;
@@ -1026,7 +1026,7 @@ export interface paths {
         head?: never;
         /**
          * Change the recurrence; windows start afresh from today
-         * @description The windows of the old schedule that have ended are judged first, so a change never skips a missed one; reminders move with the new windows, and rest days stay only on a DAILY habit. WEEKLY needs `dayOfWeek`, MONTHLY `dayOfMonth`, TIMES_PER_WEEK `timesPerWeek`, EVERY_N_DAYS `everyNDays`; another type's field must be null or absent: 400 `invalid-recurrence` otherwise, naming the field. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
+         * @description The windows of the old schedule that have ended are judged first, so a change never skips a missed one; reminders move with the new windows, and rest days stay only on a DAILY habit. WEEKLY needs `dayOfWeek`, MONTHLY `dayOfMonth`, TIMES_PER_WEEK `timesPerWeek`, EVERY_N_DAYS `everyNDays`; another type's field must be null or absent: 400 `validation` otherwise, naming the field. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
          */
         patch: operations["updateHabitRecurrence"];
         trace?: never;
@@ -1150,7 +1150,7 @@ export interface paths {
         put?: never;
         /**
          * Complete the window holding `date`; the avatar is rewarded by event
-         * @description `date` is a local date-time with no offset (400 `invalid-date` otherwise). Refused with 400 `attend-in-future` more than 24 hours ahead, 400 `before-first-window`, 400 `window-already-completed`, and for a TIMES_PER_WEEK habit 400 `day-already-completed` (one completion a day). `HabitAttended` pays the avatar (experience 10 + min(streak − 1, 10), money 2; a streak may earn a streak freeze), gives its guild, if any, a point and counts toward its quest, if linked. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
+         * @description `date` is a local date-time with no offset (400 `validation` otherwise, `invalid-date` for a day the calendar lacks). Refused with 400 `attend-in-future` more than 24 hours ahead, 400 `before-first-window`, 400 `window-already-completed`, and for a TIMES_PER_WEEK habit 400 `day-already-completed` (one completion a day). `HabitAttended` pays the avatar (experience 10 + min(streak − 1, 10), money 2; a streak may earn a streak freeze), gives its guild, if any, a point and counts toward its quest, if linked. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
          */
         post: operations["attendHabit"];
         delete?: never;
@@ -2603,7 +2603,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Every problem type, by slug */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2619,6 +2619,16 @@ export interface operations {
                         title: string;
                         description: string;
                     }[];
+                    "text/html": string;
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2634,7 +2644,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The problem type */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2650,10 +2660,29 @@ export interface operations {
                         title: string;
                         description: string;
                     };
+                    "text/html": string;
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2683,8 +2712,26 @@ export interface operations {
                     "text/calendar": string;
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2738,7 +2785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2749,6 +2796,24 @@ export interface operations {
             };
             /** @description `email-taken` (/problems/email-taken): Email taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2808,7 +2873,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2819,6 +2884,24 @@ export interface operations {
             };
             /** @description `invalid-credentials` (/problems/invalid-credentials): Invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2875,7 +2958,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2886,6 +2969,24 @@ export interface operations {
             };
             /** @description `invalid-refresh-token` (/problems/invalid-refresh-token): Invalid refresh token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2922,7 +3023,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2933,6 +3034,24 @@ export interface operations {
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2970,7 +3089,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2981,6 +3100,24 @@ export interface operations {
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token; `invalid-credentials` (/problems/invalid-credentials): Invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3030,8 +3167,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3057,6 +3212,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     exportAccount: {
@@ -3075,6 +3239,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
@@ -3131,6 +3304,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createAvatar: {
@@ -3173,7 +3355,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `reserved-avatar-id` (/problems/reserved-avatar-id): Reserved avatar id; `too-many-avatars` (/problems/too-many-avatars): Too many avatars */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `reserved-avatar-id` (/problems/reserved-avatar-id): Reserved avatar id; `too-many-avatars` (/problems/too-many-avatars): Too many avatars */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3200,15 +3382,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     searchAvatars: {
         parameters: {
-            query: {
+            query?: {
                 name?: string;
                 minLevel?: number;
                 maxLevel?: number;
-                limit: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -3412,7 +3612,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3432,6 +3632,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3477,7 +3686,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3513,6 +3722,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteAvatar: {
@@ -3534,6 +3770,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3554,6 +3799,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3586,6 +3858,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3606,6 +3887,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3653,7 +3943,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3682,6 +3972,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3720,6 +4019,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3731,6 +4039,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3770,7 +4087,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3799,6 +4116,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3837,6 +4181,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3848,6 +4201,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3886,6 +4248,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3897,6 +4268,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3937,6 +4317,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3948,6 +4337,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3987,6 +4385,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3998,6 +4405,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4046,7 +4462,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4091,6 +4507,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getAvatarMana: {
@@ -4123,6 +4566,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -4134,6 +4586,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4176,7 +4637,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `wallet-full` (/problems/wallet-full): Wallet full */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `wallet-full` (/problems/wallet-full): Wallet full */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4214,6 +4675,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4256,7 +4744,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-funds` (/problems/insufficient-funds): Insufficient funds */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-funds` (/problems/insufficient-funds): Insufficient funds */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4294,6 +4782,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4336,7 +4851,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4374,6 +4889,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4416,7 +4958,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4461,6 +5003,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     spendMana: {
@@ -4496,7 +5065,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-mana` (/problems/insufficient-mana): Insufficient mana */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-mana` (/problems/insufficient-mana): Insufficient mana */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4541,6 +5110,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     restoreMana: {
@@ -4576,7 +5172,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4614,6 +5210,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4659,6 +5282,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -4670,6 +5302,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4698,7 +5339,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `no-stat-points` (/problems/no-stat-points): No stat points */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `no-stat-points` (/problems/no-stat-points): No stat points */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4727,6 +5368,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4755,7 +5423,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `no-stat-points` (/problems/no-stat-points): No stat points */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `no-stat-points` (/problems/no-stat-points): No stat points */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4784,6 +5452,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4812,7 +5507,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `no-stat-points` (/problems/no-stat-points): No stat points */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `no-stat-points` (/problems/no-stat-points): No stat points */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4841,6 +5536,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4888,6 +5610,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -4899,6 +5630,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4954,7 +5694,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `inventory-full` (/problems/inventory-full): Inventory full */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `inventory-full` (/problems/inventory-full): Inventory full */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4992,6 +5732,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5039,7 +5806,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5077,6 +5844,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5129,7 +5923,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-equipped` (/problems/item-equipped): Item equipped; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-equipped` (/problems/item-equipped): Item equipped; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5174,6 +5968,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     equipItem: {
@@ -5211,7 +6032,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory; `item-not-equippable` (/problems/item-not-equippable): Item not equippable */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory; `item-not-equippable` (/problems/item-not-equippable): Item not equippable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5240,6 +6061,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5284,7 +6132,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-equipped` (/problems/item-not-equipped): Item not equipped; `inventory-full` (/problems/inventory-full): Inventory full */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-equipped` (/problems/item-not-equipped): Item not equipped; `inventory-full` (/problems/inventory-full): Inventory full */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5313,6 +6161,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5370,7 +6245,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `freezes-full` (/problems/freezes-full): Streak freezes full; `item-not-usable` (/problems/item-not-usable): Item not usable; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `freezes-full` (/problems/freezes-full): Streak freezes full; `item-not-usable` (/problems/item-not-usable): Item not usable; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5399,6 +6274,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5446,6 +6348,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -5457,6 +6368,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5608,7 +6528,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-instant` (/problems/invalid-instant): Invalid instant; `invalid-span` (/problems/invalid-span): Invalid span */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-span` (/problems/invalid-span): Invalid span */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5635,6 +6555,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listHabits: {
@@ -5642,7 +6571,7 @@ export interface operations {
             query: {
                 /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                 avatarId: string;
-                limit: number;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -5760,21 +6689,119 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     recurrenceType: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
-                    /** @enum {string|null} */
-                    dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
-                    /** @description 31 means the last day of shorter months */
-                    dayOfMonth?: number | null;
-                    /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
-                    timesPerWeek?: number | null;
-                    /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
-                    everyNDays?: number | null;
                     /** @description DAILY only: weekdays whose windows are not due (not all seven); changes govern windows from tomorrow on */
                     restDays?: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[] | null;
                     /** @description The habit's own IANA zone; absent or null: it follows its avatar's (settings) */
                     timeZone?: string | null;
                     /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
                     reminderTime?: string | null;
-                };
+                } & ({
+                    /** @enum {string} */
+                    recurrenceType: "DAILY";
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    recurrenceType: "WEEKLY";
+                    /**
+                     * @description WEEKLY: the weekday of each window
+                     * @enum {string}
+                     */
+                    dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    recurrenceType: "MONTHLY";
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /** @description MONTHLY: 31 means the last day of shorter months */
+                    dayOfMonth: number;
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    recurrenceType: "TIMES_PER_WEEK";
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
+                    timesPerWeek: number;
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    recurrenceType: "EVERY_N_DAYS";
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
+                    everyNDays: number;
+                });
             };
         };
         responses: {
@@ -5795,7 +6822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence; `invalid-rest-days` (/problems/invalid-rest-days): Invalid rest days; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time; `invalid-time-zone` (/problems/invalid-time-zone): Invalid time zone */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-rest-days` (/problems/invalid-rest-days): Invalid rest days; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time; `invalid-time-zone` (/problems/invalid-time-zone): Invalid time zone */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5815,6 +6842,24 @@ export interface operations {
             };
             /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5877,6 +6922,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -5897,6 +6951,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5953,15 +7016,113 @@ export interface operations {
                     recurrence: {
                         /** @enum {string} */
                         type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
-                        /** @enum {string|null} */
-                        dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
-                        /** @description 31 means the last day of shorter months */
-                        dayOfMonth?: number | null;
+                    } & ({
+                        /** @enum {string} */
+                        type: "DAILY";
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "WEEKLY";
+                        /**
+                         * @description WEEKLY: the weekday of each window
+                         * @enum {string}
+                         */
+                        dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+                        /**
+                         * @description Not for a WEEKLY habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
+                        /**
+                         * @description Not for a WEEKLY habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
+                        /**
+                         * @description Not for a WEEKLY habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "MONTHLY";
+                        /**
+                         * @description Not for a MONTHLY habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /** @description MONTHLY: 31 means the last day of shorter months */
+                        dayOfMonth: number;
+                        /**
+                         * @description Not for a MONTHLY habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
+                        /**
+                         * @description Not for a MONTHLY habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "TIMES_PER_WEEK";
+                        /**
+                         * @description Not for a TIMES_PER_WEEK habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /**
+                         * @description Not for a TIMES_PER_WEEK habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
                         /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
-                        timesPerWeek?: number | null;
+                        timesPerWeek: number;
+                        /**
+                         * @description Not for a TIMES_PER_WEEK habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "EVERY_N_DAYS";
+                        /**
+                         * @description Not for a EVERY_N_DAYS habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /**
+                         * @description Not for a EVERY_N_DAYS habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
+                        /**
+                         * @description Not for a EVERY_N_DAYS habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
                         /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
-                        everyNDays?: number | null;
-                    };
+                        everyNDays: number;
+                    });
                     timeZone: string;
                     /**
                      * Format: date
@@ -5979,7 +7140,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6015,6 +7176,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteHabit: {
@@ -6035,7 +7223,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6071,6 +7259,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitTitle: {
@@ -6095,6 +7310,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6115,6 +7339,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6153,7 +7386,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6189,6 +7422,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitDescription: {
@@ -6213,6 +7473,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6233,6 +7502,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6271,7 +7549,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6307,6 +7585,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitTags: {
@@ -6331,6 +7636,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6351,6 +7665,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6394,7 +7717,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-tags` (/problems/invalid-tags): Invalid tags */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6423,6 +7746,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6460,76 +7810,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `not-owner` (/problems/not-owner): Not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `not-found` (/problems/not-found): Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    updateHabitRecurrence: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "type": "WEEKLY",
-                 *       "dayOfWeek": "SATURDAY",
-                 *       "dayOfMonth": null
-                 *     }
-                 */
-                "application/json": {
-                    /** @enum {string} */
-                    type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
-                    /** @enum {string|null} */
-                    dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
-                    /** @description 31 means the last day of shorter months */
-                    dayOfMonth?: number | null;
-                    /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
-                    timesPerWeek?: number | null;
-                    /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
-                    everyNDays?: number | null;
-                };
-            };
-        };
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6565,6 +7846,218 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateHabitRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "WEEKLY",
+                 *       "dayOfWeek": "SATURDAY",
+                 *       "dayOfMonth": null
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
+                } & ({
+                    /** @enum {string} */
+                    type: "DAILY";
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    type: "WEEKLY";
+                    /**
+                     * @description WEEKLY: the weekday of each window
+                     * @enum {string}
+                     */
+                    dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    type: "MONTHLY";
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /** @description MONTHLY: 31 means the last day of shorter months */
+                    dayOfMonth: number;
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    type: "TIMES_PER_WEEK";
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
+                    timesPerWeek: number;
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    type: "EVERY_N_DAYS";
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
+                    everyNDays: number;
+                });
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitRestDays: {
@@ -6589,6 +8082,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6609,6 +8111,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6651,7 +8162,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-rest-days` (/problems/invalid-rest-days): Invalid rest days */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-rest-days` (/problems/invalid-rest-days): Invalid rest days */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6680,6 +8191,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6726,7 +8264,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-date` (/problems/invalid-date): Invalid date; `invalid-span` (/problems/invalid-span): Invalid span */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-date` (/problems/invalid-date): Invalid date; `invalid-span` (/problems/invalid-span): Invalid span */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6762,6 +8300,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitReminderTime: {
@@ -6787,6 +8334,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6807,6 +8363,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6846,7 +8411,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6882,6 +8447,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitLastAttendedDate: {
@@ -6906,6 +8498,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6926,6 +8527,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6965,6 +8575,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6985,6 +8604,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7024,7 +8652,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-date` (/problems/invalid-date): Invalid date; `attend-in-future` (/problems/attend-in-future): Completion in the future; `before-first-window` (/problems/before-first-window): Before the first window; `window-already-completed` (/problems/window-already-completed): Window already completed; `day-already-completed` (/problems/day-already-completed): Day already completed */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-date` (/problems/invalid-date): Invalid date; `attend-in-future` (/problems/attend-in-future): Completion in the future; `before-first-window` (/problems/before-first-window): Before the first window; `window-already-completed` (/problems/window-already-completed): Window already completed; `day-already-completed` (/problems/day-already-completed): Day already completed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7053,6 +8681,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7101,7 +8756,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7130,6 +8785,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7208,7 +8872,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-time-zone` (/problems/invalid-time-zone): Invalid time zone; `invalid-day-start-hour` (/problems/invalid-day-start-hour): Invalid day start hour; `invalid-vacation` (/problems/invalid-vacation): Invalid vacation */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-time-zone` (/problems/invalid-time-zone): Invalid time zone; `invalid-day-start-hour` (/problems/invalid-day-start-hour): Invalid day start hour; `invalid-vacation` (/problems/invalid-vacation): Invalid vacation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7237,6 +8901,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7289,6 +8980,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -7309,6 +9009,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7370,7 +9079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-date` (/problems/invalid-date): Invalid date */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-date` (/problems/invalid-date): Invalid date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7399,6 +9108,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7441,7 +9159,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7461,6 +9179,24 @@ export interface operations {
             };
             /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7636,7 +9372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-import` (/problems/invalid-import): Invalid import */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-import` (/problems/invalid-import): Invalid import */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7672,8 +9408,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `import-too-large` (/problems/import-too-large): Import too large */
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large; `import-too-large` (/problems/import-too-large): Import too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7722,7 +9476,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7749,12 +9503,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     serviceExportHabits: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -7812,7 +9575,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7839,13 +9602,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     serviceExportHabitHistory: {
         parameters: {
             query: {
                 kind: "completions" | "missed" | "frozen";
-                limit: number;
+                limit?: number;
                 /** @description The `next` of the page before */
                 after?: string;
             };
@@ -7887,7 +9659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7907,6 +9679,15 @@ export interface operations {
             };
             /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7949,7 +9730,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid-host` (/problems/invalid-host): Invalid host */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-host` (/problems/invalid-host): Invalid host */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7976,6 +9757,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteCalendarFeed: {
@@ -7993,6 +9792,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
@@ -8012,16 +9820,34 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listGuilds: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Case-insensitive substring of the name */
                 name?: string;
                 /** @description Only the guild this avatar belongs to (none or one) */
                 memberId?: string;
-                limit: number;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -8127,7 +9953,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-guild-name` (/problems/invalid-guild-name): Invalid guild name; `invalid-nickname` (/problems/invalid-nickname): Invalid nickname */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-guild-name` (/problems/invalid-guild-name): Invalid guild name; `invalid-nickname` (/problems/invalid-nickname): Invalid nickname */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8163,12 +9989,30 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getGuildLeaderboard: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -8277,6 +10121,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -8288,6 +10141,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8328,7 +10190,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8357,6 +10219,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8393,6 +10282,15 @@ export interface operations {
                     }[];
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -8404,6 +10302,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8450,6 +10357,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -8470,6 +10386,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8512,7 +10437,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `already-member` (/problems/already-member): Already a member */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `already-member` (/problems/already-member): Already a member */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8550,6 +10475,33 @@ export interface operations {
             };
             /** @description `invite-pending` (/problems/invite-pending): Invite pending */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8595,55 +10547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `not-owner` (/problems/not-owner): Not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `not-found` (/problems/not-found): Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    withdrawGuildInvite: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                inviteId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8672,6 +10576,99 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    withdrawGuildInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8715,7 +10712,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-invite-target` (/problems/not-invite-target): Not the invited avatar; `invite-expired` (/problems/invite-expired): Invite expired; `already-member` (/problems/already-member): Already a member; `guild-full` (/problems/guild-full): Guild full; `invalid-nickname` (/problems/invalid-nickname): Invalid nickname */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-invite-target` (/problems/not-invite-target): Not the invited avatar; `invite-expired` (/problems/invite-expired): Invite expired; `already-member` (/problems/already-member): Already a member; `guild-full` (/problems/guild-full): Guild full; `invalid-nickname` (/problems/invalid-nickname): Invalid nickname */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8760,6 +10757,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     removeGuildMember: {
@@ -8794,7 +10818,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member; `leader-cannot-be-removed` (/problems/leader-cannot-be-removed): Leader cannot be removed */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member; `leader-cannot-be-removed` (/problems/leader-cannot-be-removed): Leader cannot be removed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8830,6 +10854,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     leaveGuild: {
@@ -8852,7 +10903,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8881,6 +10932,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8925,7 +11003,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member; `own-role` (/problems/own-role): Own role */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member; `own-role` (/problems/own-role): Own role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8954,6 +11032,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8996,7 +11101,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9025,6 +11130,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9062,6 +11194,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9073,6 +11214,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9120,6 +11270,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9140,6 +11299,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9178,6 +11346,15 @@ export interface operations {
                             turnsPerMember: number;
                         }[];
                     };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
@@ -9235,7 +11412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `battle-in-progress` (/problems/battle-in-progress): Battle in progress */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `battle-in-progress` (/problems/battle-in-progress): Battle in progress */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9264,6 +11441,24 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9329,6 +11524,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9340,6 +11544,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9382,7 +11595,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `battle-of-another-guild` (/problems/battle-of-another-guild): Battle of another guild; `battle-over` (/problems/battle-over): Battle over */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `battle-of-another-guild` (/problems/battle-of-another-guild): Battle of another guild; `battle-over` (/problems/battle-over): Battle over */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9411,6 +11624,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9476,6 +11716,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9487,6 +11736,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9518,6 +11776,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9529,6 +11796,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9596,6 +11872,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9607,6 +11892,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9647,6 +11941,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9658,6 +11961,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9689,6 +12001,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9700,6 +12021,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9731,6 +12061,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9742,6 +12081,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9773,6 +12121,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9784,6 +12141,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9817,6 +12183,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9828,6 +12203,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9870,7 +12254,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `attacker-fallen` (/problems/attacker-fallen): Attacker fallen; `battle-over` (/problems/battle-over): Battle over */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `attacker-fallen` (/problems/attacker-fallen): Attacker fallen; `battle-over` (/problems/battle-over): Battle over */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9899,6 +12283,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9945,6 +12356,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9956,6 +12376,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10001,6 +12430,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10012,6 +12450,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10054,7 +12501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10081,12 +12528,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listQuests: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 /** @description The `next` of the previous page */
                 cursor?: string;
                 /** @description Whose guild's quests to include (an avatar the caller owns; default their registration avatar) */
@@ -10266,7 +12722,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-duration` (/problems/invalid-duration): Invalid duration; `too-many-quest-habits` (/problems/too-many-quest-habits): Too many quest habits; `invalid-title` (/problems/invalid-title): Invalid title; `invalid-description` (/problems/invalid-description): Invalid description; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence; `unknown-guild` (/problems/unknown-guild): Unknown guild */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-duration` (/problems/invalid-duration): Invalid duration; `too-many-quest-habits` (/problems/too-many-quest-habits): Too many quest habits; `invalid-title` (/problems/invalid-title): Invalid title; `invalid-description` (/problems/invalid-description): Invalid description; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence; `unknown-guild` (/problems/unknown-guild): Unknown guild */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10295,6 +12751,24 @@ export interface operations {
             };
             /** @description `duplicate-quest-habit` (/problems/duplicate-quest-habit): Duplicate quest habit */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10342,6 +12816,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10353,6 +12836,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10380,7 +12872,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10416,6 +12908,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getQuestName: {
@@ -10440,6 +12959,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10451,6 +12979,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10490,7 +13027,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10526,6 +13063,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getQuestDuration: {
@@ -10550,6 +13114,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10561,6 +13134,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10600,7 +13182,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-duration` (/problems/invalid-duration): Invalid duration */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-duration` (/problems/invalid-duration): Invalid duration */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10636,6 +13218,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getQuestReward: {
@@ -10661,6 +13270,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10672,6 +13290,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10712,7 +13339,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10741,6 +13368,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10794,6 +13448,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10805,6 +13468,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10872,7 +13544,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `too-many-quest-habits` (/problems/too-many-quest-habits): Too many quest habits; `invalid-title` (/problems/invalid-title): Invalid title; `invalid-description` (/problems/invalid-description): Invalid description; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `too-many-quest-habits` (/problems/too-many-quest-habits): Too many quest habits; `invalid-title` (/problems/invalid-title): Invalid title; `invalid-description` (/problems/invalid-description): Invalid description; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10917,6 +13589,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     removeQuestHabit: {
@@ -10951,7 +13650,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10987,12 +13686,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listQuestParticipants: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 /** @description The `next` of the previous page */
                 cursor?: string;
             };
@@ -11050,7 +13776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11070,6 +13796,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11145,7 +13880,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `quest-has-no-habits` (/problems/quest-has-no-habits): Quest has no habits */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `quest-has-no-habits` (/problems/quest-has-no-habits): Quest has no habits */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11174,6 +13909,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11239,6 +14001,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -11250,6 +14021,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11279,7 +14059,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11308,6 +14088,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11400,7 +14207,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11420,6 +14227,15 @@ export interface operations {
             };
             /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11580,7 +14396,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11600,6 +14416,24 @@ export interface operations {
             };
             /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11660,7 +14494,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11696,13 +14530,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listMarketplaceItems: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Only items of this type; ALL (the default) lists every item */
-                type: "ALL" | "WEAPON" | "ARMOR" | "CONSUMABLE";
+                type?: "ALL" | "WEAPON" | "ARMOR" | "CONSUMABLE";
             };
             header?: never;
             path: {
@@ -11741,7 +14584,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11770,6 +14613,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11821,7 +14673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11850,6 +14702,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11882,7 +14743,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `insufficient-funds` (/problems/insufficient-funds): Insufficient funds; `level-too-low` (/problems/level-too-low): Level too low; `inventory-full` (/problems/inventory-full): Inventory full */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-funds` (/problems/insufficient-funds): Insufficient funds; `level-too-low` (/problems/level-too-low): Level too low; `inventory-full` (/problems/inventory-full): Inventory full */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11918,6 +14779,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `avatar-unavailable` (/problems/avatar-unavailable): Avatar service unavailable */
             502: {
                 headers: {
@@ -11931,8 +14819,8 @@ export interface operations {
     };
     listSoldItems: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 /** @description From the `next` link of the previous page */
                 cursor?: string;
             };
@@ -11973,7 +14861,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12002,6 +14890,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12053,7 +14950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12082,6 +14979,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12111,7 +15017,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory; `item-equipped` (/problems/item-equipped): Item equipped */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory; `item-equipped` (/problems/item-equipped): Item equipped */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12140,6 +15046,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12213,7 +15146,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12240,14 +15173,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listNotifications: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Only notifications not read yet */
                 unread?: boolean;
-                limit: number;
+                limit?: number;
                 /** @description The `next` of the previous page */
                 cursor?: string;
             };
@@ -12290,7 +15232,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12319,6 +15261,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12348,7 +15299,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12377,6 +15328,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12405,7 +15383,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12434,6 +15412,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12486,7 +15491,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12506,6 +15511,15 @@ export interface operations {
             };
             /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12541,6 +15555,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -12561,6 +15584,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12596,7 +15646,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12625,6 +15675,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12675,6 +15734,15 @@ export interface operations {
                             };
                         }[];
                     };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
@@ -12750,7 +15818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `too-many-webhooks` (/problems/too-many-webhooks): Too many webhooks; `webhook-url-refused` (/problems/webhook-url-refused): Webhook URL refused */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `too-many-webhooks` (/problems/too-many-webhooks): Too many webhooks; `webhook-url-refused` (/problems/webhook-url-refused): Webhook URL refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12761,6 +15829,24 @@ export interface operations {
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12788,7 +15874,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12808,6 +15894,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12860,7 +15973,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12887,12 +16000,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listWebhookDeliveries: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 /** @description The `next` of the previous page */
                 cursor?: string;
             };
@@ -12937,7 +16077,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12957,6 +16097,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13007,7 +16156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13036,6 +16185,33 @@ export interface operations {
             };
             /** @description `webhook-disabled` (/problems/webhook-disabled): Webhook disabled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
