@@ -11,11 +11,13 @@
  * route that takes none (GET bodies alike); another token or none. Every possible change, and
  * each edge value of every parameter and field, is tried once before the random runs.
  *
- * Properties: never a 5xx; every 4xx is problem+json with one title per type, and a 400 names the
- * fields at fault (`errors[].path` under body, querystring, params or headers) unless a game rule
- * refused a well-formed request; a body the document refuses is never accepted; a refused request
- * that is not a GET changes nothing (state read through the API before and after); afterwards
- * every process is healthy. (A wrong method on every known path: wrong-methods.test.ts.)
+ * Properties: never a 5xx; every status answered is one the document lists for the operation; every
+ * 4xx is problem+json with one title per type, and a 400 names the fields at fault (`errors[].path`
+ * under body, querystring, params or headers) unless a game rule refused a well-formed request; a
+ * body the document refuses is never accepted; a refused request that is not a GET changes nothing
+ * (state read through the API before and after); afterwards every process is healthy. (A wrong
+ * method on every known path: wrong-methods.test.ts; the statuses of malformed requests to every
+ * operation, aimed rather than drawn: openapi-truth.test.ts.)
  *
  * Reproducing: a failure prints the operation, QL_FUZZ_SEED and fast-check's seed and path.
  * QL_FUZZ_SEED (default below) and QL_FUZZ_RUNS (random runs per operation) change the run;
@@ -26,7 +28,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { TestApp } from './support/app.js'
 import { requestsOf, send, type FuzzRequest, type Response } from './support/fuzz-requests.js'
-import { changed, clip, fault, fuzzWorld, type FuzzWorld, type Operation, type Snapshot } from './support/fuzz-world.js'
+import { changed, clip, fault, fuzzWorld, undocumentedStatus, type FuzzWorld, type Operation, type Snapshot } from './support/fuzz-world.js'
 import type { ValueOptions } from './support/openapi-arbitraries.js'
 import type { SplitTestApp } from './support/split-app.js'
 
@@ -65,7 +67,7 @@ function count(op: Operation, res: Response): void {
 async function exercise(op: Operation, r: FuzzRequest): Promise<void> {
   const res = await send(world, op, r)
   count(op, res)
-  const wrong = fault(r, res)
+  const wrong = fault(r, res) ?? undocumentedStatus(op, r.url, res)
   if (wrong) {
     // What it did, if anything, is not what the next run (a shrink of this one) is judged against.
     await rebase(op)

@@ -137,21 +137,34 @@ test('every error status of every operation lists its problem types, each of tha
   expect(listed).toBeGreaterThan(300)
 })
 
-test('each problem type is documented at its URI: a page for people, JSON when asked for; an unknown one is 404', async () => {
+/** What a browser asks for when it follows a link. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+
+test('each problem type is documented at its URI: JSON, a page for a browser; an unknown one is 404', async () => {
   expect(problemTypes.size).toBeGreaterThan(80)
   for (const [uri, t] of problemTypes) {
     expect(t.title, uri).toMatch(/\S/)
     expect(t.description, uri).toMatch(/\S/)
     expect(t.status, uri).toBeGreaterThanOrEqual(400)
   }
-  const page = await app.inject({ url: '/problems/insufficient-funds' })
+  const page = await app.inject({ url: '/problems/insufficient-funds', headers: { accept: BROWSER_ACCEPT } })
   expect(page.statusCode).toBe(200)
   expect(page.headers['content-type']).toMatch(/^text\/html/)
   expect(page.body).toContain('<h1>Insufficient funds</h1>')
   expect(page.body).toContain('/problems/insufficient-funds')
-  const json = await app.inject({ url: '/problems/insufficient-funds', headers: { accept: 'application/json' } })
-  expect(json.json()).toEqual(problemTypes.get('/problems/insufficient-funds'))
-  const index = await app.inject({ url: '/problems' })
+  for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.5']) {
+    const json = await app.inject({ url: '/problems/insufficient-funds', headers: accept === undefined ? {} : { accept } })
+    expect(json.headers['content-type'], String(accept)).toMatch(/^application\/json/)
+    expect(json.json()).toEqual(problemTypes.get('/problems/insufficient-funds'))
+  }
+  const all = await app.inject({ url: '/problems' })
+  expect(all.headers['content-type']).toMatch(/^application\/json/)
+  expect(all.json()).toHaveLength(problemTypes.size)
+  // The document says both, and which is which.
+  for (const path of ['/problems', '/problems/{slug}']) {
+    expect(Object.keys(doc.paths[path]!.get!.responses?.['200']?.content ?? {}), path).toEqual(['application/json', 'text/html'])
+  }
+  const index = await app.inject({ url: '/problems', headers: { accept: BROWSER_ACCEPT } })
   expect(index.headers['content-type']).toMatch(/^text\/html/)
   for (const uri of problemTypes.keys()) expect(index.body).toContain(`href="${uri}"`)
   const unknown = await app.inject({ url: '/problems/no-such-type' })

@@ -15,7 +15,15 @@ import type { Schema } from './openapi-arbitraries.js'
 import { newPlayer, type Player } from './players.js'
 
 export interface Param { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: Schema }
-export interface Operation { key: string; method: string; path: string; params: Param[]; body?: Schema }
+export interface Operation {
+  key: string
+  method: string
+  path: string
+  params: Param[]
+  body?: Schema
+  /** The statuses the document lists for it. */
+  statuses: number[]
+}
 type DocOperation = { parameters?: Param[]; requestBody?: { content?: Record<string, { schema: Schema }> }; responses?: Record<string, { content?: Record<string, unknown> }> }
 
 const SWORD = 'Fuzz Sword'
@@ -35,7 +43,7 @@ export interface FuzzWorld {
   b: Player
   c: Player
   /** Real values for path parameters, so requests reach rules and not only the router. */
-  pathValues(op: Operation, name: string): string[]
+  pathValues(op: Pick<Operation, 'path'>, name: string): string[]
   /** Real or meaningful values for body and query fields, by name (used when the schema accepts them). */
   knownValues(): Record<string, unknown[]>
   /**
@@ -75,9 +83,10 @@ export async function fuzzWorld(): Promise<FuzzWorld> {
     path,
     params: op.parameters ?? [],
     ...(op.requestBody?.content?.['application/json'] ? { body: op.requestBody.content['application/json'].schema } : {}),
+    statuses: Object.keys(op.responses ?? {}).map(Number),
   })))
 
-  const pathValues = (op: Operation, name: string): string[] => {
+  const pathValues = (op: Pick<Operation, 'path'>, name: string): string[] => {
     if (name === 'id') {
       const byPrefix: [string, string][] = [
         ['/api/v1/avatars/', a.avatarId], ['/api/v1/habits/', ids.habit], ['/api/v1/guilds/', ids.guild], ['/api/v1/battles/', ids.battle],
@@ -141,6 +150,18 @@ const isRule = (type: string) => PROBLEM_TYPES[problemTypeSlug(type) ?? '']?.rul
 
 /** The title each problem type was first seen with: one type, one title. */
 const titles = new Map<string, string>()
+
+/**
+ * Why an answer's status is not one the document lists for the operation, or undefined. A URL whose
+ * path parameter is a dot segment (`%2e%2e`) names another path, as URLs do: what the server
+ * answered for that path (the problem's `instance`) is not the operation's answer.
+ */
+export function undocumentedStatus(op: Operation, url: string, res: Awaited<ReturnType<TestApp['inject']>>): string | undefined {
+  if (op.statuses.includes(res.statusCode)) return undefined
+  const instance = /"instance":"([^"?]*)/.exec(res.body)?.[1]
+  if (instance !== undefined && instance !== url.split('?')[0]) return undefined
+  return `a ${res.statusCode} that the document does not list for ${op.key} (it lists ${op.statuses.join(', ')})`
+}
 
 /** What is wrong with an answer, or undefined. */
 export function fault(r: { documentedInvalid: boolean }, res: Awaited<ReturnType<TestApp['inject']>>): string | undefined {

@@ -28,6 +28,8 @@ export interface Schema {
   required?: string[]
   nullable?: boolean
   default?: unknown
+  /** Variants of an object, each adding its fields to the object's own (a recurrence's schedule per type). */
+  oneOf?: Schema[]
 }
 
 /**
@@ -52,7 +54,19 @@ function nullableEnums(s: Schema): Schema {
   if (s.nullable && s.enum && !s.enum.includes(null)) s.enum = [...s.enum, null]
   for (const p of Object.values(s.properties ?? {})) nullableEnums(p)
   if (s.items) nullableEnums(s.items)
+  for (const v of s.oneOf ?? []) nullableEnums(v)
   return s
+}
+
+/** An object schema with `oneOf` variants as one object schema per variant: the object's fields and the variant's. */
+export function variantsOf(s: Schema): Schema[] {
+  if (s.type !== 'object' || !s.oneOf) return [s]
+  const { oneOf, ...own } = s
+  return oneOf.map((v) => ({
+    ...own, type: 'object',
+    properties: { ...own.properties, ...v.properties },
+    required: [...new Set([...(own.required ?? []), ...(v.required ?? [])])],
+  }))
 }
 
 /** A JSON token written as is: a number as the client spelled it (`1e400`, `-0`), which no JS value says. */
@@ -191,7 +205,7 @@ function validOwnValue(s: Schema, o: ValueOptions, depth: number): fc.Arbitrary<
     case 'number': return fc.oneof(validInteger(s), fc.double({ noNaN: true, noDefaultInfinity: true, ...bounds(s) }))
     case 'boolean': return fc.boolean()
     case 'array': return arrayOf(s, o, depth, s.minItems ?? 0)
-    case 'object': return objectOf(s, o, depth)
+    case 'object': return s.oneOf ? fc.oneof(...variantsOf(s).map((v) => objectOf(v, o, depth))) : objectOf(s, o, depth)
     default: return fc.jsonValue({ maxDepth: 2 })
   }
 }
@@ -281,6 +295,8 @@ interface Fault { at: string; value: fc.Arbitrary<unknown>; edges: fc.Arbitrary<
  * (when required) missing.
  */
 export function faultsOf(s: Schema, o: ValueOptions, depth = 0): Fault[] {
+  // Each variant's fields, wrong in the variant that takes them.
+  if (s.oneOf) return variantsOf(s).flatMap((v, i) => faultsOf(v, o, depth).filter((f) => i === 0 || f.at !== ''))
   const faults: Fault[] = [{ at: '', value: faultyValue(s, o, depth), edges: edgeValues(s).map((v) => fc.constant(v)) }]
   if (depth >= 3) return faults
   const nest = (inner: Fault, at: string, into: (v: unknown) => fc.Arbitrary<unknown>): Fault => ({

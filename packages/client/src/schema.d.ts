@@ -16,7 +16,7 @@ export interface paths {
         };
         /**
          * Every problem type refusals carry
-         * @description No token needed. Each type a problem+json body can carry in `type`, with its status, title and what it means. HTML unless the request asks for JSON (`Accept: application/json`).
+         * @description No token needed. Each type a problem+json body can carry in `type`, with its status, title and what it means. JSON, or a page for people (HTML) when the request prefers `text/html` (as a browser following a problem's `type` does).
          */
         get: operations["listProblemTypes"];
         put?: never;
@@ -36,7 +36,7 @@ export interface paths {
         };
         /**
          * What one problem type means
-         * @description No token needed. The page at a problem type's URI: its status, title and what it means. HTML unless the request asks for JSON (`Accept: application/json`); 404 `not-found` for a type the API never answers.
+         * @description No token needed. What is at a problem type's URI: its status, title and what it means. JSON, or a page for people (HTML) when the request prefers `text/html` (as a browser following a problem's `type` does). 404 `not-found` for a type the API never answers.
          */
         get: operations["getProblemType"];
         put?: never;
@@ -872,7 +872,7 @@ export interface paths {
         };
         /**
          * Experience and money the avatar earned in [from, to) (services only)
-         * @description What the avatar earned from any source, summed by quarter hour (reports ask for whole days); spending does not count against it. An unknown avatar earned nothing. Refused with 403 `service-only` for a player token (players read it in GET /api/v1/avatars/{id}/report), 400 `invalid-instant` for an instant outside the years 1–9999, and 400 `invalid-span` when `to` is before `from`.
+         * @description What the avatar earned from any source, summed by quarter hour (reports ask for whole days); spending does not count against it. An unknown avatar earned nothing. Refused with 403 `service-only` for a player token (players read it in GET /api/v1/avatars/{id}/report), 400 `validation` for an instant that is not a real one in the years 1–9999, and 400 `invalid-span` when `to` is before `from`.
          */
         get: operations["serviceGetAvatarEarnings"];
         put?: never;
@@ -898,7 +898,7 @@ export interface paths {
         put?: never;
         /**
          * Create a habit for an avatar the caller owns
-         * @description `avatarId` must name an avatar the caller owns: 400 `unknown-avatar` when there is none, 403 `not-owner` when it is another player's. Its first window is the one holding today (it never penalises); `HabitCreated` tells it. The title is trimmed: 1–200 characters, not blank (400 `validation` otherwise). At most 20 tags of 1–40 characters, trimmed and de-duplicated: 400 `invalid-tags` otherwise. WEEKLY needs `dayOfWeek`, MONTHLY `dayOfMonth`, TIMES_PER_WEEK `timesPerWeek`, EVERY_N_DAYS `everyNDays`; another type's field must be null or absent: 400 `invalid-recurrence` otherwise, naming the field. Rest days are weekdays of a DAILY habit, never all seven: 400 `invalid-rest-days` otherwise. A reminder time is HH:mm (00:00–23:59, 400 `invalid-reminder-time` otherwise); each window not completed by then reminds once, in the avatar's inbox (`HabitReminderDue`). An own `timeZone` must be an IANA zone: 400 `invalid-time-zone`.
+         * @description `avatarId` must name an avatar the caller owns: 400 `unknown-avatar` when there is none, 403 `not-owner` when it is another player's. Its first window is the one holding today (it never penalises); `HabitCreated` tells it. The title is trimmed: 1–200 characters, not blank (400 `validation` otherwise). At most 20 tags of 1–40 characters, not blank, trimmed and de-duplicated: 400 `validation` otherwise. WEEKLY needs `dayOfWeek`, MONTHLY `dayOfMonth`, TIMES_PER_WEEK `timesPerWeek`, EVERY_N_DAYS `everyNDays`; another type's field must be null or absent: 400 `validation` otherwise, naming the field. Rest days are weekdays of a DAILY habit, never all seven: 400 `invalid-rest-days` otherwise. A reminder time is HH:mm (00:00–23:59, 400 `invalid-reminder-time` otherwise); each window not completed by then reminds once, in the avatar's inbox (`HabitReminderDue`). An own `timeZone` must be an IANA zone: 400 `invalid-time-zone`.
          */
         post: operations["createHabit"];
         delete?: never;
@@ -1002,7 +1002,7 @@ export interface paths {
         head?: never;
         /**
          * Replace a habit's tags
-         * @description At most 20 tags of 1–40 characters, trimmed and de-duplicated: 400 `invalid-tags` otherwise. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
+         * @description At most 20 tags of 1–40 characters, not blank, trimmed and de-duplicated: 400 `validation` otherwise. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
          */
         patch: operations["updateHabitTags"];
         trace?: never;
@@ -1026,7 +1026,7 @@ export interface paths {
         head?: never;
         /**
          * Change the recurrence; windows start afresh from today
-         * @description The windows of the old schedule that have ended are judged first, so a change never skips a missed one; reminders move with the new windows, and rest days stay only on a DAILY habit. WEEKLY needs `dayOfWeek`, MONTHLY `dayOfMonth`, TIMES_PER_WEEK `timesPerWeek`, EVERY_N_DAYS `everyNDays`; another type's field must be null or absent: 400 `invalid-recurrence` otherwise, naming the field. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
+         * @description The windows of the old schedule that have ended are judged first, so a change never skips a missed one; reminders move with the new windows, and rest days stay only on a DAILY habit. WEEKLY needs `dayOfWeek`, MONTHLY `dayOfMonth`, TIMES_PER_WEEK `timesPerWeek`, EVERY_N_DAYS `everyNDays`; another type's field must be null or absent: 400 `validation` otherwise, naming the field. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
          */
         patch: operations["updateHabitRecurrence"];
         trace?: never;
@@ -1174,7 +1174,7 @@ export interface paths {
         put?: never;
         /**
          * Complete the window holding `date`; the avatar is rewarded by event
-         * @description `date` is a local date-time with no offset (400 `invalid-date` otherwise). Refused with 400 `attend-in-future` more than 24 hours ahead, 400 `before-first-window`, 400 `window-already-completed`, and for a TIMES_PER_WEEK habit 400 `day-already-completed` (one completion a day); an archived habit is 400 `habit-archived`. `HabitAttended` pays the avatar (experience 10 + min(streak − 1, 10), money 2; a streak may earn a streak freeze), gives its guild, if any, a point and counts toward its quest, if linked. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
+         * @description `date` is a local date-time with no offset (400 `validation` otherwise, `invalid-date` for a day the calendar lacks). Refused with 400 `attend-in-future` more than 24 hours ahead, 400 `before-first-window`, 400 `window-already-completed`, and for a TIMES_PER_WEEK habit 400 `day-already-completed` (one completion a day); an archived habit is 400 `habit-archived`. `HabitAttended` pays the avatar (experience 10 + min(streak − 1, 10), money 2; a streak may earn a streak freeze), gives its guild, if any, a point and counts toward its quest, if linked. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
          */
         post: operations["attendHabit"];
         delete?: never;
@@ -2631,7 +2631,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Every problem type, by slug */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2647,6 +2647,16 @@ export interface operations {
                         title: string;
                         description: string;
                     }[];
+                    "text/html": string;
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2662,7 +2672,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The problem type */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2678,10 +2688,29 @@ export interface operations {
                         title: string;
                         description: string;
                     };
+                    "text/html": string;
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2711,8 +2740,26 @@ export interface operations {
                     "text/calendar": string;
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2766,7 +2813,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2777,6 +2824,24 @@ export interface operations {
             };
             /** @description `email-taken` (/problems/email-taken): Email taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2836,7 +2901,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2847,6 +2912,24 @@ export interface operations {
             };
             /** @description `invalid-credentials` (/problems/invalid-credentials): Invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2903,7 +2986,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2914,6 +2997,24 @@ export interface operations {
             };
             /** @description `invalid-refresh-token` (/problems/invalid-refresh-token): Invalid refresh token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2950,7 +3051,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2961,6 +3062,24 @@ export interface operations {
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2998,7 +3117,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3009,6 +3128,24 @@ export interface operations {
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token; `invalid-credentials` (/problems/invalid-credentials): Invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3058,8 +3195,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3085,6 +3240,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     exportAccount: {
@@ -3103,6 +3267,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
@@ -3159,6 +3332,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createAvatar: {
@@ -3201,7 +3383,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `reserved-avatar-id` (/problems/reserved-avatar-id): Reserved avatar id; `too-many-avatars` (/problems/too-many-avatars): Too many avatars */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `reserved-avatar-id` (/problems/reserved-avatar-id): Reserved avatar id; `too-many-avatars` (/problems/too-many-avatars): Too many avatars */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3228,15 +3410,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     searchAvatars: {
         parameters: {
-            query: {
+            query?: {
                 name?: string;
                 minLevel?: number;
                 maxLevel?: number;
-                limit: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -3440,7 +3640,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3460,6 +3660,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3505,7 +3714,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3541,6 +3750,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteAvatar: {
@@ -3562,6 +3798,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3582,6 +3827,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3614,6 +3886,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3634,6 +3915,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3681,7 +3971,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3710,6 +4000,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3748,6 +4047,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3759,6 +4067,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3798,7 +4115,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3827,6 +4144,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3865,6 +4209,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3876,6 +4229,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3914,6 +4276,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3925,6 +4296,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3965,6 +4345,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -3976,6 +4365,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4015,6 +4413,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -4026,6 +4433,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4074,7 +4490,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4119,6 +4535,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getAvatarMana: {
@@ -4151,6 +4594,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -4162,6 +4614,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4204,7 +4665,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `wallet-full` (/problems/wallet-full): Wallet full */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `wallet-full` (/problems/wallet-full): Wallet full */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4242,6 +4703,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4284,7 +4772,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-funds` (/problems/insufficient-funds): Insufficient funds */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-funds` (/problems/insufficient-funds): Insufficient funds */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4322,6 +4810,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4364,7 +4879,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4402,6 +4917,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4444,7 +4986,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4489,6 +5031,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     spendMana: {
@@ -4524,7 +5093,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-mana` (/problems/insufficient-mana): Insufficient mana */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-mana` (/problems/insufficient-mana): Insufficient mana */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4569,6 +5138,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     restoreMana: {
@@ -4604,7 +5200,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4642,6 +5238,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4687,6 +5310,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -4698,6 +5330,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4726,7 +5367,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `no-stat-points` (/problems/no-stat-points): No stat points */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `no-stat-points` (/problems/no-stat-points): No stat points */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4755,6 +5396,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4783,7 +5451,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `no-stat-points` (/problems/no-stat-points): No stat points */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `no-stat-points` (/problems/no-stat-points): No stat points */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4812,6 +5480,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4840,7 +5535,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `no-stat-points` (/problems/no-stat-points): No stat points */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `no-stat-points` (/problems/no-stat-points): No stat points */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4869,6 +5564,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4916,6 +5638,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -4927,6 +5658,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4982,7 +5722,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `inventory-full` (/problems/inventory-full): Inventory full */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `inventory-full` (/problems/inventory-full): Inventory full */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5020,6 +5760,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5067,7 +5834,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5105,6 +5872,33 @@ export interface operations {
             };
             /** @description `idempotency-key-reused` (/problems/idempotency-key-reused): Idempotency key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5157,7 +5951,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-equipped` (/problems/item-equipped): Item equipped; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-equipped` (/problems/item-equipped): Item equipped; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5202,6 +5996,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     equipItem: {
@@ -5239,7 +6060,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory; `item-not-equippable` (/problems/item-not-equippable): Item not equippable */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory; `item-not-equippable` (/problems/item-not-equippable): Item not equippable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5268,6 +6089,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5312,7 +6160,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-equipped` (/problems/item-not-equipped): Item not equipped; `inventory-full` (/problems/inventory-full): Inventory full */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-equipped` (/problems/item-not-equipped): Item not equipped; `inventory-full` (/problems/inventory-full): Inventory full */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5341,6 +6189,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5398,7 +6273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `freezes-full` (/problems/freezes-full): Streak freezes full; `item-not-usable` (/problems/item-not-usable): Item not usable; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `freezes-full` (/problems/freezes-full): Streak freezes full; `item-not-usable` (/problems/item-not-usable): Item not usable; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5427,6 +6302,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5474,6 +6376,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -5485,6 +6396,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5636,7 +6556,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-instant` (/problems/invalid-instant): Invalid instant; `invalid-span` (/problems/invalid-span): Invalid span */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-span` (/problems/invalid-span): Invalid span */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5663,6 +6583,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listHabits: {
@@ -5670,7 +6599,7 @@ export interface operations {
             query: {
                 /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
                 avatarId: string;
-                limit: number;
+                limit?: number;
                 cursor?: string;
                 /** @description true: only archived habits; false: only the others; absent (the default): both */
                 archived?: boolean;
@@ -5792,21 +6721,119 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     recurrenceType: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
-                    /** @enum {string|null} */
-                    dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
-                    /** @description 31 means the last day of shorter months */
-                    dayOfMonth?: number | null;
-                    /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
-                    timesPerWeek?: number | null;
-                    /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
-                    everyNDays?: number | null;
                     /** @description DAILY only: weekdays whose windows are not due (not all seven); changes govern windows from tomorrow on */
                     restDays?: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[] | null;
                     /** @description The habit's own IANA zone; absent or null: it follows its avatar's (settings) */
                     timeZone?: string | null;
                     /** @description HH:mm (00:00–23:59) in the habit's time zone: a reminder at that time on the last day of each window not yet completed; null: none */
                     reminderTime?: string | null;
-                };
+                } & ({
+                    /** @enum {string} */
+                    recurrenceType: "DAILY";
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    recurrenceType: "WEEKLY";
+                    /**
+                     * @description WEEKLY: the weekday of each window
+                     * @enum {string}
+                     */
+                    dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    recurrenceType: "MONTHLY";
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /** @description MONTHLY: 31 means the last day of shorter months */
+                    dayOfMonth: number;
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    recurrenceType: "TIMES_PER_WEEK";
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
+                    timesPerWeek: number;
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    recurrenceType: "EVERY_N_DAYS";
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
+                    everyNDays: number;
+                });
             };
         };
         responses: {
@@ -5827,7 +6854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence; `invalid-rest-days` (/problems/invalid-rest-days): Invalid rest days; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time; `invalid-time-zone` (/problems/invalid-time-zone): Invalid time zone */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-rest-days` (/problems/invalid-rest-days): Invalid rest days; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time; `invalid-time-zone` (/problems/invalid-time-zone): Invalid time zone */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5847,6 +6874,24 @@ export interface operations {
             };
             /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5911,6 +6956,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -5931,6 +6985,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5987,15 +7050,113 @@ export interface operations {
                     recurrence: {
                         /** @enum {string} */
                         type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
-                        /** @enum {string|null} */
-                        dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
-                        /** @description 31 means the last day of shorter months */
-                        dayOfMonth?: number | null;
+                    } & ({
+                        /** @enum {string} */
+                        type: "DAILY";
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "WEEKLY";
+                        /**
+                         * @description WEEKLY: the weekday of each window
+                         * @enum {string}
+                         */
+                        dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+                        /**
+                         * @description Not for a WEEKLY habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
+                        /**
+                         * @description Not for a WEEKLY habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
+                        /**
+                         * @description Not for a WEEKLY habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "MONTHLY";
+                        /**
+                         * @description Not for a MONTHLY habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /** @description MONTHLY: 31 means the last day of shorter months */
+                        dayOfMonth: number;
+                        /**
+                         * @description Not for a MONTHLY habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
+                        /**
+                         * @description Not for a MONTHLY habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "TIMES_PER_WEEK";
+                        /**
+                         * @description Not for a TIMES_PER_WEEK habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /**
+                         * @description Not for a TIMES_PER_WEEK habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
                         /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
-                        timesPerWeek?: number | null;
+                        timesPerWeek: number;
+                        /**
+                         * @description Not for a TIMES_PER_WEEK habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "EVERY_N_DAYS";
+                        /**
+                         * @description Not for a EVERY_N_DAYS habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /**
+                         * @description Not for a EVERY_N_DAYS habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
+                        /**
+                         * @description Not for a EVERY_N_DAYS habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
                         /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
-                        everyNDays?: number | null;
-                    };
+                        everyNDays: number;
+                    });
                     timeZone: string;
                     /**
                      * Format: date
@@ -6013,7 +7174,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6049,6 +7210,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteHabit: {
@@ -6069,7 +7257,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6105,6 +7293,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitTitle: {
@@ -6129,6 +7344,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6149,6 +7373,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6187,7 +7420,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6223,6 +7456,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitDescription: {
@@ -6247,6 +7507,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6267,6 +7536,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6305,7 +7583,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6341,6 +7619,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitTags: {
@@ -6365,6 +7670,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6385,6 +7699,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6428,7 +7751,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-tags` (/problems/invalid-tags): Invalid tags */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6457,6 +7780,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6494,76 +7844,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `not-owner` (/problems/not-owner): Not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `not-found` (/problems/not-found): Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    updateHabitRecurrence: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "type": "WEEKLY",
-                 *       "dayOfWeek": "SATURDAY",
-                 *       "dayOfMonth": null
-                 *     }
-                 */
-                "application/json": {
-                    /** @enum {string} */
-                    type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
-                    /** @enum {string|null} */
-                    dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
-                    /** @description 31 means the last day of shorter months */
-                    dayOfMonth?: number | null;
-                    /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
-                    timesPerWeek?: number | null;
-                    /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
-                    everyNDays?: number | null;
-                };
-            };
-        };
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6599,6 +7880,218 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateHabitRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "WEEKLY",
+                 *       "dayOfWeek": "SATURDAY",
+                 *       "dayOfMonth": null
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
+                } & ({
+                    /** @enum {string} */
+                    type: "DAILY";
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a DAILY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    type: "WEEKLY";
+                    /**
+                     * @description WEEKLY: the weekday of each window
+                     * @enum {string}
+                     */
+                    dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a WEEKLY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    type: "MONTHLY";
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /** @description MONTHLY: 31 means the last day of shorter months */
+                    dayOfMonth: number;
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /**
+                     * @description Not for a MONTHLY habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    type: "TIMES_PER_WEEK";
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
+                    timesPerWeek: number;
+                    /**
+                     * @description Not for a TIMES_PER_WEEK habit
+                     * @enum {object|null}
+                     */
+                    everyNDays?: never | null;
+                } | {
+                    /** @enum {string} */
+                    type: "EVERY_N_DAYS";
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    dayOfWeek?: never | null;
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    dayOfMonth?: never | null;
+                    /**
+                     * @description Not for a EVERY_N_DAYS habit
+                     * @enum {object|null}
+                     */
+                    timesPerWeek?: never | null;
+                    /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
+                    everyNDays: number;
+                });
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitRestDays: {
@@ -6623,6 +8116,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6643,6 +8145,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6685,7 +8196,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-rest-days` (/problems/invalid-rest-days): Invalid rest days */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-rest-days` (/problems/invalid-rest-days): Invalid rest days */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6714,6 +8225,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6760,7 +8298,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-date` (/problems/invalid-date): Invalid date; `invalid-span` (/problems/invalid-span): Invalid span */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-date` (/problems/invalid-date): Invalid date; `invalid-span` (/problems/invalid-span): Invalid span */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6796,6 +8334,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitReminderTime: {
@@ -6821,6 +8368,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6841,6 +8397,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6880,7 +8445,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-reminder-time` (/problems/invalid-reminder-time): Invalid reminder time */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6916,6 +8481,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitArchived: {
@@ -6940,6 +8532,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -6960,6 +8561,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7036,7 +8646,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `habit-archived` (/problems/habit-archived): Habit archived */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `habit-archived` (/problems/habit-archived): Habit archived */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7072,6 +8682,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getHabitLastAttendedDate: {
@@ -7096,6 +8733,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -7116,6 +8762,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7155,6 +8810,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -7175,6 +8839,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7214,7 +8887,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-date` (/problems/invalid-date): Invalid date; `attend-in-future` (/problems/attend-in-future): Completion in the future; `before-first-window` (/problems/before-first-window): Before the first window; `window-already-completed` (/problems/window-already-completed): Window already completed; `day-already-completed` (/problems/day-already-completed): Day already completed; `habit-archived` (/problems/habit-archived): Habit archived */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-date` (/problems/invalid-date): Invalid date; `attend-in-future` (/problems/attend-in-future): Completion in the future; `before-first-window` (/problems/before-first-window): Before the first window; `window-already-completed` (/problems/window-already-completed): Window already completed; `day-already-completed` (/problems/day-already-completed): Day already completed; `habit-archived` (/problems/habit-archived): Habit archived */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7243,6 +8916,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7291,7 +8991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7320,6 +9020,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7398,7 +9107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-time-zone` (/problems/invalid-time-zone): Invalid time zone; `invalid-day-start-hour` (/problems/invalid-day-start-hour): Invalid day start hour; `invalid-vacation` (/problems/invalid-vacation): Invalid vacation */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-time-zone` (/problems/invalid-time-zone): Invalid time zone; `invalid-day-start-hour` (/problems/invalid-day-start-hour): Invalid day start hour; `invalid-vacation` (/problems/invalid-vacation): Invalid vacation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7427,6 +9136,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7479,6 +9215,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -7499,6 +9244,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7560,7 +9314,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-date` (/problems/invalid-date): Invalid date */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-date` (/problems/invalid-date): Invalid date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7589,6 +9343,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7631,7 +9394,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7651,6 +9414,24 @@ export interface operations {
             };
             /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7858,7 +9639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-import` (/problems/invalid-import): Invalid import; `malformed-request` (/problems/malformed-request): Malformed request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-import` (/problems/invalid-import): Invalid import */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7894,8 +9675,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `import-too-large` (/problems/import-too-large): Import too large; `payload-too-large` (/problems/payload-too-large): Payload too large */
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large; `import-too-large` (/problems/import-too-large): Import too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7953,7 +9743,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7980,12 +9770,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     serviceExportHabits: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -8058,7 +9857,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8085,13 +9884,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     serviceExportHabitHistory: {
         parameters: {
             query: {
                 kind: "completions" | "missed" | "frozen";
-                limit: number;
+                limit?: number;
                 /** @description The `next` of the page before */
                 after?: string;
             };
@@ -8133,7 +9941,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8153,6 +9961,15 @@ export interface operations {
             };
             /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8195,7 +10012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid-host` (/problems/invalid-host): Invalid host */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-host` (/problems/invalid-host): Invalid host */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8222,6 +10039,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteCalendarFeed: {
@@ -8239,6 +10074,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
@@ -8258,16 +10102,34 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listGuilds: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Case-insensitive substring of the name */
                 name?: string;
                 /** @description Only the guild this avatar belongs to (none or one) */
                 memberId?: string;
-                limit: number;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -8373,7 +10235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-guild-name` (/problems/invalid-guild-name): Invalid guild name; `invalid-nickname` (/problems/invalid-nickname): Invalid nickname */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-guild-name` (/problems/invalid-guild-name): Invalid guild name; `invalid-nickname` (/problems/invalid-nickname): Invalid nickname */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8409,12 +10271,30 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getGuildLeaderboard: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -8523,6 +10403,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -8534,6 +10423,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8574,7 +10472,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8603,6 +10501,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8639,6 +10564,15 @@ export interface operations {
                     }[];
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -8650,6 +10584,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8696,6 +10639,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -8716,6 +10668,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8758,7 +10719,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `already-member` (/problems/already-member): Already a member */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `already-member` (/problems/already-member): Already a member */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8796,6 +10757,33 @@ export interface operations {
             };
             /** @description `invite-pending` (/problems/invite-pending): Invite pending */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8841,55 +10829,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `not-owner` (/problems/not-owner): Not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `not-found` (/problems/not-found): Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    withdrawGuildInvite: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                inviteId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8918,6 +10858,99 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    withdrawGuildInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8961,7 +10994,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-invite-target` (/problems/not-invite-target): Not the invited avatar; `invite-expired` (/problems/invite-expired): Invite expired; `already-member` (/problems/already-member): Already a member; `guild-full` (/problems/guild-full): Guild full; `invalid-nickname` (/problems/invalid-nickname): Invalid nickname */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-invite-target` (/problems/not-invite-target): Not the invited avatar; `invite-expired` (/problems/invite-expired): Invite expired; `already-member` (/problems/already-member): Already a member; `guild-full` (/problems/guild-full): Guild full; `invalid-nickname` (/problems/invalid-nickname): Invalid nickname */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9006,6 +11039,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     removeGuildMember: {
@@ -9040,7 +11100,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member; `leader-cannot-be-removed` (/problems/leader-cannot-be-removed): Leader cannot be removed */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member; `leader-cannot-be-removed` (/problems/leader-cannot-be-removed): Leader cannot be removed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9076,6 +11136,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     leaveGuild: {
@@ -9098,7 +11185,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9127,6 +11214,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9171,7 +11285,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member; `own-role` (/problems/own-role): Own role */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member; `own-role` (/problems/own-role): Own role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9200,6 +11314,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9242,7 +11383,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `not-a-member` (/problems/not-a-member): Not a member */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9271,6 +11412,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9308,6 +11476,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9319,6 +11496,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9366,6 +11552,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9386,6 +11581,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9424,6 +11628,15 @@ export interface operations {
                             turnsPerMember: number;
                         }[];
                     };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
@@ -9481,7 +11694,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `battle-in-progress` (/problems/battle-in-progress): Battle in progress */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `battle-in-progress` (/problems/battle-in-progress): Battle in progress */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9510,6 +11723,24 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9575,6 +11806,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9586,6 +11826,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9628,7 +11877,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `battle-of-another-guild` (/problems/battle-of-another-guild): Battle of another guild; `battle-over` (/problems/battle-over): Battle over */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `battle-of-another-guild` (/problems/battle-of-another-guild): Battle of another guild; `battle-over` (/problems/battle-over): Battle over */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9657,6 +11906,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9722,6 +11998,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9733,6 +12018,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9764,6 +12058,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9775,6 +12078,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9842,6 +12154,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9853,6 +12174,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9893,6 +12223,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9904,6 +12243,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9935,6 +12283,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9946,6 +12303,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9977,6 +12343,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -9988,6 +12363,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10019,6 +12403,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10030,6 +12423,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10063,6 +12465,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10074,6 +12485,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10116,7 +12536,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `attacker-fallen` (/problems/attacker-fallen): Attacker fallen; `battle-over` (/problems/battle-over): Battle over */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `attacker-fallen` (/problems/attacker-fallen): Attacker fallen; `battle-over` (/problems/battle-over): Battle over */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10145,6 +12565,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10191,6 +12638,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10202,6 +12658,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10247,6 +12712,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10258,6 +12732,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10300,7 +12783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10327,12 +12810,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listQuests: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 /** @description The `next` of the previous page */
                 cursor?: string;
                 /** @description Whose guild's quests to include (an avatar the caller owns; default their registration avatar) */
@@ -10512,7 +13004,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-duration` (/problems/invalid-duration): Invalid duration; `too-many-quest-habits` (/problems/too-many-quest-habits): Too many quest habits; `invalid-title` (/problems/invalid-title): Invalid title; `invalid-description` (/problems/invalid-description): Invalid description; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence; `unknown-guild` (/problems/unknown-guild): Unknown guild */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `invalid-duration` (/problems/invalid-duration): Invalid duration; `too-many-quest-habits` (/problems/too-many-quest-habits): Too many quest habits; `invalid-title` (/problems/invalid-title): Invalid title; `invalid-description` (/problems/invalid-description): Invalid description; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence; `unknown-guild` (/problems/unknown-guild): Unknown guild */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10541,6 +13033,24 @@ export interface operations {
             };
             /** @description `duplicate-quest-habit` (/problems/duplicate-quest-habit): Duplicate quest habit */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10588,6 +13098,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10599,6 +13118,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10626,7 +13154,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10662,6 +13190,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getQuestName: {
@@ -10686,6 +13241,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10697,6 +13261,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10736,7 +13309,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10772,6 +13345,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getQuestDuration: {
@@ -10796,6 +13396,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10807,6 +13416,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10846,7 +13464,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-duration` (/problems/invalid-duration): Invalid duration */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-duration` (/problems/invalid-duration): Invalid duration */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10882,6 +13500,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getQuestReward: {
@@ -10907,6 +13552,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -10918,6 +13572,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10958,7 +13621,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10987,6 +13650,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11040,6 +13730,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -11051,6 +13750,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11118,7 +13826,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `too-many-quest-habits` (/problems/too-many-quest-habits): Too many quest habits; `invalid-title` (/problems/invalid-title): Invalid title; `invalid-description` (/problems/invalid-description): Invalid description; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `too-many-quest-habits` (/problems/too-many-quest-habits): Too many quest habits; `invalid-title` (/problems/invalid-title): Invalid title; `invalid-description` (/problems/invalid-description): Invalid description; `invalid-tags` (/problems/invalid-tags): Invalid tags; `invalid-recurrence` (/problems/invalid-recurrence): Invalid recurrence */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11163,6 +13871,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     removeQuestHabit: {
@@ -11197,7 +13932,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11233,12 +13968,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listQuestParticipants: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 /** @description The `next` of the previous page */
                 cursor?: string;
             };
@@ -11296,7 +14058,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11316,6 +14078,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11391,7 +14162,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `quest-has-no-habits` (/problems/quest-has-no-habits): Quest has no habits */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar; `quest-has-no-habits` (/problems/quest-has-no-habits): Quest has no habits */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11420,6 +14191,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11485,6 +14283,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -11496,6 +14303,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11525,7 +14341,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11554,6 +14370,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11646,7 +14489,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11666,6 +14509,15 @@ export interface operations {
             };
             /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11826,7 +14678,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `unknown-avatar` (/problems/unknown-avatar): Unknown avatar */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11846,6 +14698,24 @@ export interface operations {
             };
             /** @description `not-owner` (/problems/not-owner): Not the owner */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11906,7 +14776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11942,13 +14812,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listMarketplaceItems: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Only items of this type; ALL (the default) lists every item */
-                type: "ALL" | "WEAPON" | "ARMOR" | "CONSUMABLE";
+                type?: "ALL" | "WEAPON" | "ARMOR" | "CONSUMABLE";
             };
             header?: never;
             path: {
@@ -11987,7 +14866,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12016,6 +14895,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12067,7 +14955,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12096,6 +14984,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12128,7 +15025,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `insufficient-funds` (/problems/insufficient-funds): Insufficient funds; `level-too-low` (/problems/level-too-low): Level too low; `inventory-full` (/problems/inventory-full): Inventory full */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `insufficient-funds` (/problems/insufficient-funds): Insufficient funds; `level-too-low` (/problems/level-too-low): Level too low; `inventory-full` (/problems/inventory-full): Inventory full */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12164,6 +15061,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `avatar-unavailable` (/problems/avatar-unavailable): Avatar service unavailable */
             502: {
                 headers: {
@@ -12177,8 +15101,8 @@ export interface operations {
     };
     listSoldItems: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 /** @description From the `next` link of the previous page */
                 cursor?: string;
             };
@@ -12219,7 +15143,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12248,6 +15172,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12299,7 +15232,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12328,6 +15261,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12357,7 +15299,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory; `item-equipped` (/problems/item-equipped): Item equipped */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `item-not-in-inventory` (/problems/item-not-in-inventory): Item not in inventory; `item-equipped` (/problems/item-equipped): Item equipped */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12386,6 +15328,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12459,7 +15428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12486,14 +15455,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listNotifications: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Only notifications not read yet */
                 unread?: boolean;
-                limit: number;
+                limit?: number;
                 /** @description The `next` of the previous page */
                 cursor?: string;
             };
@@ -12536,7 +15514,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12565,6 +15543,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12594,7 +15581,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12623,6 +15610,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12651,7 +15665,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12680,6 +15694,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12732,7 +15773,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12752,6 +15793,15 @@ export interface operations {
             };
             /** @description `service-only` (/problems/service-only): Service or admin only */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12787,6 +15837,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
                 headers: {
@@ -12807,6 +15866,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12842,7 +15928,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12871,6 +15957,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12921,6 +16016,15 @@ export interface operations {
                             };
                         }[];
                     };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
@@ -12999,7 +16103,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `too-many-webhooks` (/problems/too-many-webhooks): Too many webhooks; `webhook-url-refused` (/problems/webhook-url-refused): Webhook URL refused */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-json` (/problems/malformed-json): Malformed JSON; `malformed-request` (/problems/malformed-request): Malformed request; `too-many-webhooks` (/problems/too-many-webhooks): Too many webhooks; `webhook-url-refused` (/problems/webhook-url-refused): Webhook URL refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13010,6 +16114,24 @@ export interface operations {
             };
             /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13037,7 +16159,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13057,6 +16179,33 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13109,7 +16258,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13136,12 +16285,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listWebhookDeliveries: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 /** @description The `next` of the previous page */
                 cursor?: string;
             };
@@ -13186,7 +16362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13206,6 +16382,15 @@ export interface operations {
             };
             /** @description `not-found` (/problems/not-found): Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13256,7 +16441,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation` (/problems/validation): Invalid request */
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13285,6 +16470,33 @@ export interface operations {
             };
             /** @description `webhook-disabled` (/problems/webhook-disabled): Webhook disabled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

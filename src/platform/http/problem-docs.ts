@@ -1,10 +1,10 @@
 /**
  * Problem types where clients see them: under each error status of each operation in the OpenAPI
  * document (the types its description names, each with an example body), and at the types' own
- * URIs, `/problems/<slug>`, as a page for people (HTML) or the type as JSON.
+ * URIs, `/problems/<slug>`, as JSON or, for a browser, a page for people (HTML).
  */
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type, type TSchema } from 'typebox'
 import { NotFound } from '../errors.js'
 import { problemTypeUri, type ProblemCatalog, type ProblemType } from './problem-types.js'
 
@@ -16,41 +16,54 @@ const NAMED_SLUG = /`([a-z]+(?:-[a-z]+)*)`/g
 type Operation = {
   description?: string
   security?: unknown[]
-  parameters?: unknown[]
+  parameters?: { in?: string }[]
   requestBody?: unknown
   responses?: Record<string, unknown>
 }
 
-/**
- * The problem types an operation answers: those its description names, and those the document's
- * info promises of every operation alike (a token-guarded one refuses a missing or bad token; one
- * that takes input refuses fields it does not take, and a body that is not JSON).
- */
-function problemTypesOf(path: string, op: Operation, catalog: ProblemCatalog): string[] {
-  const named = [...(op.description ?? '').matchAll(NAMED_SLUG)].map((m) => m[1]!).filter((slug) => slug in catalog)
-  const guarded = path.startsWith('/api/v1/') && !(Array.isArray(op.security) && op.security.length === 0)
-  const takesInput = (op.parameters?.length ?? 0) > 0 || op.requestBody !== undefined
-  return [...new Set([
-    ...(guarded ? ['unauthorized', 'invalid-token'] : []),
-    ...(takesInput ? ['validation'] : []),
-    ...(op.requestBody !== undefined ? ['malformed-json'] : []),
-    ...named,
-  ])]
-}
+/** The methods whose bodies are read (and so judged: their syntax, size and media type), whether or not the operation takes one. */
+const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete'])
 
 /**
- * The document with each operation's error responses spelled out: the problem types of that status
- * its description names, listed in the response's description and given as examples. A status
- * whose types no description names keeps the generic entry (the document test refuses that).
+ * What the platform refuses of any operation, by what the operation takes (problems.ts, validation.ts,
+ * the router): a missing or bad token where one is needed; text no field can hold in the query
+ * string, which every operation refuses whatever it declares (`validation`); a path parameter longer
+ * than the router reads or badly escaped; a body that is not JSON, too large or of another media
+ * type, on every method whose body is read.
+ */
+function platformProblemTypes(path: string, method: string, op: Operation): string[] {
+  const guarded = path.startsWith('/api/v1/') && !(Array.isArray(op.security) && op.security.length === 0)
+  const pathParams = op.parameters?.some((p) => p.in === 'path') ?? false
+  const body = op.requestBody !== undefined || BODY_METHODS.has(method)
+  return [
+    ...(guarded ? ['unauthorized', 'invalid-token'] : []),
+    'validation',
+    ...(pathParams ? ['malformed-request', 'uri-too-long'] : []),
+    ...(body ? ['malformed-json', 'malformed-request', 'payload-too-large', 'unsupported-media-type'] : []),
+  ]
+}
+
+/** The problem types an operation's description names. */
+const namedProblemTypes = (op: Operation, catalog: ProblemCatalog) =>
+  [...(op.description ?? '').matchAll(NAMED_SLUG)].map((m) => m[1]!).filter((slug) => slug in catalog)
+
+/**
+ * The document with each operation's error responses spelled out: every status the platform answers
+ * for what the operation takes (above), beside those its route declares; under each, the problem
+ * types of that status, listed in the response's description and given as examples. A status whose
+ * types no description names keeps the generic entry (the document test refuses that).
  */
 export function documentProblemTypes<T extends { paths?: Record<string, Record<string, Operation>> }>(document: T, catalog: ProblemCatalog): T {
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
-    for (const op of Object.values(operations)) {
-      const slugs = problemTypesOf(path, op, catalog)
-      for (const status of Object.keys(op.responses ?? {})) {
-        if (Number(status) < 400) continue
-        const types = slugs.filter((slug) => catalog[slug]!.status === Number(status))
-        if (types.length > 0) op.responses![status] = problemResponse(types, catalog)
+    for (const [method, op] of Object.entries(operations)) {
+      const platform = platformProblemTypes(path, method, op)
+      const slugs = [...new Set([...platform, ...namedProblemTypes(op, catalog)])]
+      const responses = (op.responses ??= {})
+      const statuses = new Set([...Object.keys(responses).map(Number), ...platform.map((slug) => catalog[slug]!.status)])
+      for (const status of statuses) {
+        if (status < 400) continue
+        const types = slugs.filter((slug) => catalog[slug]!.status === status)
+        if (types.length > 0) responses[status] = problemResponse(types, catalog)
       }
     }
   }
@@ -82,40 +95,64 @@ const ProblemTypeView = Type.Object({
 
 const view = (slug: string, t: ProblemType) => ({ type: problemTypeUri(slug), ...t })
 
-/**
- * `GET /problems` (every type) and `GET /problems/{slug}` (one): HTML for a browser, JSON for a
- * client that asks for it (Accept: application/json).
- */
+/** The weight an Accept header gives a media type: that of its most specific range that matches (0 when none does). */
+function acceptWeight(accept: string, type: string): number {
+  const anyOfKind = `${type.split('/')[0]}/*`
+  let specificity = -1
+  let weight = 0
+  for (const part of accept.toLowerCase().split(',')) {
+    const [range = '', ...params] = part.split(';').map((p) => p.trim())
+    const rank = range === type ? 2 : range === anyOfKind ? 1 : range === '*/*' ? 0 : -1
+    if (rank <= specificity) continue
+    specificity = rank
+    const q = params.find((p) => p.startsWith('q='))
+    weight = q === undefined ? 1 : Number(q.slice(2)) || 0
+  }
+  return weight
+}
+
+/** JSON unless the client prefers HTML to it (a browser does, following a problem's `type` to its page). */
+const wantsHtml = (accept: string | undefined) => !!accept && acceptWeight(accept, 'text/html') > acceptWeight(accept, 'application/json')
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const HTML_TYPE = 'text/html; charset=utf-8'
+/** A 200 of these pages: the JSON `schema`, or a page for people. */
+const jsonOrPage = (schema: TSchema, description: string) => ({
+  description,
+  content: { 'application/json': { schema }, 'text/html': { schema: Type.String({ description: 'The same, as a page for people' }) } },
+})
+const NEGOTIATED = 'JSON, or a page for people (HTML) when the request prefers `text/html` (as a browser following a problem\'s `type` does).'
+
+/** `GET /problems` (every type) and `GET /problems/{slug}` (one): JSON, or HTML for a browser. */
 export async function serveProblemTypes(app: FastifyInstance, catalog: ProblemCatalog): Promise<void> {
-  const wantsJson = (accept: string | undefined) => !!accept && /json/.test(accept) && !/text\/html/.test(accept)
   app.get('/problems', {
     schema: {
       security: [], tags: ['problems'], operationId: 'listProblemTypes',
       summary: 'Every problem type refusals carry',
       description: 'No token needed. Each type a problem+json body can carry in `type`, with its status, title and what it means. ' +
-        'HTML unless the request asks for JSON (`Accept: application/json`).',
-      response: { 200: Type.Array(ProblemTypeView) },
+        NEGOTIATED,
+      response: { 200: jsonOrPage(Type.Array(ProblemTypeView), 'Every problem type, by slug') },
     },
   }, async (req, reply) => {
     const all = Object.entries(catalog).sort(([a], [b]) => a.localeCompare(b))
-    if (wantsJson(req.headers.accept)) return all.map(([slug, t]) => view(slug, t))
-    return reply.type('text/html; charset=utf-8').serializer(String).send(indexPage(all))
+    if (!wantsHtml(req.headers.accept)) return reply.type(JSON_TYPE).send(all.map(([slug, t]) => view(slug, t)))
+    return reply.type(HTML_TYPE).serializer(String).send(indexPage(all))
   })
   app.get('/problems/:slug', {
     schema: {
       security: [], tags: ['problems'], operationId: 'getProblemType',
       summary: 'What one problem type means',
-      description: 'No token needed. The page at a problem type\'s URI: its status, title and what it means. HTML unless the ' +
-        'request asks for JSON (`Accept: application/json`); 404 `not-found` for a type the API never answers.',
+      description: 'No token needed. What is at a problem type\'s URI: its status, title and what it means. ' +
+        `${NEGOTIATED} 404 \`not-found\` for a type the API never answers.`,
       params: Type.Object({ slug: Type.String({ pattern: '^[a-z]+(-[a-z]+)*$', maxLength: 64 }) }),
-      response: { 200: ProblemTypeView, 404: Type.Ref('Problem') },
+      response: { 200: jsonOrPage(ProblemTypeView, 'The problem type'), 404: Type.Ref('Problem') },
     },
   }, async (req, reply) => {
     const { slug } = req.params as { slug: string }
     const t = catalog[slug]
     if (!t) throw new NotFound('Problem type', slug)
-    if (wantsJson(req.headers.accept)) return view(slug, t)
-    return reply.type('text/html; charset=utf-8').serializer(String).send(typePage(slug, t))
+    if (!wantsHtml(req.headers.accept)) return reply.type(JSON_TYPE).send(view(slug, t))
+    return reply.type(HTML_TYPE).serializer(String).send(typePage(slug, t))
   })
 }
 

@@ -5,7 +5,7 @@
  * - gives every problem body of a type the type's `title` (the same for every occurrence),
  * - lists, under each error status of each operation in /openapi.json, the types the operation's
  *   description names (with an example body each), and
- * - serves each type's page at its URI, `/problems/<slug>` (HTML, or JSON when asked for).
+ * - serves each type at its URI, `/problems/<slug>` (JSON, or a page for a browser).
  */
 export interface ProblemType {
   status: number

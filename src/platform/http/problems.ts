@@ -27,6 +27,9 @@ function problem(req: FastifyRequest, status: number, slug: string, title: strin
   return { type: problemTypeUri(slug), title, status, detail, instance: req.url, ...(errors ? { errors } : {}) }
 }
 
+/** The request's path, without its query. */
+const pathOf = (req: FastifyRequest) => req.url.split('?')[0] ?? req.url
+
 /** Fastify's own client errors, by code: status, slug, title, and the part of the request at fault. */
 const FRAMEWORK_ERRORS: Record<string, [number, string, string, FieldError?]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload-too-large', 'Payload too large'],
@@ -122,22 +125,24 @@ export function registerProblemHandlers(app: FastifyInstance, routes: RouteTable
   })
 
   // A wrong method on a known path is answered before its body is read: the body was never meant
-  // for any route, so neither its size nor its syntax is judged (405, not 400 or 413). Every
-  // request the not-found handler below gets has passed here, so it answers only 404s.
+  // for any route, so neither its size nor its syntax is judged (405, not 400 or 413). So is one
+  // the router took to a parameter route beside the path (`DELETE /battles/bosses` to
+  // `/battles/:id`). Every request the not-found handler below gets has passed here, so it answers only 404s.
   app.addHook('onRequest', async (req, reply) => {
-    if (req.is404 && methodNotAllowed(routes, req, reply)) return reply
+    const misrouted = !req.is404 && routes.misrouted(req.method, req.routeOptions.url, req.url)
+    if ((req.is404 || misrouted) && methodNotAllowed(routes, req, reply)) return reply
   })
 
   app.setNotFoundHandler((req, reply) => {
     if (pageFallback?.(req, reply)) return reply
-    const path = req.url.split('?')[0] ?? req.url
+    const path = pathOf(req)
     return sendProblem(reply, problem(req, 404, 'not-found', 'Not found', `No route ${req.method} ${path}.`))
   })
 }
 
 /** Answers 405 with Allow when the path is known for other methods; false otherwise. */
 function methodNotAllowed(routes: RouteTable, req: FastifyRequest, reply: FastifyReply): boolean {
-  const path = req.url.split('?')[0] ?? req.url
+  const path = pathOf(req)
   const allowed = routes.methodsFor(path)
   // A route of this method that found nothing (a static file gone) is a 404, not a 405.
   if (allowed.length === 0 || allowed.includes(req.method)) return false

@@ -13,7 +13,7 @@ import type { ProblemCatalog } from './problem-types.js'
 import { clientErrorHandler, frameworkErrorHandler, registerProblemHandlers, sendProblem } from './problems.js'
 import { RouteTable } from './route-table.js'
 import { ProblemSchema } from './schemas.js'
-import { rejectMalformedQuery, rejectUnstorableText, validatorCompiler } from './validation.js'
+import { defaultsOptional, rejectMalformedQuery, rejectUnstorableText, validatorCompiler } from './validation.js'
 import { serveWebApp } from './web-app.js'
 
 export type HttpServer = FastifyInstance
@@ -58,6 +58,23 @@ const API_TAGS = [
   { name: 'service', description: 'Calls between services when they run apart: service and admin tokens only' },
   { name: 'problems', description: 'The problem types refusals carry, documented at their URIs' },
 ] as const
+
+/**
+ * The document without what only the validator reads: a `discriminator` beside `oneOf` variants
+ * written inline tells the validator which variant's refusals to report (the one the field names),
+ * but an OpenAPI discriminator names schemas of `components`, which inline variants are not. Each
+ * variant's field holds a single value, so `oneOf` says as much without it.
+ */
+function withoutValidatorHints<T>(node: T): T {
+  if (Array.isArray(node)) {
+    for (const item of node) withoutValidatorHints(item)
+  } else if (node !== null && typeof node === 'object') {
+    const o = node as Record<string, unknown>
+    if (o.discriminator && Array.isArray(o.oneOf) && o.oneOf.some((v) => !(v as { $ref?: unknown }).$ref)) delete o.discriminator
+    for (const value of Object.values(o)) withoutValidatorHints(value)
+  }
+  return node
+}
 
 type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>
 
@@ -107,6 +124,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   lazyCompiles.set(app, pending)
 
   app.setValidatorCompiler(validatorCompiler(pending))
+  app.addHook('onRoute', defaultsOptional)
   // Listening comes before the platform has started: requests wait for it, but the probes.
   let started = !opts.startup
   opts.startup?.then(() => {
@@ -141,8 +159,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
           'a stable `/problems/<slug>` documented at that URI, listed under each error status of each operation that answers it ' +
           'and named in the operation\'s description. Every /api/v1 operation needs a ' +
           'bearer token: 401 `unauthorized` without one, 401 `invalid-token` for one invalid, expired or revoked. A request whose ' +
-          'fields are not what the operation takes is 400 `validation`, naming each field in `errors`; a body that is not JSON is ' +
-          '400 `malformed-json`.',
+          'fields are not what the operation takes is 400 `validation`, naming each field in `errors` (any operation: text no field ' +
+          'can hold, NUL or percent-escapes that are not UTF-8, in its query string). A path parameter badly escaped is 400 ' +
+          '`malformed-request`, one longer than 200 characters 414 `uri-too-long`. A body is read on POST, PUT, PATCH and DELETE, ' +
+          'whether or not the operation takes one: one that is not JSON is 400 `malformed-json`, one over 64 KiB 413 ' +
+          '`payload-too-large`, one of another media type 415 `unsupported-media-type`.',
       },
       // Relative: the document holds behind any host, port or scheme it is reached by.
       servers: [{ url: '/', description: 'This server' }],
@@ -152,7 +173,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (document) => 'openapiObject' in document
-      ? documentProblemTypes(document.openapiObject as Parameters<typeof documentProblemTypes>[0], opts.problemTypes)
+      ? documentProblemTypes(withoutValidatorHints(document.openapiObject) as Parameters<typeof documentProblemTypes>[0], opts.problemTypes)
       : document.swaggerObject,
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
+import type { FastifyRequest, FastifySchemaCompiler, RouteOptions } from 'fastify'
 import { InvalidRequest, type FieldError } from '../errors.js'
 import { compileOnFirstUse, type LazyCompiles } from './lazy-compile.js'
 
@@ -14,7 +14,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function makeAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, removeAdditional: false, strict: false })
+  // `discriminator`: a `oneOf` of variants picked by a field (a habit's recurrence type) checks only the variant picked.
+  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, removeAdditional: false, strict: false, discriminator: true })
   addFormats(ajv)
   ajv.addFormat('uuid', UUID)
   // OpenAPI 3.0's mark of a file in a multipart body: its text, whatever it holds.
@@ -52,6 +53,30 @@ export function compileBodyValidator(schema: object): ValidateFunction {
   return Object.assign(compileOnFirstUse(() => strictAjv().compile(schema), copyErrors), { schema })
 }
 
+interface ObjectSchema {
+  properties?: Record<string, object>
+  required?: string[]
+}
+
+/**
+ * A field with a default may be left out, whatever its schema's `required` says: the validator fills
+ * it in (ajv's `useDefaults`), so the handler reads it all the same. Each route's query, header and
+ * body fields are made to say so, to the validator and in the document, so no client is made to
+ * send what it may leave out (`?limit=`).
+ */
+export function defaultsOptional(route: RouteOptions): void {
+  const schema = route.schema as Record<string, ObjectSchema | undefined> | undefined
+  for (const part of ['querystring', 'headers', 'body']) {
+    const s = schema?.[part]
+    if (!s?.required || !s.properties) continue
+    const properties = s.properties
+    const required = s.required.filter((k) => !(properties[k] && 'default' in properties[k]))
+    if (required.length === s.required.length) continue
+    const { required: _all, ...rest } = s
+    schema![part] = required.length > 0 ? { ...rest, required } : rest
+  }
+}
+
 export function toFieldErrors(part: string, errors: ErrorObject[]): FieldError[] {
   const seen = new Set<string>()
   const out: FieldError[] = []
@@ -64,6 +89,12 @@ export function toFieldErrors(part: string, errors: ErrorObject[]): FieldError[]
       message = 'is required'
     } else if (e.keyword === 'enum') {
       message = `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`
+    } else if (e.keyword === 'discriminator') {
+      // The field that picks a variant is missing or names none; said once, when the object's own
+      // schema has not said it already (it declares that field, with its values).
+      pointer = `${pointer}/${String(e.params.tag)}`
+      if (out.some((o) => o.path === `${part}${pointer}`)) continue
+      message = e.params.tagValue === undefined ? 'is required' : 'must name one of the variants'
     }
     const path = `${part}${pointer}`
     const key = `${path}|${message}`

@@ -4,7 +4,7 @@
  * Temporal (temporal-polyfill): no game rule, nothing Node-only, so the web app uses this same module.
  */
 export {
-  DAY_MS, WEEKDAYS, addDays, addHours, addMonths, dateOf, daysBetween, daysInMonth, formatLocalDateTime, parseLocalDate, parseLocalDateTime, plainDate,
+  DAY_MS, LOCAL_DATE_TIME_PATTERN, WEEKDAYS, addDays, addHours, addMonths, dateOf, daysBetween, daysInMonth, formatLocalDateTime, parseLocalDate, parseLocalDateTime, plainDate,
   plainDateTime, startOfDay, weekdayOf, type LocalDate, type LocalDateTime, type Weekday,
 } from './local.js'
 export { DEFAULT_TIME_ZONE, instantIn, isValidTimeZone, localDateTimeIn, startOfDayIn } from './zone.js'

@@ -21,7 +21,9 @@ export type Weekday = (typeof WEEKDAYS)[number]
 
 /** The API's shapes; the calendar (leap days, month lengths) is Temporal's to check. */
 const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/
-const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,3})?$/
+/** A local date-time's shape, as a JSON Schema `pattern` too: months 01–12, days 01–31, hours 00–23, no offset. */
+export const LOCAL_DATE_TIME_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,3})?$'
+const LOCAL_DATE_TIME = new RegExp(LOCAL_DATE_TIME_PATTERN)
 
 /*
  * The texts are fixed width, so their numbers are read by position and handed to Temporal's

@@ -2,8 +2,8 @@
 import { ApiError, anonymousApi, api, completed, dataOf } from './client'
 import type { SessionAnswer } from './session'
 import type {
-  Attack, Avatar, Battle, Boss, BossType, DayOfWeek, Guild, Habit, HabitWindow, Invite, Item, Member, Page, Participation, Quest, QuestHabit, QuestHabitEntry, Recurrence, Role,
-  Settings, SettingsChange, Stats, StreakFreezes,
+  Attack, Avatar, Battle, Boss, BossType, DayOfWeek, Guild, Habit, HabitWindow, Invite, Item, Member, Page, Participation, Quest, QuestHabit, QuestHabitEntry,
+  Recurrence, Role, Settings, SettingsChange, Stats, StreakFreezes,
 } from './types'
 
 /** The path parameter `id`, as most calls name their resource. */
@@ -49,7 +49,7 @@ export interface HabitInput {
   reminderTime: Habit['reminderTime']
 }
 
-/** The recurrence as the API takes it: the fields of its type, the others null. */
+/** The recurrence's fields: those of its type, the others null. */
 const scheduleOf = (r: Recurrence) => ({
   dayOfWeek: r.type === 'WEEKLY' ? r.dayOfWeek : null,
   dayOfMonth: r.type === 'MONTHLY' ? r.dayOfMonth : null,
@@ -81,16 +81,24 @@ const scheduleFields = (r: Recurrence) => {
     ...(s.everyNDays !== null ? { everyNDays: s.everyNDays } : {}),
   }
 }
+/**
+ * A body whose recurrence is the variant of its type: its own field, no other's (scheduleFields).
+ * The form's recurrence is one object whatever its type, and may hold that field empty (then not
+ * sent, and the API refuses the body naming the field), so the compiler is told, not shown, which
+ * variant it is.
+ */
+const asVariant = (body: object) => body as never
+
 /** Made without a zone, the habit follows its avatar's settings (the Settings screen). */
 export const createHabit = (avatarId: string, h: HabitInput): Promise<{ id: string }> =>
   dataOf(api.POST('/api/v1/habits', {
-    body: {
+    body: asVariant({
       avatarId, title: h.title, description: h.description, tags: h.tags,
       recurrenceType: h.recurrence.type,
       ...scheduleFields(h.recurrence),
       ...(h.recurrence.type === 'DAILY' && h.restDays.length > 0 ? { restDays: h.restDays } : {}),
       ...(h.reminderTime ? { reminderTime: h.reminderTime } : {}),
-    },
+    }),
   }))
 /** The contract edits a habit one part at a time; only the parts that changed are sent. */
 export async function updateHabit(before: Habit, h: HabitInput): Promise<void> {
@@ -100,7 +108,9 @@ export async function updateHabit(before: Habit, h: HabitInput): Promise<void> {
   if (h.tags.join('\n') !== before.tags.join('\n')) await api.PATCH('/api/v1/habits/{id}/tags', { ...habit, body: { tags: h.tags } })
   if (h.reminderTime !== before.reminderTime) await api.PATCH('/api/v1/habits/{id}/reminder-time', { ...habit, body: { reminderTime: h.reminderTime } })
   const rescheduled = !sameSchedule(h.recurrence, before.recurrence)
-  if (rescheduled) await api.PATCH('/api/v1/habits/{id}/recurrence', { ...habit, body: { type: h.recurrence.type, ...scheduleOf(h.recurrence) } })
+  if (rescheduled) {
+    await api.PATCH('/api/v1/habits/{id}/recurrence', { ...habit, body: asVariant({ type: h.recurrence.type, ...scheduleFields(h.recurrence) }) })
+  }
   // A new schedule keeps the rest days only when it is DAILY.
   const restDays = h.recurrence.type === 'DAILY' ? h.restDays : []
   const restDaysAfter = rescheduled && h.recurrence.type !== 'DAILY' ? [] : before.restDays

@@ -18,7 +18,6 @@ export const AVATAR_PROBLEMS: ProblemCatalog = {
   'reserved-avatar-id': { status: 400, title: 'Reserved avatar id', description: 'The id is a word the API uses in its paths and cannot name an avatar; choose another.' },
   'economy-authoritative': { status: 403, title: 'Authoritative economy', description: 'This server runs an authoritative economy: money, experience and items come only from play (completed habits, quests, battles and the marketplace), so a player cannot grant them directly. Service and admin tokens still may.' },
   'unknown-avatar': { status: 400, title: 'Unknown avatar', description: 'An avatar named in the body or query (not in the path) does not exist; `errors` names the field.' },
-  'invalid-instant': { status: 400, title: 'Invalid instant', description: 'A time is not a real UTC date-time in the years 1 to 9999 (like `2026-03-02T08:30:00Z`); `errors` names the field.' },
   'invalid-level-range': { status: 400, title: 'Invalid level range', description: 'The search asks for a lowest level above the highest (`minLevel` greater than `maxLevel`).' },
   'avatar-unavailable': { status: 502, title: 'Avatar service unavailable', description: 'The avatar service failed in the middle of an operation that needs it (a registration, a purchase or a sale). Nothing is kept half done: what it applied is undone (`detail` says whether that is finished). Try again.' },
 }

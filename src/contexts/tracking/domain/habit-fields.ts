@@ -19,7 +19,8 @@ export interface ScheduleFields {
   everyNDays?: number | null | undefined
 }
 
-const FIELD_OF: Record<RecurrenceType, keyof ScheduleFields | null> = {
+/** The schedule field each recurrence type takes (DAILY takes none). */
+export const FIELD_OF: Record<RecurrenceType, keyof ScheduleFields | null> = {
   DAILY: null, WEEKLY: 'dayOfWeek', MONTHLY: 'dayOfMonth', TIMES_PER_WEEK: 'timesPerWeek', EVERY_N_DAYS: 'everyNDays',
 }
 

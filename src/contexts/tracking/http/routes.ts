@@ -23,9 +23,9 @@ const changes = { 204: NoContent, ...problemResponses(400, 401, 403, 404) }
 /** The document entry of a read of one field of a habit. */
 const fieldRead = (operationId: string, summary: string, rule = '') => ({ operationId, summary, description: `${rule}${HABIT_PRIVATE}` })
 const TITLE_RULE = `The title is trimmed: 1–${TITLE_MAX} characters, not blank (400 \`validation\` otherwise). `
-const TAGS_RULE = `At most ${TAGS_MAX} tags of 1–${TAG_MAX} characters, trimmed and de-duplicated: 400 \`invalid-tags\` otherwise. `
+const TAGS_RULE = `At most ${TAGS_MAX} tags of 1–${TAG_MAX} characters, not blank, trimmed and de-duplicated: 400 \`validation\` otherwise. `
 const RECURRENCE_RULE = 'WEEKLY needs `dayOfWeek`, MONTHLY `dayOfMonth`, TIMES_PER_WEEK `timesPerWeek`, EVERY_N_DAYS `everyNDays`; ' +
-  "another type's field must be null or absent: 400 `invalid-recurrence` otherwise, naming the field. "
+  "another type's field must be null or absent: 400 `validation` otherwise, naming the field. "
 const REST_DAYS_RULE = 'Rest days are weekdays of a DAILY habit, never all seven: 400 `invalid-rest-days` otherwise. '
 const ARCHIVED_RULE = 'An archived habit keeps its history (windows, stats, completions) and is neither completed (400 `habit-archived`), ' +
   'judged, reminded of nor in the calendar feed. The windows that start while it is archived are not due, the one under way when it ' +
@@ -242,7 +242,7 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ commands: HabitCommands; q
       tags,
       operationId: 'attendHabit',
       summary: 'Complete the window holding `date`; the avatar is rewarded by event',
-      description: '`date` is a local date-time with no offset (400 `invalid-date` otherwise). Refused with 400 `attend-in-future` ' +
+      description: '`date` is a local date-time with no offset (400 `validation` otherwise, `invalid-date` for a day the calendar lacks). Refused with 400 `attend-in-future` ' +
         `more than ${ATTEND_FUTURE_TOLERANCE_HOURS} hours ahead, 400 \`before-first-window\`, 400 \`window-already-completed\`, and ` +
         'for a TIMES_PER_WEEK habit 400 `day-already-completed` (one completion a day); an archived habit is 400 `habit-archived`. ' +
         '`HabitAttended` pays the avatar ' +
