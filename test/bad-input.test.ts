@@ -46,7 +46,7 @@ interface Case { name: string; payload?: Payload; contentType?: string; headers?
 
 function wrongValues(s: Schema): [string, unknown][] {
   const type = s.type ?? s.anyOf?.find((a) => a.type !== 'null')?.type
-  const out: [string, unknown][] = [['true', true], ['an array', [1]], ['an object', { a: 1 }]]
+  const out: [string, unknown][] = [type === 'boolean' ? ['the string "true"', 'true'] : ['true', true], ['an array', [1]], ['an object', { a: 1 }]]
   if (type === 'integer' || type === 'number') out.push(['a numeric string', '5'], ['a fraction', 1.5], ['1e300', 1e300], ['2^53', 2 ** 53], ['-1', -1], ['1e20', 1e20])
   if (type === 'string') out.push(['a number', 5], ['10,000 characters', 'x'.repeat(10_000)], ['a NUL character', 'a\u0000b'], ['an unpaired surrogate', 'a\ud800b'])
   if (s.enum || s.anyOf?.some((a) => a.enum)) out.push(['an unknown enum value', 'SPACESHIP'])

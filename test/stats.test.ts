@@ -117,6 +117,20 @@ describe('a daily habit over three weeks', () => {
     }
   })
 
+  test('windows at the ends of the calendar: a span reaching past what a window can start in is 400 naming it, never a 500', async () => {
+    const q = await newPlayer(app)
+    const habits = [await newHabit(app, q), await newHabit(app, q, { recurrenceType: 'WEEKLY', dayOfWeek: 'FRIDAY' }), await newHabit(app, q, { recurrenceType: 'MONTHLY', dayOfMonth: 31 })]
+    for (const habit of habits) {
+      for (const [query, field] of [['from=9998-12-01&to=9999-12-31', 'to'], ['from=0001-01-01&to=0001-03-01', 'from']] as const) {
+        const res = await app.inject({ url: `/api/v1/habits/${habit}/windows?${query}`, headers: q.auth })
+        expect(res.statusCode, query).toBe(400)
+        expect(JSON.stringify(res.json().errors)).toContain(field)
+      }
+      const last = await app.inject({ url: `/api/v1/habits/${habit}/windows?from=9998-11-01&to=9999-01-01`, headers: q.auth })
+      expect(last.statusCode, last.body.slice(0, 200)).toBe(200)
+    }
+  })
+
   test('today\'s window counts once it is done; two avatars earning at once each have their earnings', async () => {
     expect((await attend(app, p, habitId, '2026-03-19T07:45:00')).statusCode).toBe(204)
     await app.settle()

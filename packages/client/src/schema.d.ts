@@ -1064,7 +1064,7 @@ export interface paths {
         };
         /**
          * List a habit's windows over a span of days, with what became of each
-         * @description The habit's windows over a span of days, with what became of each (completed, missed, frozen, not due, open). The days [`from`, `to`) default to the last 35 days up to today; at most 400 windows are shown. Refused with 400 `validation` (or `invalid-date`) for a day that is not a date YYYY-MM-DD, and 400 `invalid-span` when `to` is not after `from`. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
+         * @description The habit's windows over a span of days, with what became of each (completed, missed, frozen, not due, open). The days [`from`, `to`) default to the last 35 days up to today; at most 400 windows are shown. Refused with 400 `validation` (or `invalid-date`) for a day that is not a date YYYY-MM-DD or lies outside [0002-01-01, 9999-01-01], and 400 `invalid-span` when `to` is not after `from`. Habits are private: only the owner of the habit's avatar (or a service or admin token) may read or change it, 403 `not-owner` otherwise; an unknown habit is 404 `not-found`.
          */
         get: operations["listHabitWindows"];
         put?: never;

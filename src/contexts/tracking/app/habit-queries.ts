@@ -5,7 +5,7 @@ import { addDays, dayStart, parseLocalDate, type LocalDate, type Window } from '
 import { requireOwnedAvatar } from '../../avatar/client.js'
 import * as rules from '../domain/habit.js'
 import type { Habit } from '../domain/habit.js'
-import { COMPLETION_RATE_SPANS, WINDOWS_VIEW_DEFAULT_DAYS, WINDOWS_VIEW_MAX, type ReportPeriod } from '../domain/rules.js'
+import { COMPLETION_RATE_SPANS, WINDOWS_VIEW_DEFAULT_DAYS, WINDOWS_VIEW_FIRST_DAY, WINDOWS_VIEW_LAST_DAY, WINDOWS_VIEW_MAX, type ReportPeriod } from '../domain/rules.js'
 import { currentSettings, frameOf, settingsFor, todayOf, type DaySettings, type SettingsEntry } from '../domain/settings.js'
 import * as stats from '../domain/stats.js'
 import { firstWindowFrom, windowsOver, type WindowView } from '../domain/window-status.js'
@@ -64,6 +64,8 @@ export class HabitQueries {
     if (!parseLocalDate(from)) throw new BadRequest(`'${from}' is not a date like 2026-03-02.`, 'invalid-date', [{ path: '/from', message: 'must be a date YYYY-MM-DD' }])
     if (!parseLocalDate(to)) throw new BadRequest(`'${to}' is not a date like 2026-03-02.`, 'invalid-date', [{ path: '/to', message: 'must be a date YYYY-MM-DD' }])
     if (to <= from) throw new BadRequest('The span is empty: to must come after from.', 'invalid-span', [{ path: '/to', message: 'must be after from' }])
+    if (from < WINDOWS_VIEW_FIRST_DAY) throw new BadRequest(`from must be ${WINDOWS_VIEW_FIRST_DAY} or later.`, 'invalid-date', [{ path: '/from', message: `must be ${WINDOWS_VIEW_FIRST_DAY} or later` }])
+    if (to > WINDOWS_VIEW_LAST_DAY) throw new BadRequest(`to must be ${WINDOWS_VIEW_LAST_DAY} or earlier.`, 'invalid-date', [{ path: '/to', message: `must be ${WINDOWS_VIEW_LAST_DAY} or earlier` }])
     return this.windowsOf(h, history, firstWindowFrom(h, from), to)
   }
 

@@ -56,6 +56,12 @@ export const REMINDER_JOB_BATCH = 200
 export const WINDOWS_VIEW_MAX = 400
 /** The span a windows view covers unless asked: the last five weeks. */
 export const WINDOWS_VIEW_DEFAULT_DAYS = 35
+/**
+ * The days a windows view may span: a window (a month at most) that starts within them also ends
+ * within the years 0001–9999, the only ones a date of ours can name.
+ */
+export const WINDOWS_VIEW_FIRST_DAY = '0002-01-01'
+export const WINDOWS_VIEW_LAST_DAY = '9999-01-01'
 
 export const LIST_DEFAULT_LIMIT = 50
 export const LIST_MAX_LIMIT = 200

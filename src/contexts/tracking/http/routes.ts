@@ -13,7 +13,7 @@ import { habitLinks, habitView, recurrenceView } from './views.js'
 import { HABIT_PRIVATE, ownedAvatarIn } from './docs.js'
 import {
   ATTEND_FUTURE_TOLERANCE_HOURS, DESCRIPTION_MAX, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, REWARD_BASE_EXPERIENCE, REWARD_MONEY, REWARD_STREAK_BONUS_CAP,
-  TAG_MAX, TAGS_MAX, TITLE_MAX, WINDOWS_VIEW_DEFAULT_DAYS, WINDOWS_VIEW_MAX,
+  TAG_MAX, TAGS_MAX, TITLE_MAX, WINDOWS_VIEW_DEFAULT_DAYS, WINDOWS_VIEW_FIRST_DAY, WINDOWS_VIEW_LAST_DAY, WINDOWS_VIEW_MAX,
 } from '../domain/rules.js'
 
 const tags = ['habits']
@@ -175,7 +175,8 @@ export const habitRoutes: FastifyPluginAsyncTypebox<{ commands: HabitCommands; q
       summary: "List a habit's windows over a span of days, with what became of each",
       description: "The habit's windows over a span of days, with what became of each (completed, missed, frozen, not due, open). " +
         `The days [\`from\`, \`to\`) default to the last ${WINDOWS_VIEW_DEFAULT_DAYS} days up to today; at most ${WINDOWS_VIEW_MAX} ` +
-        'windows are shown. Refused with 400 `validation` (or `invalid-date`) for a day that is not a date YYYY-MM-DD, and 400 `invalid-span` when `to` is ' +
+        'windows are shown. Refused with 400 `validation` (or `invalid-date`) for a day that is not a date YYYY-MM-DD or lies outside ' +
+        `[${WINDOWS_VIEW_FIRST_DAY}, ${WINDOWS_VIEW_LAST_DAY}], and 400 \`invalid-span\` when \`to\` is ` +
         `not after \`from\`. ${HABIT_PRIVATE}`,
       params, querystring: WindowsQuery, response: { 200: WindowsView, ...problemResponses(400, 401, 403, 404) },
     },
