@@ -88,7 +88,11 @@ export const ODD_URL_TEXT = [
 ]
 
 /** URL text (encoded) of values `s` accepts. */
-export const queryTextOf = (s: Schema, o: ValueOptions, name: string): fc.Arbitrary<string> => validValue(s, o, name).map((v) => encodeText(String(v)))
+/** A value as query text: a list as its items joined by commas, anything else as its text (an object, which has none of its own, as JSON). */
+const asQueryText = (v: unknown): string =>
+  Array.isArray(v) ? v.map(asQueryText).join(',') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)
+
+export const queryTextOf = (s: Schema, o: ValueOptions, name: string): fc.Arbitrary<string> => validValue(s, o, name).map((v) => encodeText(asQueryText(v)))
 
 /** `edgeValues` as URL text. */
 export const edgeTextOf = (s: Schema): string[] => edgeValues(s).map((v) => encodeText(v instanceof RawJson ? v.text : String(v)))
