@@ -149,6 +149,19 @@ describe('what the server refuses of a field, the document refuses', () => {
     expect(fits.statusCode, fits.body).toBe(204)
   })
 
+  test("a quest's habit whose fields a habit would not take", async () => {
+    const entry = { habitId: 'stretch', title: 'Stretch', recurrence: { type: 'DAILY' } }
+    for (const [change, field] of [
+      [{ tags: [''] }, 'body/habits/0/tags/0'], [{ title: '  ' }, 'body/habits/0/title'],
+      [{ recurrence: { type: 'WEEKLY' } }, 'body/habits/0/recurrence/dayOfWeek'], [{ recurrence: { type: 'DAILY', everyNDays: 3 } }, 'body/habits/0/recurrence/everyNDays'],
+    ] as const) {
+      const body = { name: 'Quest', habits: [{ ...entry, ...change }] }
+      expect(bodySchemaOf('/api/v1/quests', 'post')(body), JSON.stringify(change)).toBe(false)
+      const res = await app.inject({ method: 'POST', url: '/api/v1/quests', headers: world.a.auth, payload: body })
+      expect(await refusedFields(res), JSON.stringify(change)).toEqual([field])
+    }
+  })
+
   test('an attendance at a date-time that is none', async () => {
     const id = world.pathValues({ path: '/api/v1/habits/{id}' }, 'id')[0]
     for (const date of ['0', '2026-03-02', '2026-13-02T10:00:00', '2026-03-02T24:00:00', '2026-03-02T10:00:00Z']) {

@@ -12962,24 +12962,120 @@ export interface operations {
                     habits?: {
                         /** @description Chosen by the owner, unique in the quest; 1–64 of A–Z a–z 0–9 _ - */
                         habitId: string;
-                        /** @description 1–200 characters, trimmed */
                         title: string;
-                        /** @description At most 2,000 characters */
                         description?: string;
-                        /** @description At most 20 of 1–40 characters, trimmed and de-duplicated */
+                        /** @description Trimmed and de-duplicated; 1–40 characters each */
                         tags?: string[];
                         recurrence: {
                             /** @enum {string} */
                             type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
-                            /** @enum {string|null} */
-                            dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
-                            /** @description MONTHLY; 31 means the last day of shorter months */
-                            dayOfMonth?: number | null;
-                            /** @description TIMES_PER_WEEK: completions each ISO week needs, at most one a day; a participant needs each week of their window done */
-                            timesPerWeek?: number | null;
-                            /** @description EVERY_N_DAYS: the window's length in days; a participant's copy counts them from the join day */
-                            everyNDays?: number | null;
-                        };
+                        } & ({
+                            /** @enum {string} */
+                            type: "DAILY";
+                            /**
+                             * @description Not for a DAILY habit
+                             * @enum {object|null}
+                             */
+                            dayOfWeek?: never | null;
+                            /**
+                             * @description Not for a DAILY habit
+                             * @enum {object|null}
+                             */
+                            dayOfMonth?: never | null;
+                            /**
+                             * @description Not for a DAILY habit
+                             * @enum {object|null}
+                             */
+                            timesPerWeek?: never | null;
+                            /**
+                             * @description Not for a DAILY habit
+                             * @enum {object|null}
+                             */
+                            everyNDays?: never | null;
+                        } | {
+                            /** @enum {string} */
+                            type: "WEEKLY";
+                            /**
+                             * @description WEEKLY: the weekday of each window
+                             * @enum {string}
+                             */
+                            dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+                            /**
+                             * @description Not for a WEEKLY habit
+                             * @enum {object|null}
+                             */
+                            dayOfMonth?: never | null;
+                            /**
+                             * @description Not for a WEEKLY habit
+                             * @enum {object|null}
+                             */
+                            timesPerWeek?: never | null;
+                            /**
+                             * @description Not for a WEEKLY habit
+                             * @enum {object|null}
+                             */
+                            everyNDays?: never | null;
+                        } | {
+                            /** @enum {string} */
+                            type: "MONTHLY";
+                            /**
+                             * @description Not for a MONTHLY habit
+                             * @enum {object|null}
+                             */
+                            dayOfWeek?: never | null;
+                            /** @description MONTHLY: 31 means the last day of shorter months */
+                            dayOfMonth: number;
+                            /**
+                             * @description Not for a MONTHLY habit
+                             * @enum {object|null}
+                             */
+                            timesPerWeek?: never | null;
+                            /**
+                             * @description Not for a MONTHLY habit
+                             * @enum {object|null}
+                             */
+                            everyNDays?: never | null;
+                        } | {
+                            /** @enum {string} */
+                            type: "TIMES_PER_WEEK";
+                            /**
+                             * @description Not for a TIMES_PER_WEEK habit
+                             * @enum {object|null}
+                             */
+                            dayOfWeek?: never | null;
+                            /**
+                             * @description Not for a TIMES_PER_WEEK habit
+                             * @enum {object|null}
+                             */
+                            dayOfMonth?: never | null;
+                            /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
+                            timesPerWeek: number;
+                            /**
+                             * @description Not for a TIMES_PER_WEEK habit
+                             * @enum {object|null}
+                             */
+                            everyNDays?: never | null;
+                        } | {
+                            /** @enum {string} */
+                            type: "EVERY_N_DAYS";
+                            /**
+                             * @description Not for a EVERY_N_DAYS habit
+                             * @enum {object|null}
+                             */
+                            dayOfWeek?: never | null;
+                            /**
+                             * @description Not for a EVERY_N_DAYS habit
+                             * @enum {object|null}
+                             */
+                            dayOfMonth?: never | null;
+                            /**
+                             * @description Not for a EVERY_N_DAYS habit
+                             * @enum {object|null}
+                             */
+                            timesPerWeek?: never | null;
+                            /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
+                            everyNDays: number;
+                        });
                     }[];
                     /** @description An avatar the caller owns; default their registration avatar */
                     ownerAvatarId?: string;
@@ -13797,24 +13893,120 @@ export interface operations {
                 "application/json": {
                     /** @description Chosen by the owner, unique in the quest; 1–64 of A–Z a–z 0–9 _ - */
                     habitId: string;
-                    /** @description 1–200 characters, trimmed */
                     title: string;
-                    /** @description At most 2,000 characters */
                     description?: string;
-                    /** @description At most 20 of 1–40 characters, trimmed and de-duplicated */
+                    /** @description Trimmed and de-duplicated; 1–40 characters each */
                     tags?: string[];
                     recurrence: {
                         /** @enum {string} */
                         type: "DAILY" | "WEEKLY" | "MONTHLY" | "TIMES_PER_WEEK" | "EVERY_N_DAYS";
-                        /** @enum {string|null} */
-                        dayOfWeek?: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY" | null;
-                        /** @description MONTHLY; 31 means the last day of shorter months */
-                        dayOfMonth?: number | null;
-                        /** @description TIMES_PER_WEEK: completions each ISO week needs, at most one a day; a participant needs each week of their window done */
-                        timesPerWeek?: number | null;
-                        /** @description EVERY_N_DAYS: the window's length in days; a participant's copy counts them from the join day */
-                        everyNDays?: number | null;
-                    };
+                    } & ({
+                        /** @enum {string} */
+                        type: "DAILY";
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
+                        /**
+                         * @description Not for a DAILY habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "WEEKLY";
+                        /**
+                         * @description WEEKLY: the weekday of each window
+                         * @enum {string}
+                         */
+                        dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+                        /**
+                         * @description Not for a WEEKLY habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
+                        /**
+                         * @description Not for a WEEKLY habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
+                        /**
+                         * @description Not for a WEEKLY habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "MONTHLY";
+                        /**
+                         * @description Not for a MONTHLY habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /** @description MONTHLY: 31 means the last day of shorter months */
+                        dayOfMonth: number;
+                        /**
+                         * @description Not for a MONTHLY habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
+                        /**
+                         * @description Not for a MONTHLY habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "TIMES_PER_WEEK";
+                        /**
+                         * @description Not for a TIMES_PER_WEEK habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /**
+                         * @description Not for a TIMES_PER_WEEK habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
+                        /** @description TIMES_PER_WEEK: completions the ISO week needs, at most one a day */
+                        timesPerWeek: number;
+                        /**
+                         * @description Not for a TIMES_PER_WEEK habit
+                         * @enum {object|null}
+                         */
+                        everyNDays?: never | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "EVERY_N_DAYS";
+                        /**
+                         * @description Not for a EVERY_N_DAYS habit
+                         * @enum {object|null}
+                         */
+                        dayOfWeek?: never | null;
+                        /**
+                         * @description Not for a EVERY_N_DAYS habit
+                         * @enum {object|null}
+                         */
+                        dayOfMonth?: never | null;
+                        /**
+                         * @description Not for a EVERY_N_DAYS habit
+                         * @enum {object|null}
+                         */
+                        timesPerWeek?: never | null;
+                        /** @description EVERY_N_DAYS: the window's length in days, from the habit's first day */
+                        everyNDays: number;
+                    });
                 };
             };
         };

@@ -14,7 +14,7 @@ import { copyRecurrence } from './domain/habit-fields.js'
 import type { HabitCommands } from './app/habit-commands.js'
 import type { HabitQueries } from './app/habit-queries.js'
 import * as habits from './domain/habit-fields.js'
-import { DAY_OF_MONTH_MAX, DAY_OF_MONTH_MIN, EVERY_N_DAYS_MAX, EVERY_N_DAYS_MIN, TIMES_PER_WEEK_MAX, TIMES_PER_WEEK_MIN, UNLINK_MAX_HABITS } from './domain/rules.js'
+import { UNLINK_MAX_HABITS } from './domain/rules.js'
 import { EXPORT_HABITS_PAGE, EXPORT_HISTORY_PAGE } from './portability/domain/rules.js'
 import type { CompletionExport, HabitExport, HistoryKind, JudgedWindowExport, SettingsExport } from './portability/http/export-schemas.js'
 
@@ -22,12 +22,8 @@ export type { HabitTemplate } from './domain/habit-fields.js'
 // Tracking's part of a player's export (DESIGN §9.4): the edge composes the document's schema from it.
 export { HabitRecordExport, SettingsExport, type CompletionExport, type HabitExport, type HistoryKind, type JudgedWindowExport } from './portability/http/export-schemas.js'
 
-/** The bounds of a habit's schedule fields (the same as a habit's own), for a caller's schemas. */
-export const SCHEDULE_FIELD_LIMITS = {
-  dayOfMonth: { minimum: DAY_OF_MONTH_MIN, maximum: DAY_OF_MONTH_MAX },
-  timesPerWeek: { minimum: TIMES_PER_WEEK_MIN, maximum: TIMES_PER_WEEK_MAX },
-  everyNDays: { minimum: EVERY_N_DAYS_MIN, maximum: EVERY_N_DAYS_MAX },
-} as const
+// A habit's fields as tracking's schemas take them (the schedule one variant per recurrence type), for a quest's habits.
+export { Description as HabitDescription, Tags as HabitTags, Title as HabitTitle, withSchedule } from './http/schemas.js'
 
 export interface QuestHabitCopy extends habits.HabitTemplate {
   avatarId: string

@@ -182,7 +182,7 @@ export interface QuestInput {
 export const listQuests = (avatarId: string): Promise<Quest[]> =>
   dataOf(api.GET('/api/v1/quests', { params: { query: { avatarId, limit: 50 } } })).then((p) => p.items)
 export const createQuest = (q: QuestInput, ownerAvatarId: string): Promise<{ id: string }> =>
-  dataOf(api.POST('/api/v1/quests', { body: { ...q, ownerAvatarId } }))
+  dataOf(api.POST('/api/v1/quests', { body: asVariant({ ...q, ownerAvatarId }) }))
 export const deleteQuest = (id: string) => completed(api.DELETE('/api/v1/quests/{id}', byId(id)))
 export const questHabits = (id: string): Promise<QuestHabitEntry[]> => dataOf(api.GET('/api/v1/quests/{id}/habits', byId(id))).then((r) => r.habits)
 export const joinQuest = (id: string, avatarId: string): Promise<Participation> =>

@@ -144,7 +144,8 @@ function recurrenceOf(h: HabitDraft): QuestHabit['recurrence'] {
   if (h.type === 'WEEKLY') return { type: h.type, dayOfWeek: h.dayOfWeek }
   if (h.type === 'MONTHLY') return { type: h.type, dayOfMonth: h.dayOfMonth }
   if (h.type === 'TIMES_PER_WEEK') return { type: h.type, timesPerWeek: h.timesPerWeek }
-  if (h.type === 'EVERY_N_DAYS') return { type: h.type, everyNDays: h.everyNDays }
+  // An empty count goes as null: the API refuses it naming the field, which the form shows.
+  if (h.type === 'EVERY_N_DAYS') return { type: h.type, everyNDays: h.everyNDays } as never
   return { type: h.type }
 }
 

@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
 import { AvatarIdString, Nullable, StringEnum } from '../../../platform/http/schemas.js'
 import { RECURRENCE_TYPES, WEEKDAYS } from '../../../platform/time/index.js'
-import { SCHEDULE_FIELD_LIMITS } from '../../tracking/client.js'
+import { HabitDescription, HabitTags, HabitTitle, withSchedule } from '../../tracking/client.js'
 import { PARTICIPATION_STATUSES } from '../domain/participation.js'
 import {
   DESCRIPTION_MAX, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NAME_MAX, QUEST_HABIT_ID_PATTERN, QUEST_HABITS_MAX, REWARD_MAX, REWARD_MIN,
@@ -22,24 +22,18 @@ const Duration = Type.String({
 const RewardAmount = Type.Integer({ minimum: REWARD_MIN, maximum: REWARD_MAX })
 export const RewardBody = Type.Object({ experience: RewardAmount, money: RewardAmount }, { examples: [{ experience: 200, money: 100 }] })
 
-/** A habit's schedule, as a habit takes it: the fields of other types are null or absent. */
-const Recurrence = Type.Object({
-  type: StringEnum(RECURRENCE_TYPES),
-  dayOfWeek: Type.Optional(Nullable(StringEnum(WEEKDAYS))),
-  dayOfMonth: Type.Optional(Nullable(Type.Integer({ ...SCHEDULE_FIELD_LIMITS.dayOfMonth, description: 'MONTHLY; 31 means the last day of shorter months' }))),
-  timesPerWeek: Type.Optional(Nullable(Type.Integer({
-    ...SCHEDULE_FIELD_LIMITS.timesPerWeek, description: 'TIMES_PER_WEEK: completions each ISO week needs, at most one a day; a participant needs each week of their window done',
-  }))),
-  everyNDays: Type.Optional(Nullable(Type.Integer({
-    ...SCHEDULE_FIELD_LIMITS.everyNDays, description: "EVERY_N_DAYS: the window's length in days; a participant's copy counts them from the join day",
-  }))),
-})
+/**
+ * A habit's schedule, as a habit takes it: the type's own field required, the fields of other types
+ * null or absent. A participant's TIMES_PER_WEEK copy needs each week of their window done; an
+ * EVERY_N_DAYS copy counts its days from the join day.
+ */
+const Recurrence = withSchedule(Type.Object({ type: StringEnum(RECURRENCE_TYPES) }), 'type', {})
 
 export const QuestHabitBody = Type.Object({
   habitId: Type.String({ pattern: QUEST_HABIT_ID_PATTERN, description: 'Chosen by the owner, unique in the quest; 1–64 of A–Z a–z 0–9 _ -' }),
-  title: Type.String({ description: '1–200 characters, trimmed' }),
-  description: Type.Optional(Type.String({ description: 'At most 2,000 characters' })),
-  tags: Type.Optional(Type.Array(Type.String(), { description: 'At most 20 of 1–40 characters, trimmed and de-duplicated' })),
+  title: HabitTitle,
+  description: Type.Optional(HabitDescription),
+  tags: Type.Optional(HabitTags),
   recurrence: Recurrence,
 }, {
   examples: [{

@@ -32,7 +32,7 @@ const SCHEDULE_FIELDS: Record<keyof ScheduleFields, TSchema> = {
  * (OpenAPI's discriminator, which the validator follows too): the type's own field is required, and
  * another type's is null or absent. A refusal names only what does not fit the type asked for.
  */
-function withSchedule<T extends TObject>(fields: T, tag: string, options: Record<string, unknown>) {
+export function withSchedule<T extends TObject>(fields: T, tag: string, options: Record<string, unknown>) {
   const variants = RECURRENCE_TYPES.map((type) => {
     const own = FIELD_OF[type]
     const schedule = Object.entries(SCHEDULE_FIELDS).map(([name, schema]) =>
