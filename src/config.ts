@@ -70,7 +70,7 @@ export interface Config {
   /** The built player web app the edge serves at `/` (`npm run build:web` writes it). */
   webDir: string
   /**
-   * Days that rows no longer needed are kept before the retention job deletes them: published
+   * Days that rows past their use are kept before the retention job deletes them: published
    * outbox events, inbox records, settled sagas and registrations, idempotency keys (`RETENTION_DAYS`).
    */
   retentionDays: number

@@ -159,7 +159,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     for (const c of served) if (c.consumers) bus.subscribe(subscriptionOf(c.name, c.consumers, deadLetters))
     const relay = new OutboxRelay(served.map((c) => c.outbox), bus, database, log, { leaseSeconds: config.outboxLeaseSeconds })
     const slots = new JobSlots(database)
-    // Rows no longer needed: each context says which of its own; published events of its outbox.
+    // Rows past their use: each context says which of its own; published events of its outbox.
     const outboxes = served.map((c) => c.outbox)
     // The platform's jobs work on the tables of the contexts served here: replicas serving the same share them.
     const scope = served.map((c) => c.name).sort().join(',')

@@ -6,11 +6,11 @@
  * due. The missed-window job is run by hand on the test's clock, which each test moves forward.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { MISSED_WINDOWS_JOB } from '../src/contexts/tracking/index.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, type TestApp } from './support/app.js'
+import { clockedPlayers } from './support/clocked-players.js'
 import { attend, avatarOf, newHabit } from './support/habits.js'
-import { newPlayer, type Player } from './support/players.js'
+import type { Player } from './support/players.js'
 
 // Monday 2 March 2026, 08:00 UTC.
 const clock = new ManualClock(new Date('2026-03-02T08:00:00Z'))
@@ -42,24 +42,7 @@ async function statuses(p: Player, id: string, from: string, to: string): Promis
   return Object.fromEntries(res.json().items.map((w: { start: string; status: string }) => [w.start, w.status]))
 }
 
-/** The test clock runs days ahead of the tokens' life: each player's token is issued afresh as it moves. */
-const players: Player[] = []
-async function moveTo(iso: string): Promise<void> {
-  clock.set(new Date(iso))
-  for (const p of players) p.auth = { authorization: `Bearer ${await app.issueToken(p.userId, 'player')}` }
-}
-async function player(): Promise<Player> {
-  const p = await newPlayer(app)
-  players.push(p)
-  return p
-}
-
-/** Moves the clock, runs the missed-window job and lets its events land. */
-async function judgeAt(iso: string): Promise<void> {
-  await moveTo(iso)
-  await app.runJob(MISSED_WINDOWS_JOB)
-  await app.settle()
-}
+const { moveTo, player, judgeAt } = clockedPlayers(() => app, clock)
 
 describe('the archived field', () => {
   test('PATCH …/archived answers the habit; it is listed with the others, and `archived` filters the list', async () => {

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { MISSED_WINDOWS_JOB } from '../src/contexts/tracking/index.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildTestApp, type TestApp } from './support/app.js'
+import { clockedPlayers } from './support/clocked-players.js'
 import { attend, avatarOf, newHabit } from './support/habits.js'
-import { newPlayer, type Player } from './support/players.js'
+import type { Player } from './support/players.js'
 
 const clock = new ManualClock(new Date('2026-03-02T08:00:00Z'))
 let app: TestApp
@@ -39,24 +40,7 @@ async function windows(p: Player, id: string, from: string, to: string): Promise
   return res.json().items
 }
 
-/** The test clock runs days ahead of the tokens' life: each player's token is issued afresh as it moves. */
-const players: Player[] = []
-async function moveTo(iso: string): Promise<void> {
-  clock.set(new Date(iso))
-  for (const p of players) p.auth = { authorization: `Bearer ${await app.issueToken(p.userId, 'player')}` }
-}
-async function player(): Promise<Player> {
-  const p = await newPlayer(app)
-  players.push(p)
-  return p
-}
-
-/** Moves the clock, runs the missed-window job and lets its events land. */
-async function judgeAt(iso: string): Promise<void> {
-  await moveTo(iso)
-  await app.runJob(MISSED_WINDOWS_JOB)
-  await app.settle()
-}
+const { moveTo, player, judgeAt } = clockedPlayers(() => app, clock)
 
 describe('avatar settings', () => {
   test('default to UTC, day start 0, no vacation; change field by field; refuse bad input with the field named', async () => {

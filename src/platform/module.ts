@@ -22,7 +22,7 @@ export interface ContextParts<Port = undefined> {
   /** The events of other contexts it consumes (payloads checked against their contracts). */
   consumers?: EventHandler[]
   jobs?: Job[]
-  /** Rows of its own tables it no longer needs, deleted by the platform's retention job (its outbox is pruned by the platform). */
+  /** Rows of its own tables past their use, deleted by the platform's retention job (its outbox is pruned by the platform). */
   prune?: PruneRule[]
   metrics?: MetricsSource
   /** Its port as a direct call, for the other contexts of this process. */

@@ -37,7 +37,7 @@ export const daysBefore = (now: Date, days: number) => new Date(now.getTime() - 
 /** Up to when rows may be forgotten, worked out once at the start of a run. */
 interface Horizons {
   now: Date
-  /** Now less the retention period: what was finished before this is no longer needed. */
+  /** Now less the retention period: what was finished before this is past its use. */
   retention: Date
   /**
    * For the records that stop a redelivered event from being applied twice (inboxes, keyed
@@ -62,7 +62,7 @@ export function horizonsAt(now: Date, retentionDays: number, oldestUnpublished: 
 export interface PruneRule {
   /** `schema.table`: the label of its metrics. */
   table: string
-  /** Deletes at most `limit` rows no longer needed at these horizons (one statement); answers how many. */
+  /** Deletes at most `limit` rows past their use at these horizons (one statement); answers how many. */
   pruneSome(h: Horizons, limit: number): Promise<number>
 }
 
@@ -79,7 +79,7 @@ interface RetentionOptions {
 }
 
 /**
- * The retention job: deletes what the rules say is no longer needed, table after table, in
+ * The retention job: deletes what the rules say is past its use, table after table, in
  * batches of PRUNE_BATCH_ROWS until a batch comes back short (or PRUNE_MAX_BATCHES). Safe to run on two replicas at once
  * (batches pick their rows with SKIP LOCKED, and a row deleted twice is deleted once); the rows
  * deleted are counted per table in `retention_pruned_rows_total`.
@@ -87,7 +87,7 @@ interface RetentionOptions {
 export class Retention {
   private readonly pruned = new Counter({
     name: 'retention_pruned_rows_total',
-    help: 'Rows deleted by the retention job of this process because they are no longer needed, by table',
+    help: 'Rows deleted by the retention job of this process because they are past their use, by table',
     labelNames: ['table'],
     registers: [],
   })

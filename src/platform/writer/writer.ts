@@ -254,7 +254,7 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
 
   /**
    * The aggregate changed from `before` (read in this transaction) to `after`, one version on, with
-   * its events; undefined when it is no longer at `before`'s version (nothing written). Lock it when
+   * its events; undefined when its version has moved past `before`'s (nothing written). Lock it when
    * reading to be sure it is.
    */
   async save(tx: Tx, before: S, after: S, events: D[] = []): Promise<S | undefined> {
@@ -262,7 +262,7 @@ export class AggregateWriter<S extends Versioned, D extends Draft = Draft, X = u
     return saved
   }
 
-  /** Many aggregates changed in one statement (as `save`); answers those written, in order (one no longer at its `before` is left out). */
+  /** Many aggregates changed in one statement (as `save`); answers those written, in order (one whose version moved past its `before` is left out). */
   async saveMany(tx: Tx, changes: { before: S; after: S; events?: D[] }[]): Promise<S[]> {
     if (changes.length === 0) return []
     const at = this.o.clock.now()

@@ -208,7 +208,7 @@ export class IdentityApp {
     return failures
   }
 
-  /** Failures at or before this no longer count. */
+  /** Failures at or before this fall outside the window: they do not count. */
   private windowStart(now: Date): Date {
     return new Date(now.getTime() - this.failureWindowMs)
   }

@@ -236,7 +236,7 @@ export const inviteRepo = {
     return rows.map(toInvite)
   },
 
-  /** Removes the invites no longer pending at `now` (`isPending`: expired at or before it); answers how many. */
+  /** Removes the invites not pending at `now` (`isPending`: expired at or before it); answers how many. */
   async deleteExpired(tx: Tx, now: Date): Promise<number> {
     const rows = await tx.delete(invites).where(lte(invites.expiresAt, now)).returning({ id: invites.id })
     return rows.length

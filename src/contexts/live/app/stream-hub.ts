@@ -77,7 +77,7 @@ class Connection {
       for (let more = true; more && !this.closed; ) {
         this.wake = false
         const entries = await this.history.after(this.grant.avatarId, this.lastSeq, STREAM_READ_PAGE)
-        // What followed its position is no longer kept (it fell that far behind): its reconnect gets `resync`.
+        // What followed its position is not kept (it fell that far behind): its reconnect gets `resync`.
         if (entries.length > 0 && entries[0]!.seq !== this.lastSeq + 1) return this.onDrop(this, 'it fell behind the kept history')
         for (const e of entries) this.send(e)
         more = this.wake || entries.length === STREAM_READ_PAGE

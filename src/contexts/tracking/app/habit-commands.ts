@@ -86,7 +86,7 @@ export class HabitCommands {
     if (!created && habit.avatarId !== input.avatarId) throw new Conflict(`Habit '${id}' exists already for another avatar.`, 'habit-id-taken')
   }
 
-  /** The quest is over for these copies: they stay as personal habits, no longer linked to it. */
+  /** The quest is over for these copies: they stay as personal habits, unlinked from it. */
   async unlinkFromQuest(questId: string, habitIds: string[]): Promise<void> {
     await this.d.database.transaction(async (tx) => {
       const linked = await habitRepo.linkedToQuestForUpdate(tx, questId, habitIds)
@@ -146,15 +146,10 @@ export class HabitCommands {
    * habit. The old schedule's windows that have ended are judged first (the job may not have come
    * by yet), so a change of schedule never skips one.
    */
-  async reschedule(p: Principal, id: string, recurrence: Recurrence): Promise<void> {
-    await this.d.database.transaction(async (tx) => {
-      const before = await habitRepo.getForUpdate(tx, id)
-      authorizeHabit(p, before)
-      const history = await settingsRepo.history(tx, before.avatarId)
-      const now = this.d.clock.now()
-      const { habit: judged, missed } = await judgeEndedWindows(tx, before, history, now)
+  reschedule(p: Principal, id: string, recurrence: Recurrence): Promise<void> {
+    return this.changeJudged(p, id, (judged, history, now) => {
       const changed = rules.changeRecurrence(judged, recurrence, todayOf(history, judged.ownTimeZone, now), history)
-      await this.d.habits.save(tx, before, reminders.setReminder(changed, reminders.habitFrame(changed, history), judged.reminderTime, now), missed)
+      return reminders.setReminder(changed, reminders.habitFrame(changed, history), judged.reminderTime, now)
     })
   }
 
@@ -164,17 +159,9 @@ export class HabitCommands {
    * owed but the window under way; bringing it back sets when its jobs next have work for it.
    * Asking for what the habit is already changes nothing.
    */
-  async setArchived(p: Principal, id: string, archived: boolean): Promise<void> {
-    await this.d.database.transaction(async (tx) => {
-      const before = await habitRepo.getForUpdate(tx, id)
-      authorizeHabit(p, before)
-      if (before.archived === archived) return
-      const history = await settingsRepo.history(tx, before.avatarId)
-      const now = this.d.clock.now()
-      const { habit: judged, missed } = await judgeEndedWindows(tx, before, history, now)
-      const changed = setArchived(judged, archived, todayOf(history, judged.ownTimeZone, now))
-      await this.d.habits.save(tx, before, withJobInstants(changed, history, now), missed)
-    })
+  setArchived(p: Principal, id: string, archived: boolean): Promise<void> {
+    return this.changeJudged(p, id, (judged, history, now) =>
+      withJobInstants(setArchived(judged, archived, todayOf(history, judged.ownTimeZone, now)), history, now), (before) => before.archived !== archived)
   }
 
   /** New rest days govern the windows that start from tomorrow on. */
@@ -250,6 +237,25 @@ export class HabitCommands {
     await this.d.database.transaction(async (tx) => {
       await habitRepo.deleteRecords(tx, habit.id)
       await this.d.habits.remove(tx, habit, [{ type: 'HabitDeleted', payload: { habitId: habit.id, avatarId: habit.avatarId, questId: habit.associatedQuestId } }])
+    })
+  }
+
+  /**
+   * A change decided on the habit as the missed-window job would leave it: the windows that have
+   * ended judged first (the job may not have come by yet), saved with their HabitMissed events.
+   * Nothing is judged or written when the change is not `needed` on the habit as read.
+   */
+  private async changeJudged(
+    p: Principal, id: string, decide: (judged: Habit, history: SettingsEntry[], now: Date) => Habit, needed: (before: Habit) => boolean = () => true,
+  ): Promise<void> {
+    await this.d.database.transaction(async (tx) => {
+      const before = await habitRepo.getForUpdate(tx, id)
+      authorizeHabit(p, before)
+      if (!needed(before)) return
+      const history = await settingsRepo.history(tx, before.avatarId)
+      const now = this.d.clock.now()
+      const { habit: judged, missed } = await judgeEndedWindows(tx, before, history, now)
+      await this.d.habits.save(tx, before, decide(judged, history, now), missed)
     })
   }
 

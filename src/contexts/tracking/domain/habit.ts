@@ -103,7 +103,7 @@ export function newHabit(
   }
 }
 
-/** A new recurrence starts afresh from the window holding today: old completions no longer line up. */
+/** A new recurrence starts afresh from the window holding today: old completions do not line up with its windows. */
 export function changeRecurrence(h: Habit, asked: Recurrence, today: LocalDate, history: readonly SettingsEntry[]): Habit {
   const recurrence = anchoredAt(asked, today)
   const first = windowContaining(recurrence, today)
