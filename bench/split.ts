@@ -73,7 +73,7 @@ async function split(avatarReplicas: number): Promise<void> {
     })
     const unregister = onInterrupt(() => cluster.stop())
     try {
-      await measure(`split, ${avatarReplicas} avatar replica${avatarReplicas > 1 ? 's' : ''}`, cluster.gateway.url)
+      await measure(`split, ${avatarReplicas} avatar replica${avatarReplicas > 1 ? 's' : ''}`, cluster.url)
     } finally {
       await cluster.stop()
       unregister()

@@ -188,7 +188,7 @@ async function split(url: string, nats: Record<string, string>): Promise<Figures
   })
   const unregister = onInterrupt(() => cluster.stop())
   try {
-    const base = cluster.gateway.url
+    const base = cluster.url
     step(`split: ${PLAYERS} players`)
     const players = await inBatches(PLAYERS, 4, (i) => register(base, `Watcher ${i}`))
     const pids = [cluster.gateway, ...cluster.of('live')].map((p) => p.child.pid!)

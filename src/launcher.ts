@@ -1,6 +1,7 @@
 /**
  * npm run start:split — every context as its own process on PostgreSQL and NATS, behind a
- * gateway on PORT. REPLICAS_<CONTEXT>=N runs N of one. Every process gets the same JWT key
+ * gateway on PORT. REPLICAS_<CONTEXT>=N runs N of one; REPLICAS_EDGE=N runs N gateways behind a
+ * round-robin balancer on PORT. Every process gets the same JWT key
  * (JWT_PRIVATE_KEY, or one made for this run) so any of them can verify any token. Logs are
  * prefixed with the process name. SIGINT/SIGTERM stops them all; a process that dies before it
  * is ready stops the launch with a non-zero exit.
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
   let cluster: Cluster
   try {
     cluster = await Cluster.start({
-      port: config.port, host: config.host, contexts, env: { JWT_PRIVATE_KEY: jwtPrivateKey }, output: (line) => console.log(line),
+      port: config.port, host: config.host, contexts, gateways: config.replicas.edge ?? 1, env: { JWT_PRIVATE_KEY: jwtPrivateKey }, output: (line) => console.log(line),
     })
   } catch (e) {
     fail(`[launcher] ${(e as Error).message}; stopped`)
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop)
   // One write, so a reader that sees the first line of the listing has the whole of it.
   console.log([
-    `[launcher] Questline (split) is up on ${cluster.gateway.url}; processes:`,
+    `[launcher] Questline (split) is up on ${cluster.url}; processes:`,
     ...cluster.processes.map((p) => `[launcher]   ${p.name} ${p.url}`),
   ].join('\n'))
 }

@@ -1,7 +1,7 @@
 /**
  * Every service verifies tokens itself: a request sent straight to a context process, past the
- * gateway, gets the answers the gateway gives, and a logout at the gateway reaches the process
- * within about a second (revocations are shared through the database).
+ * gateway, gets the answers the gateway gives, and a logout at the gateway is in force in the
+ * process once it has answered (revocations are shared through the database).
  *
  * In split mode (project api-split) the context process is an avatar process of the cluster. In
  * one process it is a second platform on the app's database serving only the avatar context, as
@@ -17,6 +17,7 @@ import { systemClock } from '../src/platform/clock.js'
 import { buildPlatform } from '../src/server.js'
 import { freePort } from '../src/platform/net/free-port.js'
 import { buildTestApp, splitTarget, type TestApp } from './support/app.js'
+import { backend } from './support/backends.js'
 import { newPlayer } from './support/players.js'
 import { send, type OwnSplitTestApp, type SplitTestApp } from './support/split-app.js'
 
@@ -75,7 +76,7 @@ async function forgedToken(userId: string): Promise<string> {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
-test('a token logged out at the gateway is refused straight at a context process within about a second', async () => {
+test('a token logged out at the gateway is refused straight at a context process once the logout has answered', async () => {
   const p = await newPlayer(app)
   const ownAvatar: Request = { url: `/api/v1/avatars/${p.avatarId}`, headers: p.auth }
   expect((await avatarProcess.send(ownAvatar)).statusCode).toBe(200)
@@ -85,7 +86,12 @@ test('a token logged out at the gateway is refused straight at a context process
   expect(logout.statusCode, logout.body).toBe(204)
   expect((await app.inject(ownAvatar)).statusCode).toBe(401) // the gateway: at once
 
-  await expect.poll(async () => (await avatarProcess.send(ownAvatar)).statusCode, { timeout: 2000, interval: 100 }).toBe(401)
+  // On PostgreSQL other processes may share the database, and the logout answers once they all
+  // refuse the token. The embedded database has one process (here a second platform in it learns
+  // at its next poll).
+  if (backend() === 'embedded') {
+    await expect.poll(async () => (await avatarProcess.send(ownAvatar)).statusCode, { timeout: 2000, interval: 100 }).toBe(401)
+  }
   const direct = await avatarProcess.send(ownAvatar)
   expect(direct.statusCode, direct.body).toBe(401)
   expect(direct.json().type).toBe('/problems/invalid-token')

@@ -1,11 +1,12 @@
 /**
  * Starts Questline as separate processes: every context on a port of its own (with replicas),
- * then the gateway in front of them. Used by `npm run start:split` and by the split-services
+ * then the gateway in front of them (or several gateways behind a round-robin balancer). Used by `npm run start:split` and by the split-services
  * tests, which also stop and restart single processes.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { freePort } from '../platform/net/free-port.js'
+import { Balancer } from './balancer.js'
 
 const READY_TIMEOUT_MS = 60_000
 const STOP_GRACE_MS = 10_000
@@ -29,11 +30,13 @@ export interface ClusterProcess {
 }
 
 interface ClusterOptions {
-  /** The gateway's port; 0 picks a free one. */
+  /** Where clients reach the platform (the gateway, or the balancer in front of several); 0 picks a free port. */
   port: number
   host: string
   /** Contexts to run besides the gateway, with their replica counts. */
   contexts: { context: string; replicas: number }[]
+  /** Gateways (edge processes); more than one are fronted by a round-robin balancer on `port`. */
+  gateways?: number
   /** Settings for every process (on top of the launcher's own environment). */
   env: Record<string, string>
   /** Where each output line goes, prefixed with the process name; undefined drops them. */
@@ -46,9 +49,13 @@ interface ClusterOptions {
 
 const FROM_SOURCE = ['--import', 'tsx', 'src/main.ts']
 
+/** Loopback addresses: the balancer's, which the gateways trust to say who the client was. */
+const BALANCER_PEERS = '127.0.0.1/32,::1/128'
+
 export class Cluster {
   readonly processes: ClusterProcess[] = []
   private stopping = false
+  private balancer: Balancer | undefined
 
   private constructor(private readonly opts: ClusterOptions) {}
 
@@ -67,12 +74,20 @@ export class Cluster {
         }
         upstreams[`UPSTREAM_${context.toUpperCase()}`] = urls.join(',')
       }
-      // The gateway starts last, but its port is chosen now: each context verifies the gateway's
-      // tokens from its JWKS, fetched when the first one arrives.
-      const gatewayPort = opts.port || (await freePort(opts.host))
-      const contextEnv = { ...upstreams, JWKS_URL: `http://${opts.host}:${gatewayPort}/auth/jwks.json` }
+      // The gateways start last, but the front's port is chosen now: each context verifies the
+      // gateways' tokens from their JWKS, fetched when the first one arrives.
+      const gateways = opts.gateways ?? 1
+      const frontPort = opts.port || (await freePort(opts.host))
+      const contextEnv = { ...upstreams, JWKS_URL: `http://${opts.host}:${frontPort}/auth/jwks.json` }
       await Promise.all(planned.map((p) => cluster.launch(p.name, p.context, ['--only', p.context], p.port, contextEnv)))
-      await cluster.launch('gateway', 'edge', ['--only', 'edge'], gatewayPort, upstreams)
+      if (gateways === 1) {
+        await cluster.launch('gateway', 'edge', ['--only', 'edge'], frontPort, upstreams)
+        return cluster
+      }
+      const gatewayPorts = await Promise.all(Array.from({ length: gateways }, () => freePort(opts.host)))
+      await Promise.all(gatewayPorts.map((port, i) =>
+        cluster.launch(`gateway#${i + 1}`, 'edge', ['--only', 'edge'], port, { ...upstreams, TRUST_PROXY: BALANCER_PEERS })))
+      cluster.balancer = await Balancer.start(opts.host, frontPort, () => cluster.processes.filter((p) => p.context === 'edge').map((p) => p.url))
       return cluster
     } catch (e) {
       await cluster.stop()
@@ -80,8 +95,14 @@ export class Cluster {
     }
   }
 
+  /** The first gateway process. */
   get gateway(): ClusterProcess {
-    return this.processes.find((p) => p.name === 'gateway')!
+    return this.processes.find((p) => p.context === 'edge')!
+  }
+
+  /** Where clients reach the platform: the balancer in front of the gateways, or the one gateway. */
+  get url(): string {
+    return this.balancer?.url ?? this.gateway.url
   }
 
   /** The processes not killed or exited. */
@@ -129,6 +150,7 @@ export class Cluster {
 
   async stop(): Promise<void> {
     this.stopping = true
+    await this.balancer?.close()
     await Promise.all(this.processes.filter((p) => isAlive(p.child)).map((p) => new Promise<void>((resolve) => {
       p.child.once('exit', () => resolve())
       p.child.kill('SIGTERM')

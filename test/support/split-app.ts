@@ -19,7 +19,7 @@ import { Database } from '../../src/platform/db/database.js'
 import type { Cluster, ClusterProcess } from '../../src/split/cluster.js'
 import type { TestApp } from './app.js'
 import type { NatsSettings } from './nats.js'
-import { startTestCluster, type ClusterLease } from './split-clusters.js'
+import { OWN_SHAPE, startTestCluster, type ClusterLease, type ClusterShape } from './split-clusters.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -55,6 +55,8 @@ export interface OwnSplitTestApp extends SplitTestApp {
 interface SplitAppOptions {
   env?: Record<string, string>
   clock?: ManualClock
+  /** A cluster of its own: which processes it runs (OWN_SHAPE unless given). */
+  shape?: ClusterShape
 }
 
 type InjectOptions = { method?: string; url: string; headers?: Record<string, string>; payload?: unknown }
@@ -240,10 +242,10 @@ export async function buildSplitApp(opts: SplitAppOptions): Promise<SplitTestApp
  */
 export async function buildOwnSplitApp(opts: SplitAppOptions, nats: NatsSettings): Promise<OwnSplitTestApp> {
   const output = process.env.QL_TEST_SPLIT_LOGS ? (line: string) => console.log(line) : undefined
-  const own = await startTestCluster(inject('templates'), nats, opts.env ?? {}, 4, output)
+  const own = await startTestCluster(inject('templates'), nats, opts.env ?? {}, opts.shape ?? OWN_SHAPE, 4, output)
   const c = own.cluster
   const app = await drive(opts, {
-    gateway: () => c.gateway.url,
+    gateway: () => c.url,
     processes: () => c.live(),
     database: own.db.database,
     jwk: own.jwk,
@@ -255,9 +257,9 @@ export async function buildOwnSplitApp(opts: SplitAppOptions, nats: NatsSettings
     restart: async (p, changes) => {
       const again = await c.restart(p, changes)
       // The new process keeps the system clock until told: have the next request set them all.
-      clusterClocks.delete(c.gateway.url)
-      if (opts.clock) await setClusterClock(c.gateway.url, [again], opts.clock.now().toISOString())
-      clusterClocks.delete(c.gateway.url)
+      clusterClocks.delete(c.url)
+      if (opts.clock) await setClusterClock(c.url, [again], opts.clock.now().toISOString())
+      clusterClocks.delete(c.url)
       return again
     },
   }

@@ -12,15 +12,27 @@ import { Cluster } from '../../src/split/cluster.js'
 import { openPostgresTestDatabase, type TemplateInfo, type TestDatabase } from './backends.js'
 import { ownStream, type NatsSettings } from './nats.js'
 
-/** Avatar and tracking run twice, as the split-services issue asks. */
-const SPLIT_CONTEXTS = [
-  { context: 'avatar', replicas: 2 },
-  { context: 'tracking', replicas: 2 },
-  { context: 'guild', replicas: 1 },
-  { context: 'quest', replicas: 1 },
-  { context: 'marketplace', replicas: 1 },
-  { context: 'live', replicas: 2 },
-]
+/** Which processes a cluster runs: contexts with their replica counts, and how many gateways. */
+export interface ClusterShape {
+  contexts: { context: string; replicas: number }[]
+  gateways: number
+}
+
+/**
+ * The black-box suites' clusters: two of every context, and two gateways behind a round-robin
+ * balancer, so consecutive requests reach different gateways and any replica may answer.
+ */
+const SHARED_SHAPE: ClusterShape = {
+  contexts: ['avatar', 'tracking', 'guild', 'quest', 'marketplace', 'live'].map((context) => ({ context, replicas: 2 })),
+  gateways: 2,
+}
+
+/** A fault test's own cluster, unless it asks for another: fewer processes start sooner, and each test kills a few. */
+export const OWN_SHAPE: ClusterShape = {
+  contexts: [{ context: 'avatar', replicas: 2 }, { context: 'tracking', replicas: 2 }, { context: 'guild', replicas: 1 },
+    { context: 'quest', replicas: 1 }, { context: 'marketplace', replicas: 1 }, { context: 'live', replicas: 2 }],
+  gateways: 1,
+}
 
 /** What a test app needs to drive a lent cluster. */
 export interface ClusterLease {
@@ -126,10 +138,10 @@ export class SplitClusterBroker {
 
   private async start(env: Record<string, string>): Promise<Running> {
     const nats = ownStream(this.natsUrl, `qltest_split_${this.templates.runId}_${++this.made}`)
-    const t = await startTestCluster(this.templates, nats, env, 1, this.output)
+    const t = await startTestCluster(this.templates, nats, env, SHARED_SHAPE, 1, this.output)
     return {
       lease: {
-        gateway: t.cluster.gateway.url,
+        gateway: t.cluster.url,
         processes: t.cluster.processes.map((p) => ({ name: p.name, context: p.context, url: p.url })),
         databaseUrl: t.db.url!,
         jwk: t.jwk,
@@ -149,12 +161,12 @@ interface TestCluster {
 }
 
 /**
- * Every context as its own process (SPLIT_CONTEXTS) behind a gateway, on a fresh copy of the
+ * Every context as its own process (as `shape` says) behind its gateways, on a fresh copy of the
  * run's migrated database and the NATS settings given; `env` goes on top (JWT_PRIVATE_KEY in it
  * chooses the key). A cluster that fails to start leaves nothing behind.
  */
 export async function startTestCluster(
-  templates: TemplateInfo, nats: NatsSettings, env: Record<string, string>, poolSize: number, output?: (line: string) => void,
+  templates: TemplateInfo, nats: NatsSettings, env: Record<string, string>, shape: ClusterShape, poolSize: number, output?: (line: string) => void,
 ): Promise<TestCluster> {
   const jwk = env.JWT_PRIVATE_KEY ?? JSON.stringify(await generateSigningJwk())
   // A process's errors (a 500's stack, a crash) always reach the run's output: a failure seen only
@@ -169,7 +181,8 @@ export async function startTestCluster(
     const cluster = await Cluster.start({
       port: 0,
       host: '127.0.0.1',
-      contexts: SPLIT_CONTEXTS,
+      contexts: shape.contexts,
+      gateways: shape.gateways,
       ...(templates.bundle ? { entry: [templates.bundle] } : {}),
       testControls: true,
       env: {

@@ -4,8 +4,22 @@ import type { Database } from '../db/database.js'
 import type { Logger } from '../log.js'
 import { tokenRevocations } from './tables.js'
 
-/** How often a process looks for revocations made by the others. */
-const REVOCATION_POLL_MS = 1000
+/**
+ * How often a process looks for revocations made by the others (on PostgreSQL, where other
+ * processes may share the database; the embedded database has one process, which learns its own
+ * revocations as they commit).
+ */
+const REVOCATION_POLL_MS = { postgres: 250, embedded: 1000 }
+/**
+ * A process checks a token against revocations it read no longer ago than this: with an older
+ * view (its polls are late: a busy machine, a slow database) it reads again before it answers.
+ */
+export const REVOCATIONS_FRESH_MS = 750
+/**
+ * A revocation answers its request after this long, so every process checks tokens against a view
+ * read after it committed: it is in force everywhere once the request that made it has answered.
+ */
+const IN_FORCE_EVERYWHERE_MS = REVOCATIONS_FRESH_MS + 50
 /** How often a process deletes the rows (and forgets the ids) of tokens that have expired. */
 const PRUNE_EVERY_MS = 60_000
 /** Before the first poll: every transaction id is at least this. */
@@ -15,6 +29,8 @@ const FIRST_HORIZON = '0'
 export interface RevocationCheck {
   /** Refused: this token, or every token of its user issued before a cutoff (`revokeAllOf`). */
   isRevoked(tokenId: string, holder?: { userId: string; issuedAt: number }): boolean
+  /** Settles when the revocations in memory are recent enough to check against (at once, mostly). */
+  current?(): Promise<void> | undefined
 }
 
 /**
@@ -27,7 +43,10 @@ const USER_CUTOFF = /^user:(.+)@(\d+)$/
  * Access-token ids refused until they expire (logout), shared by every process on the database.
  * Each process keeps them in memory for the per-request check; a revocation is written to
  * `platform.token_revocations`, takes effect in the revoking process when its transaction
- * commits, and in the others at their next poll (every REVOCATION_POLL_MS).
+ * commits, and in the others at their next poll (every REVOCATION_POLL_MS). Every replica must
+ * answer a request alike, so a process whose last poll began more than REVOCATIONS_FRESH_MS ago
+ * polls before it checks a token (`current`), and the request that revoked waits
+ * (`inForceEverywhere`) until every process's view is younger than the revocation.
  *
  * "New since the last poll" is judged by transaction id, not by a sequence or a timestamp: a
  * transaction that took its number earlier may commit later, and would be missed. Each poll
@@ -43,6 +62,9 @@ export class RevocationList implements RevocationCheck {
   private timer: NodeJS.Timeout | undefined
   private polling: Promise<void> | undefined
   private lastPruneMs = Number.NEGATIVE_INFINITY
+  /** When the last poll that succeeded began (monotonic ms): its view holds all committed before. */
+  private readSince = Number.NEGATIVE_INFINITY
+  private catchingUp: Promise<void> | undefined
 
   constructor(
     private readonly database: Database,
@@ -87,10 +109,38 @@ export class RevocationList implements RevocationCheck {
     this.database.afterCommit(() => this.remember(tokenId, expiresAt))
   }
 
+  /**
+   * Settles at once while the last poll is recent; else once a poll begun after this call has read
+   * (concurrent callers share it). Answers undefined when nothing is to wait for: the hot path
+   * makes no promise. A poll that fails fails the caller: a token cannot be checked then.
+   */
+  current(): Promise<void> | undefined {
+    const asked = performance.now()
+    if (!this.timer || asked - this.readSince <= REVOCATIONS_FRESH_MS) return undefined
+    return this.catchUp(asked)
+  }
+
+  private async catchUp(asked: number): Promise<void> {
+    while (asked - this.readSince > REVOCATIONS_FRESH_MS) {
+      await (this.catchingUp ??= this.poll().finally(() => {
+        this.catchingUp = undefined
+      }))
+    }
+  }
+
+  /**
+   * Waits until a revocation committed before the call is in every process's view: a process checks
+   * tokens only against a view read within REVOCATIONS_FRESH_MS. Only where other processes may
+   * share the database; the embedded database has one.
+   */
+  async inForceEverywhere(): Promise<void> {
+    if (this.database.kind === 'postgres') await new Promise((r) => setTimeout(r, IN_FORCE_EVERYWHERE_MS))
+  }
+
   /** Loads the live revocations, then keeps learning new ones until closed. */
   async start(): Promise<void> {
     await this.poll()
-    this.timer = setInterval(() => void this.pollInBackground(), REVOCATION_POLL_MS)
+    this.timer = setInterval(() => void this.pollInBackground(), REVOCATION_POLL_MS[this.database.kind])
     this.timer.unref()
   }
 
@@ -121,6 +171,7 @@ export class RevocationList implements RevocationCheck {
   }
 
   private async learnNew(): Promise<void> {
+    const began = performance.now()
     const now = this.clock.now()
     const nextHorizon = await oldestRunningTransaction(this.database)
     const rows = await this.database.db.select({ tokenId: tokenRevocations.tokenId, expiresAt: tokenRevocations.expiresAt })
@@ -128,6 +179,7 @@ export class RevocationList implements RevocationCheck {
       .where(and(sql`${tokenRevocations.txId} >= ${this.horizon}::xid8`, gt(tokenRevocations.expiresAt, now)))
     for (const r of rows) this.remember(r.tokenId, r.expiresAt.getTime() / 1000)
     this.horizon = nextHorizon
+    this.readSince = began
     if (now.getTime() - this.lastPruneMs >= PRUNE_EVERY_MS) await this.prune(now)
   }
 

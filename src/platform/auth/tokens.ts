@@ -75,6 +75,8 @@ export class AccessTokens {
    * A signature checked once is remembered (bounded); expiry and revocation are checked every time.
    */
   async verify(token: string): Promise<Principal | null> {
+    const behind = this.revocations.current?.()
+    if (behind) await behind
     const known = this.verified.get(token)
     if (known) {
       if (known.expiresAt > this.clock.now().getTime() / 1000 && !this.revocations.isRevoked(known.tokenId, known)) return known

@@ -198,6 +198,7 @@ export class IdentityApp {
       await this.d.outbox.add(tx, [{ type: 'AccountDeleted', aggregateId: user.id, version: ACCOUNT_DELETED_VERSION, payload: { userId: user.id } }])
       await this.d.revocations.revokeDeletedAccount(user.id, this.d.config.accessTokenTtlSeconds)
     })
+    await this.d.revocations.inForceEverywhere()
   }
 
   /** Failures are counted in the database, so every edge process throttles alike. Answers those that count. */
@@ -244,6 +245,7 @@ export class IdentityApp {
       if (row && row.userId === p.userId) await refreshTokenRepo.revokeFamily(tx, row.familyId, now)
       await this.d.revocations.revoke(p.tokenId, p.expiresAt)
     })
+    await this.d.revocations.inForceEverywhere()
   }
 
   async validate(token: string | undefined): Promise<boolean> {

@@ -18,11 +18,11 @@ export type OperatorRole = 'admin' | 'player'
 /**
  * Operators make and unmake admins (`questline admin grant|revoke EMAIL`). A grant takes effect at
  * the user's next login or refresh. A revoke takes effect at once: every session of the user ends
- * and every access token issued before it is refused, in every process at its next revocation poll.
+ * and every access token issued before it is refused, in every process once the command answers.
  */
 export async function changeRole(d: RoleDeps, email: string, role: OperatorRole): Promise<{ userId: string; email: string; role: OperatorRole }> {
   const address = normalizeEmail(email)
-  return d.database.transaction(async (tx) => {
+  const changed = await d.database.transaction(async (tx) => {
     const userId = await userRepo.setRole(tx, address, role)
     if (!userId) throw new NotFound('User with email', address)
     if (role === 'player') {
@@ -31,4 +31,6 @@ export async function changeRole(d: RoleDeps, email: string, role: OperatorRole)
     }
     return { userId, email: address, role }
   })
+  if (role === 'player') await d.revocations.inForceEverywhere()
+  return changed
 }
