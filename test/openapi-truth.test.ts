@@ -173,7 +173,7 @@ describe('what the server refuses of a field, the document refuses', () => {
 
   test('an instant of the year 0', async () => {
     const service = { authorization: `Bearer ${await app.issueToken(world.a.userId, 'service')}` }
-    const earnings = (from: string) => app.inject({ url: `/api/v1/avatars/${world.a.avatarId}/earnings?from=${from}&to=2026-04-01T00:00:00Z`, headers: service })
+    const earnings = (from: string) => app.injectAt('avatar', { url: `/internal/v1/avatars/${world.a.avatarId}/earnings?from=${from}&to=2026-04-01T00:00:00Z`, headers: service })
     for (const from of ['0000-00-00T00:00:00Z', '0000-01-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-03-01T00:00:00+01:00']) {
       expect(await refusedFields(await earnings(from)), from).toEqual(['querystring/from'])
     }
