@@ -24,9 +24,9 @@ import { InProcessBus } from './platform/events/in-process-bus.js'
 import { OutboxRelay } from './platform/events/relay.js'
 import { oldestUnpublished, outboxPruning } from './platform/events/retention.js'
 import { RequestActivity } from './platform/http/activity.js'
-import { requireToken } from './platform/http/auth-guard.js'
+import { requireToken, requireTrustedCaller } from './platform/http/auth-guard.js'
 import { mergeProblemCatalogs, PLATFORM_PROBLEMS } from './platform/http/problem-types.js'
-import { createHttpServer, type HttpServer } from './platform/http/server.js'
+import { createHttpServer, INTERNAL_PREFIX, type HttpServer } from './platform/http/server.js'
 import { registerTestControls } from './platform/http/test-control.js'
 import { UpstreamPool } from './platform/http/upstreams.js'
 import { JobSlots } from './platform/jobs/job-slots.js'
@@ -34,9 +34,13 @@ import { Retention } from './platform/jobs/retention.js'
 import { Vacuum } from './platform/jobs/vacuum.js'
 import { Scheduler } from './platform/jobs/scheduler.js'
 import type { Logger } from './platform/log.js'
-import type { ContextParts } from './platform/module.js'
+import { servedElsewhere, type ContextModule, type ContextParts } from './platform/module.js'
 
 export { CONTEXT_NAMES, type ContextName }
+
+/** Every module, as the composition root handles them: alike, whatever each one's handlers and port. */
+const modules: readonly ContextModule<ContextName, ContextDeps, unknown, unknown>[] = MODULES
+type Built = ContextParts<unknown, unknown>
 
 /** Every problem type the platform's refusals carry: each process documents and titles all of them (the gateway answers for every context). */
 export const PROBLEM_TYPES = mergeProblemCatalogs([PLATFORM_PROBLEMS, ...MODULES.map((m) => m.problemTypes)])
@@ -109,6 +113,8 @@ export async function buildPlatform(opts: PlatformOptions): Promise<Platform> {
  */
 export async function assemblePlatform(opts: PlatformOptions): Promise<AssembledPlatform> {
   const { config } = opts
+  const isServed = (name: ContextName) => !opts.only || opts.only.includes(name)
+  requireReachableContexts(config, isServed)
   const settable = opts.testControls && !opts.clock ? new SettableClock() : undefined
   const clock = opts.clock ?? settable ?? systemClock
   const log = opts.logger || undefined
@@ -132,13 +138,8 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
 
     // A context served elsewhere (UPSTREAM_<CONTEXT>) is reached over HTTP: its API is forwarded
     // there (gateway), and the other contexts' calls go through its port's HTTP adapter.
-    const unknownUpstreams = Object.keys(config.upstreams).filter((name) => !(CONTEXT_NAMES as readonly string[]).includes(name))
-    if (unknownUpstreams.length > 0) {
-      throw new ConfigError(`UPSTREAM_${unknownUpstreams[0]!.toUpperCase()} names no context; contexts: ${CONTEXT_NAMES.join(', ')}.`)
-    }
-    const isServed = (name: ContextName) => !opts.only || opts.only.includes(name)
     const pools = new Map<ContextName, UpstreamPool>()
-    for (const m of MODULES) {
+    for (const m of modules) {
       const urls = isServed(m.name) ? undefined : config.upstreams[m.name]
       if (urls) pools.set(m.name, new UpstreamPool(m.name, urls, log))
     }
@@ -146,13 +147,17 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     const serviceTokens = serviceTokenSource(tokens, clock)
     const serviceCalls = { timeoutMs: config.serviceCallTimeoutMs, retries: config.serviceCallRetries }
 
-    const built = new Map<ContextName, ContextParts<unknown>>()
+    const built = new Map<ContextName, Built>()
     const ports = portsOf(built, pools, (m, pool) => m.remotePort?.(() => pool.pick(), serviceTokens, serviceCalls))
     const bus = await createBus(config, opts.logger)
     closers.push(() => bus.close())
     const deps: ContextDeps = { database, clock, config, tokens, revocations, serviceTokens, serviceCalls, ports, broadcast: bus.broadcast }
-    for (const m of MODULES) built.set(m.name, m.build(deps))
-    const served = MODULES.filter((m) => isServed(m.name)).map((m) => ({ name: m.name, ...built.get(m.name)! }))
+    // Only the contexts served here are built: one served elsewhere is reached through its upstream.
+    for (const m of modules) if (isServed(m.name)) built.set(m.name, m.build(deps))
+    const served = modules.filter((m) => isServed(m.name)).map((m) => {
+      const parts = built.get(m.name)!
+      return { name: m.name, ...parts, ...m.routes(parts.handlers) }
+    })
     const edge = served.find((c) => c.name === 'edge')
 
     const deadLetters = new DeadLetters(database, clock, log)
@@ -191,22 +196,28 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       problemTypes: PROBLEM_TYPES,
     })
     activity.track(http)
+    for (const c of served) if (c.preClose) http.addHook('preClose', c.preClose)
+    // The routes of contexts served elsewhere, declared around stand-ins (their requests are forwarded).
+    const forwarded = modules.flatMap((m) => {
+      const pool = pools.get(m.name)
+      return pool ? [{ pool, ...m.routes(servedElsewhere(m.name)) }] : []
+    })
+    const forwardedOf = (kind: 'apiRoutes' | 'rootRoutes') => forwarded.flatMap((f) => (f[kind] ? [{ routes: f[kind], pool: f.pool }] : []))
     for (const c of served) if (c.rootRoutes) await http.register(c.rootRoutes)
     // Routes outside /api/v1 of contexts served elsewhere (tracking's calendar feed) are forwarded there too.
-    await forwardApis(http, http, MODULES.flatMap((m) => {
-      const pool = pools.get(m.name)
-      const routes = built.get(m.name)?.rootRoutes
-      return pool && routes ? [{ routes, pool }] : []
-    }))
+    await forwardApis(http, http, forwardedOf('rootRoutes'))
     await http.register(async (api) => {
       api.addHook('onRequest', requireToken(tokens))
       for (const c of served) if (c.apiRoutes) await api.register(c.apiRoutes)
-      await forwardApis(http, api, MODULES.flatMap((m) => {
-        const pool = pools.get(m.name)
-        const routes = built.get(m.name)?.apiRoutes
-        return pool && routes ? [{ routes, pool }] : []
-      }))
+      await forwardApis(http, api, forwardedOf('apiRoutes'))
     }, { prefix: '/api/v1' })
+    // Routes only services call: this process's own, never forwarded (the gateway answers 404 for
+    // another's). The caller's role is checked before the request is read.
+    await http.register(async (internal) => {
+      internal.addHook('onRequest', requireToken(tokens))
+      internal.addHook('onRequest', requireTrustedCaller)
+      for (const c of served) if (c.internalRoutes) await internal.register(c.internalRoutes)
+    }, { prefix: INTERNAL_PREFIX })
     if (settable) registerTestControls(http, { clock: settable, relay, bus, scheduler, log })
     closers.push(() => relay.close())
     closers.push(() => scheduler.close())
@@ -239,21 +250,21 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
  * adapter when it is served elsewhere, else its in-process port (built before: MODULES' order).
  */
 function portsOf(
-  built: Map<ContextName, ContextParts<unknown>>,
+  built: Map<ContextName, Built>,
   pools: Map<ContextName, UpstreamPool>,
-  remote: (m: (typeof MODULES)[number], pool: UpstreamPool) => unknown,
+  remote: (m: (typeof modules)[number], pool: UpstreamPool) => unknown,
 ): Ports {
   const made = new Map<ContextName, unknown>()
   // Filled by name below; each property is typed by its module through `Ports`.
   const ports = {} as Ports
-  for (const m of MODULES) {
+  for (const m of modules) {
     Object.defineProperty(ports, m.name, {
       enumerable: true,
       get: () => {
         if (made.has(m.name)) return made.get(m.name)
         const pool = pools.get(m.name)
         const parts = built.get(m.name)
-        if (!pool && !parts) throw new Error(`Context '${m.name}' is asked for its port before it is built: list it earlier in MODULES.`)
+        if (!pool && !parts) throw new Error(`Context '${m.name}' is asked for its port but is not built (yet): list it earlier in MODULES, and in the caller's \`calls\`.`)
         const port = pool ? remote(m, pool) : parts!.port
         made.set(m.name, port)
         return port
@@ -261,4 +272,22 @@ function portsOf(
     })
   }
   return ports
+}
+
+/**
+ * Refuses settings that leave a served context without a context it calls: each one it calls is
+ * served here too or has an upstream. And an upstream names a context.
+ */
+function requireReachableContexts(config: Config, isServed: (name: ContextName) => boolean): void {
+  const unknownUpstreams = Object.keys(config.upstreams).filter((name) => !(CONTEXT_NAMES as readonly string[]).includes(name))
+  if (unknownUpstreams.length > 0) {
+    throw new ConfigError(`UPSTREAM_${unknownUpstreams[0]!.toUpperCase()} names no context; contexts: ${CONTEXT_NAMES.join(', ')}.`)
+  }
+  for (const m of modules.filter((m) => isServed(m.name))) {
+    const unreached = m.calls.filter((c) => !isServed(c as ContextName) && !config.upstreams[c])
+    if (unreached.length === 0) continue
+    const settings = unreached.map((c) => `UPSTREAM_${c.toUpperCase()}`).join(', ')
+    throw new ConfigError(`The ${m.name} context calls ${unreached.join(', ')}, which this process neither serves nor reaches: ` +
+      `set ${settings} to where ${unreached.length > 1 ? 'they run' : 'it runs'}, or serve ${unreached.length > 1 ? 'them' : 'it'} here too (--only ${[m.name, ...unreached].join(',')}).`)
+  }
 }

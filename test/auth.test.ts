@@ -1,7 +1,7 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../src/config.js'
-import { buildPlatform } from '../src/server.js'
+import { buildPlatform, CONTEXT_NAMES } from '../src/server.js'
 import { buildTestApp, splitTarget, type TestApp } from './support/app.js'
 import { newPlayer } from './support/players.js'
 
@@ -92,7 +92,9 @@ describe('login', () => {
   test.skipIf(splitTarget)('failures count at every edge process: another edge on the database throttles the email too', async () => {
     const p = await newPlayer(app)
     for (let i = 0; i < 3; i++) expect((await post('/auth/login', { email: p.email, password: 'nope nope' })).statusCode).toBe(401)
-    const config = loadConfig({ LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', ...settings })
+    // The contexts the edge calls are elsewhere (nowhere: a login calls none of them).
+    const elsewhere = Object.fromEntries(CONTEXT_NAMES.filter((c) => c !== 'edge').map((c) => [`UPSTREAM_${c.toUpperCase()}`, 'http://127.0.0.1:9']))
+    const config = loadConfig({ LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', ...settings, ...elsewhere })
     const otherEdge = await buildPlatform({ config, logger: false, database: app.database, clock: app.clock, only: ['edge'] })
     try {
       const res = await otherEdge.http.inject({ method: 'POST', url: '/auth/login', payload: { email: p.email, password: p.password } })

@@ -1,6 +1,6 @@
 /**
  * What other services call on the avatar API: the Idempotency-Key header, taking an item by
- * name, and the service-only routes (owner, profile, provisioning).
+ * name, and the service-only routes under /internal/v1 (owner, profile, provisioning).
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -96,16 +96,35 @@ describe('taking an item by name', () => {
   })
 })
 
-describe('service-only routes', () => {
+describe('service-only routes (under /internal/v1, answered by the avatar\'s own process)', () => {
+  const internal = (o: Parameters<TestApp['injectAt']>[1]) => app.injectAt('avatar', o)
+  const internalUrl = (id: string, rest = '') => `/internal/v1/avatars/${id}${rest}`
+
+  test('the caller is judged before the request: no token 401, a player 403 service-only, whatever the body; a service gets 400 for it', async () => {
+    const p = await newPlayer(app)
+    const bad = { method: 'PUT' as const, url: internalUrl(`prov-${randomUUID()}`), payload: { ownerId: 'not a uuid', extra: true } }
+    const none = await internal(bad)
+    expect(none.statusCode, none.body).toBe(401)
+    expect(none.json().type).toBe('/problems/unauthorized')
+    const asPlayer = await internal({ ...bad, headers: p.auth })
+    expect(asPlayer.statusCode, asPlayer.body).toBe(403)
+    expect(asPlayer.json().type).toBe('/problems/service-only')
+    const notJson = await internal({ ...bad, headers: { ...p.auth, 'content-type': 'application/json' }, payload: '{"ownerId":' })
+    expect(notJson.json().type).toBe('/problems/service-only')
+    const asService = await internal({ ...bad, headers: service })
+    expect(asService.statusCode, asService.body).toBe(400)
+    expect(asService.json().type).toBe('/problems/validation')
+  })
+
   test('GET …/owner answers the owning user to a service token; players get 403', async () => {
     const p = await newPlayer(app)
-    const res = await app.inject({ url: url(p.avatarId, '/owner'), headers: service })
+    const res = await internal({ url: internalUrl(p.avatarId, '/owner'), headers: service })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ userId: p.userId })
-    const asPlayer = await app.inject({ url: url(p.avatarId, '/owner'), headers: p.auth })
+    const asPlayer = await internal({ url: internalUrl(p.avatarId, '/owner'), headers: p.auth })
     expect(asPlayer.statusCode).toBe(403)
     expect(asPlayer.json().type).toBe('/problems/service-only')
-    expect((await app.inject({ url: url('nobody-here', '/owner'), headers: service })).statusCode).toBe(404)
+    expect((await internal({ url: internalUrl('nobody-here', '/owner'), headers: service })).statusCode).toBe(404)
   })
 
   test('GET …/profile answers owner, level, effective attack and defense, health and deaths in one read to a service token, and which keyed calls it took; players get 403', async () => {
@@ -115,7 +134,7 @@ describe('service-only routes', () => {
     expect((await keyed(p, p.avatarId, '/health/damage', { amount: 15 }, 'profile-hit')).statusCode).toBe(200)
     const avatar = (await app.inject({ url: url(p.avatarId), headers: p.auth })).json()
     const stats = (await app.inject({ url: url(p.avatarId, '/stats'), headers: p.auth })).json()
-    const res = await app.inject({ url: url(p.avatarId, '/profile'), headers: service })
+    const res = await internal({ url: internalUrl(p.avatarId, '/profile'), headers: service })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({
       ownerId: p.userId, level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor,
@@ -124,22 +143,22 @@ describe('service-only routes', () => {
     // Asked about keyed calls, it says which it has taken: the player's damage keyed 'profile-hit' (a player's keys are
     // kept in a space of the player's own), not a key never used.
     const hit = `player/${p.userId}/profile-hit`
-    const withKeys = await app.inject({ url: url(p.avatarId, `/profile?keys=${encodeURIComponent(hit)}&keys=never-used`), headers: service })
+    const withKeys = await internal({ url: internalUrl(p.avatarId, `/profile?keys=${encodeURIComponent(hit)}&keys=never-used`), headers: service })
     expect(withKeys.json()).toMatchObject({ health: avatar.health.current, taken: [hit] })
-    const oneKey = await app.inject({ url: url(p.avatarId, `/profile?keys=${encodeURIComponent(hit)}`), headers: service })
+    const oneKey = await internal({ url: internalUrl(p.avatarId, `/profile?keys=${encodeURIComponent(hit)}`), headers: service })
     expect(oneKey.json()).toMatchObject({ taken: [hit] })
     expect(stats.armor).toBeGreaterThanOrEqual(7)
     expect(avatar.health.current).toBe(avatar.health.max - 15)
-    const asPlayer = await app.inject({ url: url(p.avatarId, '/profile'), headers: p.auth })
+    const asPlayer = await internal({ url: internalUrl(p.avatarId, '/profile'), headers: p.auth })
     expect(asPlayer.statusCode).toBe(403)
     expect(asPlayer.json().type).toBe('/problems/service-only')
-    expect((await app.inject({ url: url('nobody-here', '/profile'), headers: service })).statusCode).toBe(404)
+    expect((await internal({ url: internalUrl('nobody-here', '/profile'), headers: service })).statusCode).toBe(404)
   })
 
   test('PUT provisions an avatar for a user, idempotently; another owner is 409; players get 403', async () => {
     const p = await newPlayer(app)
     const id = `prov-${randomUUID()}`
-    const put = (headers: Record<string, string>, ownerId: string) => app.inject({ method: 'PUT', url: url(id), headers, payload: { ownerId, name: ' Squire ' } })
+    const put = (headers: Record<string, string>, ownerId: string) => internal({ method: 'PUT', url: internalUrl(id), headers, payload: { ownerId, name: ' Squire ' } })
     expect((await put(p.auth, p.userId)).statusCode).toBe(403)
     expect((await put(service, p.userId)).statusCode).toBe(204)
     expect((await put(service, p.userId)).statusCode).toBe(204)

@@ -11,8 +11,19 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { newPlayer } from './support/players.js'
 
-/** The tags an operation may carry: one per context, plus `account` (the /me routes) and `service`. */
-const TAGS = ['auth', 'account', 'avatars', 'items', 'habits', 'quests', 'guilds', 'battles', 'marketplace', 'inbox', 'stream', 'service', 'problems']
+/** The tags an operation of the public document may carry: one per context, plus `account` (the /me routes). */
+const TAGS = ['auth', 'account', 'avatars', 'items', 'habits', 'quests', 'guilds', 'battles', 'marketplace', 'inbox', 'stream', 'problems']
+/** The internal document's one tag: routes only services call. */
+const INTERNAL_TAGS = ['service']
+/** Every operation only services call, each under /internal/v1 (its context's process answers it; no gateway forwards it). */
+const INTERNAL_OPERATIONS = [
+  'PUT /internal/v1/avatars/{id}', 'GET /internal/v1/avatars/{id}/owner', 'GET /internal/v1/avatars/{id}/profile',
+  'GET /internal/v1/avatars/{id}/earnings', 'GET /internal/v1/exports/avatars',
+  'PUT /internal/v1/habits/{id}', 'POST /internal/v1/habits/quest-unlinks', 'GET /internal/v1/exports/tracking/avatars/{id}/settings',
+  'GET /internal/v1/exports/tracking/avatars/{id}/habits', 'GET /internal/v1/exports/tracking/habits/{id}/history',
+  'GET /internal/v1/exports/guilds/avatars/{id}', 'GET /internal/v1/exports/quests/avatars/{id}',
+  'GET /internal/v1/exports/marketplace/avatars/{id}', 'GET /internal/v1/exports/notifications/avatars/{id}',
+]
 const OPERATION_ID = /^[a-z][a-zA-Z0-9]+$/
 const SUMMARY_MAX = 70
 /** The keys of a path item that are operations (the others are parameters, servers, …). */
@@ -56,11 +67,13 @@ interface ApiDocument {
 
 let app: TestApp
 let doc: ApiDocument
+let internalDoc: ApiDocument
 let problemTypes: Map<string, ProblemTypeView>
 
 beforeAll(async () => {
   app = await buildTestApp()
   doc = (await app.inject({ url: '/openapi.json' })).json()
+  internalDoc = (await app.inject({ url: '/internal/openapi.json' })).json()
   const listed: ProblemTypeView[] = (await app.inject({ url: '/problems', headers: { accept: 'application/json' } })).json()
   problemTypes = new Map(listed.map((t) => [t.type, t]))
 })
@@ -75,38 +88,53 @@ function faultsOf(at: string, op: Operation): string[] {
     faults.push(`${at}: summary ${JSON.stringify(op.summary)} is not one line of at most ${SUMMARY_MAX} characters without a trailing period`)
   }
   if (!/\S/.test(op.description ?? '')) faults.push(`${at}: no description`)
-  if (op.tags?.length !== 1 || !TAGS.includes(op.tags[0]!)) faults.push(`${at}: tags ${JSON.stringify(op.tags)} are not exactly one of ${TAGS.join(', ')}`)
+  const tags = at.includes(' /internal/') ? INTERNAL_TAGS : TAGS
+  if (op.tags?.length !== 1 || !tags.includes(op.tags[0]!)) faults.push(`${at}: tags ${JSON.stringify(op.tags)} are not exactly one of ${tags.join(', ')}`)
   return faults
 }
 
 test('every operation has a unique camelCase operationId, a one-line summary, a description and one known tag', () => {
   const faults: string[] = []
   const firstWithId = new Map<string, string>()
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      if (!METHODS.has(method)) continue
-      const at = `${method.toUpperCase()} ${path}`
-      faults.push(...faultsOf(at, op))
-      const earlier = op.operationId === undefined ? undefined : firstWithId.get(op.operationId)
-      if (earlier) faults.push(`${at}: operationId ${op.operationId} is also ${earlier}'s`)
-      else if (op.operationId !== undefined) firstWithId.set(op.operationId, at)
-    }
+  // Both documents: an operation id is unique over the two (one client may call both).
+  for (const { at, op } of operations()) {
+    faults.push(...faultsOf(at, op))
+    const earlier = op.operationId === undefined ? undefined : firstWithId.get(op.operationId)
+    if (earlier) faults.push(`${at}: operationId ${op.operationId} is also ${earlier}'s`)
+    else if (op.operationId !== undefined) firstWithId.set(op.operationId, at)
   }
   expect(faults).toEqual([])
   // The whole API is documented (a document that lost its operations would pass the loop above).
   expect(firstWithId.size).toBeGreaterThan(100)
 })
 
-test('the document names a server that holds behind any host, and describes each tag', () => {
-  expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })])
-  expect(doc.tags?.map((t) => t.name)).toEqual(TAGS)
-  for (const tag of doc.tags ?? []) expect(tag.description, tag.name).toMatch(/\S/)
+test('the documents name a server that holds behind any host, and describe each tag', () => {
+  for (const [d, tags] of [[doc, TAGS], [internalDoc, INTERNAL_TAGS]] as const) {
+    expect(d.servers).toEqual([expect.objectContaining({ url: '/' })])
+    expect(d.tags?.map((t) => t.name)).toEqual(tags)
+    for (const tag of d.tags ?? []) expect(tag.description, tag.name).toMatch(/\S/)
+  }
 })
 
-/** Every operation of the document with where it is. */
-function operations(): { at: string; op: Operation }[] {
-  return Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).filter(([method]) => METHODS.has(method)).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, op })))
+test('the public document holds no route only services call: those are in the internal one, each refusing a player (403) and no token (401)', () => {
+  const publicOps = operations(doc).map((o) => o.at)
+  expect(publicOps.filter((at) => at.includes(' /internal/'))).toEqual([])
+  // No public operation is one every player is refused.
+  const serviceOnly = operations(doc).filter(({ op }) => op.tags?.includes('service') || op.responses?.['403']?.description?.includes('/problems/service-only'))
+  expect(serviceOnly.map((o) => o.at)).toEqual([])
+  expect(publicOps.length).toBeGreaterThan(100)
+  const internal = operations(internalDoc)
+  expect(internal.map((o) => o.at).sort()).toEqual([...INTERNAL_OPERATIONS].sort())
+  for (const { at, op } of internal) {
+    expect(op.responses?.['401']?.description, at).toContain('/problems/unauthorized')
+    expect(op.responses?.['403']?.description, at).toContain('/problems/service-only')
+  }
+})
+
+/** Every operation of a document (both, by default) with where it is. */
+function operations(...of: ApiDocument[]): { at: string; op: Operation }[] {
+  return (of.length > 0 ? of : [doc, internalDoc]).flatMap((d) => Object.entries(d.paths).flatMap(([path, item]) =>
+    Object.entries(item).filter(([method]) => METHODS.has(method)).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, op }))))
 }
 
 test('every error status of every operation lists its problem types, each of that status, with an example body', () => {

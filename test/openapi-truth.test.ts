@@ -22,11 +22,14 @@ let app: TestApp
 let operations: Operation[]
 interface DocParameter { name: string; in: string; required?: boolean; schema?: { default?: unknown } }
 let doc: { paths: Record<string, Record<string, { parameters?: DocParameter[]; responses?: Record<string, unknown>; requestBody?: { content: Record<string, { schema: object }> } }>> }
+/** The routes only services call (/internal/openapi.json). */
+let internalDoc: typeof doc
 
 beforeAll(async () => {
   world = await fuzzWorld()
   app = world.app
   doc = (await app.inject({ url: '/openapi.json' })).json()
+  internalDoc = (await app.inject({ url: '/internal/openapi.json' })).json()
   operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({
     key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, params: [], statuses: Object.keys(op.responses ?? {}).map(Number),
     pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
@@ -94,7 +97,7 @@ describe('the document lists what the server answers', () => {
   test('no parameter with a default is required: a client may leave it out, and the server then takes the default', async () => {
     const faults: string[] = []
     let defaults = 0
-    for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [path, item] of [...Object.entries(doc.paths), ...Object.entries(internalDoc.paths)]) {
       for (const [method, op] of Object.entries(item)) {
         for (const p of op.parameters ?? []) {
           if (p.schema?.default === undefined) continue
@@ -173,7 +176,7 @@ describe('what the server refuses of a field, the document refuses', () => {
 
   test('an instant of the year 0', async () => {
     const service = { authorization: `Bearer ${await app.issueToken(world.a.userId, 'service')}` }
-    const earnings = (from: string) => app.inject({ url: `/api/v1/avatars/${world.a.avatarId}/earnings?from=${from}&to=2026-04-01T00:00:00Z`, headers: service })
+    const earnings = (from: string) => app.injectAt('avatar', { url: `/internal/v1/avatars/${world.a.avatarId}/earnings?from=${from}&to=2026-04-01T00:00:00Z`, headers: service })
     for (const from of ['0000-00-00T00:00:00Z', '0000-01-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-03-01T00:00:00+01:00']) {
       expect(await refusedFields(await earnings(from)), from).toEqual(['querystring/from'])
     }

@@ -179,3 +179,13 @@ test('test controls come only with serve --test-controls, on a loopback host, wi
     expect(server.output()).toContain('test controls are on')
   }, ['--test-controls'])
 }, TIMEOUT_MS)
+
+test('serve refuses to start when a context it serves calls one it neither serves nor reaches, naming the setting', async ({ onTestFinished }) => {
+  const place = await dataPlace('unreached')
+  onTestFinished(() => place.cleanup())
+  const elsewhere = { UPSTREAM_TRACKING: 'http://127.0.0.1:9', UPSTREAM_GUILD: 'http://127.0.0.1:9' }
+  const refused = await runCommand({ ...place.env, ...elsewhere }, ['serve', '--only', 'quest'])
+  expect(refused.code).toBe(1)
+  expect(refused.stderr).toContain('The quest context calls avatar, which this process neither serves nor reaches: set UPSTREAM_AVATAR')
+  expect(refused.stderr).toContain('--only quest,avatar')
+}, TIMEOUT_MS)

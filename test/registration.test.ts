@@ -109,7 +109,7 @@ test('a registration whose request died after making the avatar is undone once i
   await app.database.db.execute(sql`insert into identity.registrations (user_id, state, lease_until, created_at, updated_at)
     values (${userId}, 'PENDING', ${new Date(now.getTime() + 60_000)}, ${now}, ${now})`)
   const service = { authorization: `Bearer ${await app.issueToken(userId, 'service')}` }
-  const provisioned = await app.inject({ method: 'PUT', url: `/api/v1/avatars/${userId}`, headers: service, payload: { ownerId: userId, name: 'Crashed' } })
+  const provisioned = await app.injectAt('avatar', { method: 'PUT', url: `/internal/v1/avatars/${userId}`, headers: service, payload: { ownerId: userId, name: 'Crashed' } })
   expect(provisioned.statusCode).toBeLessThan(300)
 
   // The right password, but no account yet.

@@ -119,6 +119,19 @@ test('past the gateway, a request gets the gateway\'s 401 and 403 answers', asyn
   }
 })
 
+test('a route only services call answers at its context\'s process; the gateway never forwards it (404 problem+json)', async () => {
+  const p = await newPlayer(app)
+  const owner: Request = { url: `/internal/v1/avatars/${p.avatarId}/owner`, headers: bearer(await app.issueToken(SYSTEM.userId, 'service')) }
+  const direct = await avatarProcess.send(owner)
+  expect(direct.statusCode, direct.body).toBe(200)
+  expect(direct.json()).toEqual({ userId: p.userId })
+  // In one process the app serves the avatar itself (and so its internal routes); the gateway is the split shape's.
+  if (!splitTarget) return
+  const viaGateway = await app.inject(owner)
+  expect(viaGateway.statusCode, viaGateway.body).toBe(404)
+  expect(viaGateway.headers['content-type']).toMatch(/^application\/problem\+json/)
+})
+
 test.skipIf(splitTarget)('with the edge\'s keys out of reach, a token signed elsewhere is a 503, and the process\'s own tokens still pass', async () => {
   const p = await newPlayer(app)
   const unreachable = `http://127.0.0.1:${await freePort()}/auth/jwks.json`

@@ -104,7 +104,8 @@ describe('a daily habit over three weeks', () => {
     await get(other, `/api/v1/avatars/${p.avatarId}/report?period=week`, 403)
     await get(p, '/api/v1/avatars/nobody-here/report?period=week', 404)
     // What an avatar earned is read by services; a player reads it in the report.
-    await get(p, `/api/v1/avatars/${p.avatarId}/earnings?from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:00Z`, 403)
+    const earnings = await app.injectAt('avatar', { url: `/internal/v1/avatars/${p.avatarId}/earnings?from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:00Z`, headers: p.auth })
+    expect(earnings.statusCode).toBe(403)
     const refusals: [string, string][] = [
       ['period=year', 'period'], ['', 'period'], ['period=week&date=2026-02-30', 'date'], ['period=week&date=2026-03-20', 'date'],
       ['period=month&date=03/01/2026', 'date'],

@@ -80,11 +80,15 @@ test('a wrong method on every known path is 405 with Allow, with or without a bo
 test('a fixed path beside a parameter path answers a method it lacks with 405 and its own Allow, not with the parameter route', async () => {
   const fixed: [string, string][] = [
     ['/api/v1/battles/bosses', 'GET, HEAD'], ['/api/v1/guilds/leaderboard', 'GET, HEAD'], ['/api/v1/avatars/search', 'GET, HEAD'],
-    ['/api/v1/habits/quest-unlinks', 'POST'],
+    ['/internal/v1/habits/quest-unlinks', 'POST'],
   ]
+  const service = { authorization: `Bearer ${await app.issueToken(a.userId, 'service')}` }
   for (const [url, allow] of fixed) {
     for (const method of ['GET', 'PUT', 'DELETE', 'OPTIONS'].filter((m) => !allow.split(', ').includes(m))) {
-      const res = await app.inject({ method: method as 'GET', url, headers: a.auth })
+      // The internal path is asked of the tracking process itself (no gateway forwards it).
+      const res = url.startsWith('/internal/')
+        ? await app.injectAt('tracking', { method: method as 'GET', url, headers: service })
+        : await app.inject({ method: method as 'GET', url, headers: a.auth })
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(405)
       expect(res.headers.allow, `${method} ${url}`).toBe(allow)
     }

@@ -25,7 +25,7 @@ export const MODULES = [avatarModule, trackingModule, guildModule, questModule, 
 export type ContextName = (typeof MODULES)[number]['name']
 export const CONTEXT_NAMES: readonly ContextName[] = MODULES.map((m) => m.name)
 
-type PortOf<M> = M extends ContextModule<string, never, infer P> ? P : never
+type PortOf<M> = M extends ContextModule<string, never, infer P, never, readonly string[]> ? P : never
 
 /** The ports the contexts offer each other, by the offering context's name (those with none: undefined). */
 export type Ports = { [M in (typeof MODULES)[number] as M['name']]: PortOf<M> }
@@ -47,4 +47,12 @@ export interface ContextDeps {
 }
 
 // Every module can be built from the same deps: a module asking for something no deps offer does not compile.
-MODULES satisfies readonly ContextModule<string, ContextDeps, unknown>[]
+MODULES satisfies readonly ContextModule<string, ContextDeps, unknown, unknown>[]
+
+/** The ports a module's `build` asks for. */
+type PortsAsked<M> = M extends { build: (deps: infer D) => unknown } ? (D extends { ports: infer P } ? keyof P : never) : never
+/** Per module, the ports it asks for that its `calls` does not list (none, for each). */
+type UnlistedCalls = { [M in (typeof MODULES)[number] as M['name']]: Exclude<PortsAsked<M>, M['calls'][number]> }
+// A module asking for a port it does not list in `calls` does not compile: a process could start without it.
+export type EveryCallListed = UnlistedCalls[ContextName] extends never ? true : UnlistedCalls
+true satisfies EveryCallListed

@@ -16,6 +16,11 @@ export const callRetries = splitTarget ? 2 : 0
 
 export interface TestApp {
   inject: import('fastify').FastifyInstance['inject']
+  /**
+   * A request to a process serving `context`, past any gateway: how services reach its
+   * /internal/v1 routes, which no gateway forwards. In one process, the app itself.
+   */
+  injectAt(context: string, opts: import('fastify').InjectOptions): Promise<import('fastify').LightMyRequestResponse>
   http: import('fastify').FastifyInstance
   clock: Clock
   /** For tests that must reach under the API (fault injection). */
@@ -55,9 +60,11 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   try {
     const { http, relay, bus, scheduler, tokens } = await buildPlatform({ config, logger: false, database: testDb.database, clock, ...(opts.only ? { only: opts.only } : {}) })
     await http.ready()
+    const inject = withDocumentedProblems(http.inject.bind(http))
     return {
       http,
-      inject: withDocumentedProblems(http.inject.bind(http)),
+      inject,
+      injectAt: (_context, o) => inject(o),
       clock,
       database: testDb.database,
       settle: () => settle(relay, bus),

@@ -25,7 +25,7 @@ export interface Fault {
 
 function callOf(method: string, url: string): AvatarCall | undefined {
   const path = url.split('?')[0]!
-  if (method === 'GET' && /^\/api\/v1\/avatars\/[^/]+\/profile$/.test(path)) return 'profile'
+  if (method === 'GET' && /^\/internal\/v1\/avatars\/[^/]+\/profile$/.test(path)) return 'profile'
   if (method !== 'POST') return undefined
   if (path.endsWith('/money/spend')) return 'spend'
   if (path.endsWith('/money/earn')) return 'earn'

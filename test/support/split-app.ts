@@ -188,6 +188,12 @@ async function drive(opts: SplitAppOptions, target: {
       await syncClock()
       return send(target.gateway(), o)
     }) as unknown as TestApp['inject'],
+    injectAt: withDocumentedProblems(async (context: string, o: InjectOptions) => {
+      await syncClock()
+      const p = ofContext(context)[0]
+      if (!p) throw new Error(`No process serves ${context}`)
+      return send(p.url, o)
+    }) as unknown as TestApp['injectAt'],
     clock: opts.clock ?? systemClock,
     database: target.database,
     settle,

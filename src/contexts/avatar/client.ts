@@ -1,6 +1,6 @@
 /**
  * The port other contexts use to ask the avatar context for something. The adapter is picked
- * at start-up: in-process (a direct call), or HTTP to the avatar service's public API when
+ * at start-up: in-process (a direct call), or HTTP to the avatar service's API when
  * contexts run as separate services.
  *
  * Every call that changes an avatar takes an idempotency key: a retried call with the same key
@@ -74,25 +74,27 @@ export function inProcessAvatarClient(app: AvatarApp, database: Database): Avata
 
 /**
  * The same port over HTTP, for a context running apart from the avatar service: each call goes
- * to the avatar's public API (`/api/v1/avatars/…`) with a short-lived service token, the
+ * to the avatar's public API (`/api/v1/avatars/…`) or, for what only services ask, its internal
+ * routes (`/internal/v1/…`), with a short-lived service token, the
  * idempotency key as the `Idempotency-Key` header, a timeout per attempt, and retries only after
  * network failures and 5xx answers. The avatar's refusals come back as the same platform errors.
  */
 export function httpAvatarClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): AvatarClient {
   const http = new ServiceClient(baseUrl, token, opts)
   const path = (avatarId: string, rest = '') => `/api/v1/avatars/${encodeURIComponent(avatarId)}${rest}`
-  const ownerOf = async (avatarId: string) => (await http.callOrUndefined<{ userId: string }>({ method: 'GET', path: path(avatarId, '/owner') }))?.userId
+  const internalPath = (avatarId: string, rest = '') => `/internal/v1/avatars/${encodeURIComponent(avatarId)}${rest}`
+  const ownerOf = async (avatarId: string) => (await http.callOrUndefined<{ userId: string }>({ method: 'GET', path: internalPath(avatarId, '/owner') }))?.userId
   return {
     discard: async (avatarId) => {
       await http.callOrUndefined({ method: 'DELETE', path: path(avatarId) })
     },
     provision: (input) =>
-      http.call({ method: 'PUT', path: path(input.avatarId), body: { ownerId: input.ownerId, name: input.name } }),
+      http.call({ method: 'PUT', path: internalPath(input.avatarId), body: { ownerId: input.ownerId, name: input.name } }),
     ownerOf,
     isOwner: async (avatarId, userId) => (await ownerOf(avatarId)) === userId,
     profile: async (avatarId, keys = []) => {
       const query = keys.length === 0 ? '' : `?${new URLSearchParams(keys.map((k): [string, string] => ['keys', k])).toString()}`
-      const profile = await http.callOrUndefined<AvatarProfile>({ method: 'GET', path: path(avatarId, `/profile${query}`) })
+      const profile = await http.callOrUndefined<AvatarProfile>({ method: 'GET', path: internalPath(avatarId, `/profile${query}`) })
       // The port's promise, as in one process: an unknown avatar is NotFound, not the remote's 404 problem.
       if (!profile) throw new NotFound('Avatar', avatarId)
       return profile
@@ -104,10 +106,10 @@ export function httpAvatarClient(baseUrl: string | (() => string), token: TokenS
       http.call<AvatarItem>({ method: 'POST', path: path(avatarId, '/inventory/items/take'), body: { name }, idempotencyKey: key }),
     damage: (avatarId, amount, key) =>
       http.call<{ died: boolean; health: number }>({ method: 'POST', path: path(avatarId, '/health/damage'), body: { amount }, idempotencyKey: key }),
-    exportOwnedBy: async (ownerId) => (await http.call<{ items: AvatarExport[] }>({ method: 'GET', path: `/api/v1/exports/avatars?ownerId=${ownerId}` })).items,
+    exportOwnedBy: async (ownerId) => (await http.call<{ items: AvatarExport[] }>({ method: 'GET', path: `/internal/v1/exports/avatars?ownerId=${ownerId}` })).items,
     earnings: (avatarId, from, to) => {
       const span = new URLSearchParams({ from: from.toISOString(), to: to.toISOString() })
-      return http.call<{ experience: number; money: number }>({ method: 'GET', path: path(avatarId, `/earnings?${span.toString()}`) })
+      return http.call<{ experience: number; money: number }>({ method: 'GET', path: internalPath(avatarId, `/earnings?${span.toString()}`) })
     },
   }
 }

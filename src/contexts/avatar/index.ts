@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify'
 import type { EconomyMode } from '../../config.js'
 import type { AvatarDraft } from '../../contracts/events/avatar.js'
 import { AccountDeleted } from '../../contracts/events/edge.js'
@@ -24,6 +23,7 @@ import { avatarRoutes } from './http/avatar-routes.js'
 import { earningsRoutes } from './http/earnings-routes.js'
 import { avatarExportRoutes } from './http/export-routes.js'
 import { itemRoutes } from './http/item-routes.js'
+import { avatarServiceRoutes } from './http/service-routes.js'
 import { avatarRepo } from './store/avatars.js'
 import { earningsRepo } from './store/earnings.js'
 import { appliedCalls, closedAccounts, earnings, inbox, outbox as outboxTable } from './store/tables.js'
@@ -33,16 +33,22 @@ import { AVATAR_PROBLEMS } from './http/problem-types.js'
 export const avatarModule = contextModule({
   name: 'avatar',
   problemTypes: AVATAR_PROBLEMS,
+  calls: [],
   remotePort: httpAvatarClient,
+  routes: (app: AvatarApp) => ({
+    apiRoutes: async (f) => {
+      await f.register(avatarRoutes, { app })
+      await f.register(itemRoutes, { app })
+    },
+    internalRoutes: async (f) => {
+      await f.register(avatarServiceRoutes, { app })
+      await f.register(avatarExportRoutes, { app })
+      await f.register(earningsRoutes, { app })
+    },
+  }),
   build(deps: { database: Database; clock: Clock; config: { economyMode: EconomyMode } }) {
     const outbox = new Outbox<AvatarDraft>('avatar', outboxTable, deps.clock, deps.database)
     const app = new AvatarApp({ database: deps.database, clock: deps.clock, outbox, economyMode: deps.config.economyMode })
-    const apiRoutes: FastifyPluginAsync = async (f) => {
-      await f.register(avatarRoutes, { app })
-      await f.register(itemRoutes, { app })
-      await f.register(avatarExportRoutes, { app })
-      await f.register(earningsRoutes, { app })
-    }
     // An event's effect on one avatar is a keyed change (the key names the event and the avatar), so
     // a redelivery answers as the first delivery did; and concurrent deliveries for one avatar batch.
     const key = (e: DomainEvent, avatarId: string) => effectKey(e.id, avatarId)
@@ -50,7 +56,7 @@ export const avatarModule = contextModule({
     const damage = (e: DomainEvent, avatarId: string, amount: number) => unlessGone(app.damage(SYSTEM, avatarId, amount, key(e, avatarId)))
     const port: AvatarClient = inProcessAvatarClient(app, deps.database)
     return {
-      apiRoutes,
+      handlers: app,
       outbox,
       port,
       consumers: [

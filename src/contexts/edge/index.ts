@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify'
 import type { EdgeDraft } from '../../contracts/events/edge.js'
 import type { RevocationList } from '../../platform/auth/revocations.js'
 import type { AccessTokens } from '../../platform/auth/tokens.js'
@@ -26,6 +25,14 @@ export const RECOVER_REGISTRATIONS_JOB = 'edge.recover-registrations'
 export const edgeModule = contextModule({
   name: 'edge',
   problemTypes: EDGE_PROBLEMS,
+  // Registration provisions an avatar; a player's export gathers the parts of every context that holds some.
+  calls: ['avatar', 'tracking', 'quest', 'guild', 'marketplace', 'live'],
+  routes: (h: { app: IdentityApp; exports: ExportApp; tokens: AccessTokens }) => ({
+    rootRoutes: async (f) => {
+      await f.register(identityRoutes, { app: h.app, tokens: h.tokens })
+      await f.register(exportRoutes, { app: h.exports, tokens: h.tokens })
+    },
+  }),
   build(deps: {
     database: Database
     clock: Clock
@@ -40,12 +47,8 @@ export const edgeModule = contextModule({
     const app = new IdentityApp({ database, clock, tokens, revocations, config, avatars: deps.ports.avatar, outbox })
     // The ports are read when an export runs (a process that does not serve the edge never asks them).
     const exports = new ExportApp({ database, clock, ports: deps.ports })
-    const rootRoutes: FastifyPluginAsync = async (f) => {
-      await f.register(identityRoutes, { app, tokens })
-      await f.register(exportRoutes, { app: exports, tokens })
-    }
     return {
-      rootRoutes,
+      handlers: { app, exports, tokens },
       outbox,
       jobs: [{ name: RECOVER_REGISTRATIONS_JOB, everyMs: REGISTRATION_RECOVERY_EVERY_MS, run: async () => void (await app.recoverRegistrations()) }],
       prune: [

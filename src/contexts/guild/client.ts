@@ -34,7 +34,7 @@ export function inProcessGuildClient(app: GuildApp, database: Database): GuildCl
 /**
  * The same port over the guild service's public API (split services), with a service token:
  * `GET /api/v1/guilds?memberId=` (a list of none or one) and `GET /api/v1/guilds/{id}` (404: no
- * such guild). Other refusals and failures arrive as platform errors, never as "no guild".
+ * such guild), and the export route under /internal/v1. Other refusals and failures arrive as platform errors, never as "no guild".
  */
 export function httpGuildClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): GuildClient {
   const http = new ServiceClient(baseUrl, token, opts)
@@ -49,6 +49,6 @@ export function httpGuildClient(baseUrl: string | (() => string), token: TokenSo
       return (await http.callOrUndefined({ method: 'GET', path: `/api/v1/guilds/${guildId}` })) !== undefined
     },
     exportMembership: async (avatarId) =>
-      (await http.call<{ membership: GuildMembershipExport }>({ method: 'GET', path: `/api/v1/exports/guilds/avatars/${encodeURIComponent(avatarId)}` })).membership,
+      (await http.call<{ membership: GuildMembershipExport }>({ method: 'GET', path: `/internal/v1/exports/guilds/avatars/${encodeURIComponent(avatarId)}` })).membership,
   }
 }

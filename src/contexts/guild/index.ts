@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify'
 import { AvatarDeleted, AvatarDied } from '../../contracts/events/avatar.js'
 import { BattleWon, type GuildDraft } from '../../contracts/events/guild.js'
 import { HabitAttended } from '../../contracts/events/tracking.js'
@@ -26,21 +25,26 @@ export const EXPIRE_INVITES_JOB = 'guild.expire-invites'
 export const guildModule = contextModule({
   name: 'guild',
   problemTypes: GUILD_PROBLEMS,
+  calls: ['avatar'],
   remotePort: httpGuildClient,
+  routes: (h: { guilds: GuildApp; battles: BattleApp }) => ({
+    apiRoutes: async (f) => {
+      await f.register(guildRoutes, { app: h.guilds })
+      await f.register(battleRoutes, { app: h.battles })
+    },
+    internalRoutes: async (f) => {
+      await f.register(guildExportRoutes, { app: h.guilds })
+    },
+  }),
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient } }) {
     const outbox = new Outbox<GuildDraft>('guild', outboxTable, deps.clock, deps.database)
     const appDeps = { database: deps.database, clock: deps.clock, avatars: deps.ports.avatar, outbox }
     const battles = new BattleApp(appDeps)
     const guilds = new GuildApp({ ...appDeps, callOffBattle: (tx, guildId, by) => battles.callOffWithGuild(tx, guildId, by) })
-    const apiRoutes: FastifyPluginAsync = async (f) => {
-      await f.register(guildRoutes, { app: guilds })
-      await f.register(battleRoutes, { app: battles })
-      await f.register(guildExportRoutes, { app: guilds })
-    }
     const port: GuildClient = inProcessGuildClient(guilds, deps.database)
     const leaveGuild = exactlyOnce(deps.database, inbox, deps.clock, (e: AvatarDeleted) => guilds.avatarDeleted(e.payload.avatarId))
     return {
-      apiRoutes,
+      handlers: { guilds, battles },
       outbox,
       port,
       consumers: [

@@ -29,12 +29,12 @@ export function inProcessLiveClient(app: InboxApp, database: Database): LiveClie
   })
 }
 
-/** The same port over the live service's API (split services), with a service token. */
+/** The same port over the live service's internal routes (split services), with a service token. */
 export function httpLiveClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): LiveClient {
   const http = new ServiceClient(baseUrl, token, opts)
   return {
     exportNotifications: (avatarId, cursor) => http.call({
-      method: 'GET', path: `/api/v1/exports/notifications/avatars/${encodeURIComponent(avatarId)}${cursor === undefined ? '' : `?cursor=${cursor}`}`,
+      method: 'GET', path: `/internal/v1/exports/notifications/avatars/${encodeURIComponent(avatarId)}${cursor === undefined ? '' : `?cursor=${cursor}`}`,
     }),
   }
 }

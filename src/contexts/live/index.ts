@@ -57,7 +57,18 @@ interface Follow<P> {
 export const liveModule = contextModule({
   name: 'live',
   problemTypes: LIVE_PROBLEMS,
+  calls: ['avatar'],
   remotePort: httpLiveClient,
+  routes: (h: { inbox: InboxApp; stream: StreamApp; webhooks: WebhookApp }) => ({
+    apiRoutes: async (f) => {
+      await f.register(inboxRoutes, { app: h.inbox })
+      await f.register(streamRoutes, { app: h.stream })
+      await f.register(webhookRoutes, { app: h.webhooks })
+    },
+    internalRoutes: async (f) => {
+      await f.register(liveExportRoutes, { app: h.inbox })
+    },
+  }),
   build(deps: { database: Database; clock: Clock; broadcast: Broadcast; revocations: RevocationList; config: { streamHeartbeatMs: number; webhookAllowPrivate: boolean; webhookTimeoutMs: number }; ports: { avatar: AvatarClient } }) {
     const { database, clock } = deps
     const outbox = new Outbox<LiveDraft>('live', outboxTable, clock, database)
@@ -143,13 +154,12 @@ export const liveModule = contextModule({
     const following = <C extends EventContract>(contract: C, apply: (tx: Tx, payloads: EventOf<C>['payload'][]) => Promise<void>): EventHandler<C> =>
       on(contract, exactlyOnceInBatches<EventOf<C>>(database, inbox, clock, (events, tx) => apply(tx, events.map((e) => e.payload))))
     const parts = {
-      apiRoutes: async (f) => {
-        await f.register(inboxRoutes, { app })
-        await f.register(liveExportRoutes, { app })
-        await f.register(streamRoutes, { app: stream, closeAll: () => hub.close() })
-        await f.register(webhookRoutes, { app: webhooks })
-        // Attempts under way end with the server (they are made again once their leases run out).
-        f.addHook('preClose', async () => sender.close())
+      handlers: { inbox: app, stream, webhooks },
+      // Open streams end with the server (their clients reconnect), and so do attempts under way
+      // (they are made again once their leases run out).
+      preClose: async () => {
+        hub.close()
+        await sender.close()
       },
       outbox,
       port: inProcessLiveClient(app, database),
@@ -201,7 +211,7 @@ export const liveModule = contextModule({
         pruning(streamTickets, (h, limit) => stream.pruneTickets(h.now, limit)),
         pruning(webhookDeliveries, (h, limit) => webhookDeliveryRepo.pruneSome(database, h.retention, limit)),
       ],
-    } satisfies ContextParts<unknown>
+    } satisfies ContextParts<unknown, unknown>
     const unoffered = WEBHOOK_EVENT_TYPES.filter((t) => !offered.has(t))
     const listed = new Set<string>(WEBHOOK_EVENT_TYPES)
     const unlisted = [...offered].filter((t) => !listed.has(t))

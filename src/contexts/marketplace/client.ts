@@ -24,10 +24,10 @@ export function inProcessMarketplaceClient(app: MarketplaceApp, database: Databa
   })
 }
 
-/** The same port over the marketplace service's API (split services), with a service token. */
+/** The same port over the marketplace service's internal routes (split services), with a service token. */
 export function httpMarketplaceClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): MarketplaceClient {
   const http = new ServiceClient(baseUrl, token, opts)
   return {
-    exportOf: (avatarId) => http.call({ method: 'GET', path: `/api/v1/exports/marketplace/avatars/${encodeURIComponent(avatarId)}` }),
+    exportOf: (avatarId) => http.call({ method: 'GET', path: `/internal/v1/exports/marketplace/avatars/${encodeURIComponent(avatarId)}` }),
   }
 }

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify'
 import { Counter, Gauge } from 'prom-client'
 import { AvatarCreated, AvatarDeleted } from '../../contracts/events/avatar.js'
 import type { MarketplaceDraft } from '../../contracts/events/marketplace.js'
@@ -41,7 +40,16 @@ interface MarketplaceDeps {
 export const marketplaceModule = contextModule({
   name: 'marketplace',
   problemTypes: MARKETPLACE_PROBLEMS,
+  calls: ['avatar'],
   remotePort: httpMarketplaceClient,
+  routes: (app: MarketplaceApp) => ({
+    apiRoutes: async (f) => {
+      await f.register(marketplaceRoutes, { app })
+    },
+    internalRoutes: async (f) => {
+      await f.register(marketplaceExportRoutes, { app })
+    },
+  }),
   build(deps: MarketplaceDeps) {
     const { database, clock, config } = deps
     const avatars = config.avatarUrl ? httpAvatarClient(config.avatarUrl, deps.serviceTokens, deps.serviceCalls) : deps.ports.avatar
@@ -54,10 +62,6 @@ export const marketplaceModule = contextModule({
     })
     const sagas = new SagaRunner({ database, clock, avatars, outbox, onSettled: (kind, state) => settled.inc({ kind, state }) })
     const app = new MarketplaceApp({ database, clock, avatars, sagas })
-    const apiRoutes: FastifyPluginAsync = async (f) => {
-      await f.register(marketplaceRoutes, { app })
-      await f.register(marketplaceExportRoutes, { app })
-    }
     const port: MarketplaceClient = inProcessMarketplaceClient(app, database)
     const metrics: MetricsSource = (registry) => {
       registry.registerMetric(settled)
@@ -73,7 +77,7 @@ export const marketplaceModule = contextModule({
       })
     }
     return {
-      apiRoutes,
+      handlers: app,
       outbox,
       port,
       consumers: [

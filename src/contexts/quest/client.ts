@@ -24,10 +24,10 @@ export function inProcessQuestClient(app: QuestApp, database: Database): QuestCl
   })
 }
 
-/** The same port over the quest service's API (split services), with a service token. */
+/** The same port over the quest service's internal routes (split services), with a service token. */
 export function httpQuestClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): QuestClient {
   const http = new ServiceClient(baseUrl, token, opts)
   return {
-    exportOf: (avatarId) => http.call({ method: 'GET', path: `/api/v1/exports/quests/avatars/${encodeURIComponent(avatarId)}` }),
+    exportOf: (avatarId) => http.call({ method: 'GET', path: `/internal/v1/exports/quests/avatars/${encodeURIComponent(avatarId)}` }),
   }
 }

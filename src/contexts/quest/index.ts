@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify'
 import { AvatarDeleted } from '../../contracts/events/avatar.js'
 import { AccountDeleted } from '../../contracts/events/edge.js'
 import type { QuestDraft } from '../../contracts/events/quest.js'
@@ -32,7 +31,16 @@ export const FINISH_JOINS_JOB = 'quest.finish-joins'
 export const questModule = contextModule({
   name: 'quest',
   problemTypes: QUEST_PROBLEMS,
+  calls: ['avatar', 'tracking', 'guild'],
   remotePort: httpQuestClient,
+  routes: (app: QuestApp) => ({
+    apiRoutes: async (f) => {
+      await f.register(questRoutes, { app })
+    },
+    internalRoutes: async (f) => {
+      await f.register(questExportRoutes, { app })
+    },
+  }),
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient; tracking: TrackingClient; guild: GuildClient } }) {
     const outbox = new Outbox<QuestDraft>('quest', outboxTable, deps.clock, deps.database)
     const { avatar, tracking, guild } = deps.ports
@@ -40,15 +48,11 @@ export const questModule = contextModule({
       database: deps.database, clock: deps.clock, missing: (id) => new NotFound('Participation', id),
     })
     const app = new QuestApp({ database: deps.database, clock: deps.clock, avatars: avatar, tracking, guilds: guild, participations })
-    const apiRoutes: FastifyPluginAsync = async (f) => {
-      await f.register(questRoutes, { app })
-      await f.register(questExportRoutes, { app })
-    }
     const port: QuestClient = inProcessQuestClient(app, deps.database)
     const recordCompletion = exactlyOnce(deps.database, inbox, deps.clock, (e: HabitAttended) => app.recordCompletion(e))
     const forgetAccount = exactlyOnce(deps.database, inbox, deps.clock, (e: AccountDeleted) => app.forgetAccount(e.payload.userId))
     return {
-      apiRoutes,
+      handlers: app,
       outbox,
       port,
       consumers: [

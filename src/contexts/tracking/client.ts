@@ -60,7 +60,7 @@ export interface TrackingClient {
   exportHistory(habitId: string, kind: HistoryKind, after?: string): Promise<{ items: (CompletionExport | JudgedWindowExport)[]; next: string | null }>
 }
 
-/** The same port over the tracking service's API (split services), with a service token. */
+/** The same port over the tracking service's API and internal routes (split services), with a service token. */
 export function httpTrackingClient(baseUrl: string | (() => string), token: TokenSource, opts: Partial<ServiceClientOptions> = {}): TrackingClient {
   const http = new ServiceClient(baseUrl, token, opts)
   return {
@@ -69,20 +69,20 @@ export function httpTrackingClient(baseUrl: string | (() => string), token: Toke
       return { timeZone, dayStartHour }
     },
     copyQuestHabit: (habitId, { recurrence, ...copy }) => http.call({
-      method: 'PUT', path: `/api/v1/habits/${habitId}`,
+      method: 'PUT', path: `/internal/v1/habits/${habitId}`,
       body: { ...copy, recurrence: recurrenceFields(recurrence) },
     }),
     unlinkFromQuest: async (questId, habitIds) => {
       for (let i = 0; i < habitIds.length; i += UNLINK_MAX_HABITS) {
-        await http.call({ method: 'POST', path: '/api/v1/habits/quest-unlinks', body: { questId, habitIds: habitIds.slice(i, i + UNLINK_MAX_HABITS) } })
+        await http.call({ method: 'POST', path: '/internal/v1/habits/quest-unlinks', body: { questId, habitIds: habitIds.slice(i, i + UNLINK_MAX_HABITS) } })
       }
     },
-    exportSettings: (avatarId) => http.call({ method: 'GET', path: `/api/v1/exports/tracking/avatars/${encodeURIComponent(avatarId)}/settings` }),
+    exportSettings: (avatarId) => http.call({ method: 'GET', path: `/internal/v1/exports/tracking/avatars/${encodeURIComponent(avatarId)}/settings` }),
     exportHabits: (avatarId, cursor) => http.call({
-      method: 'GET', path: `/api/v1/exports/tracking/avatars/${encodeURIComponent(avatarId)}/habits${cursor ? `?cursor=${cursor}` : ''}`,
+      method: 'GET', path: `/internal/v1/exports/tracking/avatars/${encodeURIComponent(avatarId)}/habits${cursor ? `?cursor=${cursor}` : ''}`,
     }),
     exportHistory: (habitId, kind, after) => http.call({
-      method: 'GET', path: `/api/v1/exports/tracking/habits/${habitId}/history?kind=${kind}${after ? `&after=${after}` : ''}`,
+      method: 'GET', path: `/internal/v1/exports/tracking/habits/${habitId}/history?kind=${kind}${after ? `&after=${after}` : ''}`,
     }),
   }
 }

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify'
 import { AvatarDeleted, MissedWindowSettled } from '../../contracts/events/avatar.js'
 import { AccountDeleted } from '../../contracts/events/edge.js'
 import type { TrackingDraft } from '../../contracts/events/tracking.js'
@@ -21,7 +20,7 @@ import { habitRoutes } from './http/routes.js'
 import { trackingServiceRoutes } from './http/service-routes.js'
 import { settingsRoutes } from './http/settings-routes.js'
 import { statsRoutes } from './http/stats-routes.js'
-import { buildPortability } from './portability/index.js'
+import { buildPortability, portabilityRoutes, type Portability } from './portability/index.js'
 import { reminderRepo } from './store/window-records.js'
 import { inbox, outbox as outboxTable, remindersSent } from './store/tables.js'
 import { TRACKING_PROBLEMS } from './http/problem-types.js'
@@ -37,7 +36,25 @@ export const REMINDERS_JOB = 'tracking.reminders'
 export const trackingModule = contextModule({
   name: 'tracking',
   problemTypes: TRACKING_PROBLEMS,
+  calls: ['avatar'],
   remotePort: httpTrackingClient,
+  routes: (h: { commands: HabitCommands; queries: HabitQueries; portability: Portability }) => {
+    const portability = portabilityRoutes(h.portability)
+    const { commands, queries } = h
+    return {
+      apiRoutes: async (f) => {
+        await f.register(habitRoutes, { commands, queries })
+        await f.register(settingsRoutes, { commands, queries })
+        await f.register(statsRoutes, { queries })
+        await f.register(portability.apiRoutes)
+      },
+      internalRoutes: async (f) => {
+        await f.register(trackingServiceRoutes, { commands })
+        await f.register(portability.internalRoutes)
+      },
+      rootRoutes: portability.rootRoutes,
+    }
+  },
   build(deps: { database: Database; clock: Clock; ports: { avatar: AvatarClient } }) {
     const outbox = new Outbox<TrackingDraft>('tracking', outboxTable, deps.clock, deps.database)
     const habits = new AggregateWriter<Habit, TrackingDraft>(habitAggregate(outbox), { database: deps.database, clock: deps.clock, missing: (id) => new NotFound('Habit', id) })
@@ -46,17 +63,9 @@ export const trackingModule = contextModule({
     const queries = new HabitQueries(used)
     const jobs = new TrackingJobs(used)
     const portability = buildPortability(used)
-    const apiRoutes: FastifyPluginAsync = async (f) => {
-      await f.register(habitRoutes, { commands, queries })
-      await f.register(settingsRoutes, { commands, queries })
-      await f.register(statsRoutes, { queries })
-      await f.register(trackingServiceRoutes, { commands })
-      await f.register(portability.apiRoutes)
-    }
     const port: TrackingClient = inProcessTrackingClient({ commands, queries, exports: portability.exports }, deps.database)
     return {
-      apiRoutes,
-      rootRoutes: portability.rootRoutes,
+      handlers: { commands, queries, portability },
       outbox,
       port,
       consumers: [

@@ -1,5 +1,5 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
-import type { Principal } from '../auth/principal.js'
+import { requireTrusted, type Principal } from '../auth/principal.js'
 import type { AccessTokens } from '../auth/tokens.js'
 import { Unauthorized } from '../errors.js'
 
@@ -36,4 +36,12 @@ export function requireToken(tokens: AccessTokens): onRequestAsyncHookHandler {
     if (!principal) throw new Unauthorized('The access token is invalid, expired or revoked.', 'invalid-token')
     req.principal = principal
   }
+}
+
+/**
+ * An onRequest hook, after `requireToken`, for routes only services call: a player's token is 403
+ * `service-only` before anything of the request (its body) is read or judged.
+ */
+export const requireTrustedCaller: onRequestAsyncHookHandler = async (req) => {
+  requireTrusted(req.principal, 'Only services (and admins) call /internal routes.')
 }

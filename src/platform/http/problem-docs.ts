@@ -27,16 +27,20 @@ const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete'])
 /**
  * What the platform refuses of any operation, by what the operation takes (problems.ts, validation.ts,
  * the router): a missing or bad token where one is needed; text no field can hold in the query
- * string, which every operation refuses whatever it declares (`validation`); a path parameter longer
+ * string, which every operation refuses whatever it declares (`validation`); a player's token on a
+ * route only services call (`service-only`); a path parameter longer
  * than the router reads or badly escaped; a body that is not JSON, too large or of another media
  * type, on every method whose body is read.
  */
 function platformProblemTypes(path: string, method: string, op: Operation): string[] {
-  const guarded = path.startsWith('/api/v1/') && !(Array.isArray(op.security) && op.security.length === 0)
+  const internal = path.startsWith('/internal/')
+  const guarded = (internal || path.startsWith('/api/v1/')) && !(Array.isArray(op.security) && op.security.length === 0)
   const pathParams = op.parameters?.some((p) => p.in === 'path') ?? false
   const body = op.requestBody !== undefined || BODY_METHODS.has(method)
   return [
     ...(guarded ? ['unauthorized', 'invalid-token'] : []),
+    // Routes only services call refuse a player's token whatever else the request holds.
+    ...(internal ? ['service-only'] : []),
     'validation',
     ...(pathParams ? ['malformed-request', 'uri-too-long'] : []),
     ...(body ? ['malformed-json', 'malformed-request', 'payload-too-large', 'unsupported-media-type'] : []),

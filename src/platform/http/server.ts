@@ -39,9 +39,13 @@ interface HttpServerOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
 
+/** Where the routes only services call are mounted: listed in /internal/openapi.json, not in /openapi.json. */
+export const INTERNAL_PREFIX = '/internal/v1'
+
 /**
- * The document's tags: one per context (the /me routes of several contexts under `account`, the
- * routes only services call under `service`). Every operation carries exactly one of them.
+ * The documents' tags: one per context (the /me routes of several contexts under `account`), and
+ * the routes only services call under `service` (the internal document's one tag). Every operation
+ * carries exactly one of them.
  */
 const API_TAGS = [
   { name: 'auth', description: 'Registering, logging in and out, and the tokens that prove a session' },
@@ -55,7 +59,7 @@ const API_TAGS = [
   { name: 'marketplace', description: "Each avatar's marketplace: buying and selling items" },
   { name: 'inbox', description: "Notifications in an avatar's inbox" },
   { name: 'stream', description: 'A live stream of what happens to an avatar (server-sent events)' },
-  { name: 'service', description: 'Calls between services when they run apart: service and admin tokens only' },
+  { name: 'service', description: `Calls between services when they run apart, under ${INTERNAL_PREFIX}: service and admin tokens only` },
   { name: 'problems', description: 'The problem types refusals carry, documented at their URIs' },
 ] as const
 
@@ -74,6 +78,48 @@ function withoutValidatorHints<T>(node: T): T {
     for (const value of Object.values(o)) withoutValidatorHints(value)
   }
   return node
+}
+
+interface ApiDocument {
+  info: { title: string; description?: string }
+  paths?: Record<string, unknown>
+  tags?: { name: string }[]
+}
+
+/**
+ * The public document (/openapi.json) or the internal one (/internal/openapi.json), cut from the one
+ * the routes make: the paths under INTERNAL_PREFIX and the `service` tag go to the internal one only.
+ */
+function documentPart(full: ApiDocument, internal: boolean): ApiDocument {
+  const isInternal = (path: string) => path.startsWith(`${INTERNAL_PREFIX}/`)
+  const part = {
+    ...full,
+    paths: Object.fromEntries(Object.entries(full.paths ?? {}).filter(([path]) => isInternal(path) === internal)),
+    tags: full.tags?.filter((t) => (t.name === 'service') === internal),
+  }
+  if (!internal) return part
+  return {
+    ...part,
+    info: {
+      ...full.info,
+      title: `${full.info.title}: internal routes`,
+      description: `The routes the platform's services call on each other, under ${INTERNAL_PREFIX}: a service or admin token only (401 ` +
+        'without a valid token, 403 `service-only` for a player\'s, before the request is read). A process answers them for the contexts ' +
+        'it serves; a gateway never forwards them. ' + (full.info.description ?? ''),
+    },
+  }
+}
+
+/** Each server's documents, cut once from the one the routes make (after it is ready). */
+const documents = new WeakMap<FastifyInstance, Map<boolean, ApiDocument>>()
+
+/** The OpenAPI document a server answers at /openapi.json, or with `internal` at /internal/openapi.json. */
+export function apiDocument(app: FastifyInstance, internal = false): ApiDocument {
+  let cut = documents.get(app)
+  if (!cut) documents.set(app, (cut = new Map()))
+  let part = cut.get(internal)
+  if (!part) cut.set(internal, (part = documentPart(app.swagger() as unknown as ApiDocument, internal)))
+  return part
 }
 
 type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>
@@ -176,8 +222,9 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       ? documentProblemTypes(withoutValidatorHints(document.openapiObject) as Parameters<typeof documentProblemTypes>[0], opts.problemTypes)
       : document.swaggerObject,
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  await app.register(swaggerUi, { routePrefix: '/docs', transformSpecification: () => apiDocument(app) })
+  app.get('/openapi.json', { schema: { hide: true } }, async () => apiDocument(app))
+  app.get('/internal/openapi.json', { schema: { hide: true } }, async () => apiDocument(app, true))
   await serveProblemTypes(app, opts.problemTypes)
 
   new Metrics(opts.processMetrics, opts.metrics).register(app)

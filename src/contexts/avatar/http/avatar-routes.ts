@@ -12,7 +12,7 @@ import { AMOUNT_MAX, AMOUNT_MIN, AVATAR_NAME_MAX, DAMAGE_MIN, MAX_AVATARS_PER_US
 import { KEYED, MINTS, OWNER_ONLY, READABLE } from './docs.js'
 import {
   Amount, AvatarIdParams, AvatarView, CreateAvatarBody, CreatedView, DamageAmount, DiedView, ExperienceView, HealthView,
-  LevelView, ManaView, MoneyView, NameBody, NameView, OwnerView, ProfileQuery, ProfileView, ProvisionBody, SearchCriteria, SearchQuery, SearchView, StatsView,
+  LevelView, ManaView, MoneyView, NameBody, NameView, SearchCriteria, SearchQuery, SearchView, StatsView,
 } from './schemas.js'
 import {
   avatarView, createdLinks, experienceLinks, healthLinks, levelLinks, levelOf, manaLinks, moneyLinks, nameLinks,
@@ -129,46 +129,6 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> = async
     await app.delete(req.principal, req.params.id)
     return noContent(reply)
   })
-
-  f.put('/avatars/:id', {
-    schema: {
-      tags: ['service'],
-      operationId: 'serviceProvisionAvatar',
-      summary: 'Provision an avatar for a user (services only; idempotent)',
-      description: 'Makes the avatar with this id for `ownerId` unless it exists; 409 when it exists for another owner. ' +
-        'Used by the edge when services run apart. Players get 403. ' +
-        'The refusals: 409 `avatar-exists` for another owner\'s avatar, 403 `service-only` for a player token. ' +
-        'A new avatar is told by `AvatarCreated`.',
-      params, body: ProvisionBody, response: { 204: NoContent, ...problemResponses(400, 401, 403, 409) },
-    },
-  }, async (req, reply) => {
-    await app.provisionFor(req.principal, { avatarId: req.params.id, ownerId: req.body.ownerId, name: req.body.name })
-    return noContent(reply)
-  })
-
-  f.get('/avatars/:id/owner', {
-    schema: {
-      tags: ['service'],
-      operationId: 'serviceGetAvatarOwner',
-      summary: 'The user owning the avatar (services only)',
-      description: 'For services judging ownership when they run apart; owners are not part of the public avatar. Refused with ' +
-        '403 `service-only` for a player token and 404 `not-found` for an unknown avatar.',
-      params, response: { 200: OwnerView, ...problemResponses(401, 403, 404) },
-    },
-  }, async (req) => ({ userId: await app.ownerFor(req.principal, req.params.id) }))
-
-  f.get('/avatars/:id/profile', {
-    schema: {
-      tags: ['service'],
-      operationId: 'serviceGetAvatarProfile',
-      summary: 'What a fight or a purchase judges of an avatar (services only)',
-      description: 'For services running apart, in one read: the owner, the level, the effective attack and defense ' +
-        '(with the equipped weapon and armor), the health and the deaths; with `keys`, which of those keyed calls ' +
-        '(idempotency keys) the avatar has taken. Refused with 403 `service-only` for a player token and ' +
-        '404 `not-found` for an unknown avatar.',
-      params, querystring: ProfileQuery, response: { 200: ProfileView, ...problemResponses(400, 401, 403, 404) },
-    },
-  }, async (req) => app.profileFor(req.principal, req.params.id, [req.query.keys ?? []].flat()))
 
   f.get('/avatars/:id/name', {
     schema: {

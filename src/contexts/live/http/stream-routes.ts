@@ -41,9 +41,8 @@ function sinkOf(raw: import('node:http').ServerResponse): StreamSink {
   }
 }
 
-export const streamRoutes: FastifyPluginAsyncTypebox<{ app: StreamApp; closeAll: () => void }> = async (f, { app, closeAll }) => {
-  f.addHook('preClose', async () => closeAll())
-
+// Open streams end with the server: the live module's `preClose` (index.ts) closes them.
+export const streamRoutes: FastifyPluginAsyncTypebox<{ app: StreamApp }> = async (f, { app }) => {
   f.post('/avatars/:id/stream-tickets', {
     schema: {
       tags, operationId: 'createStreamTicket', summary: "Get a single-use ticket to open an avatar's stream (owner only)",

@@ -14,18 +14,24 @@ import { trackingExportRoutes } from './http/export-routes.js'
 import { importRoutes } from './http/import-routes.js'
 
 export function buildPortability(deps: TrackingDeps) {
-  const exports = new TrackingExport(deps)
-  const imports = new ImportApp(deps)
-  const calendar = new CalendarApp(deps)
-  /** Under /api/v1: imports, tracking's export pages (services only), the calendar feed's address. */
+  return { exports: new TrackingExport(deps), imports: new ImportApp(deps), calendar: new CalendarApp(deps) }
+}
+
+export type Portability = ReturnType<typeof buildPortability>
+
+export function portabilityRoutes(p: Portability) {
+  /** Under /api/v1: imports and the calendar feed's address. */
   const apiRoutes: FastifyPluginAsync = async (f) => {
-    await f.register(importRoutes, { app: imports })
-    await f.register(trackingExportRoutes, { exports })
-    await f.register(calendarRoutes, { app: calendar })
+    await f.register(importRoutes, { app: p.imports })
+    await f.register(calendarRoutes, { app: p.calendar })
+  }
+  /** Under /internal/v1: tracking's export pages, for the edge. */
+  const internalRoutes: FastifyPluginAsync = async (f) => {
+    await f.register(trackingExportRoutes, { exports: p.exports })
   }
   /** The calendar feed answers outside /api/v1: a calendar app fetches it with no token. */
   const rootRoutes: FastifyPluginAsync = async (f) => {
-    await f.register(calendarFeedRoutes, { app: calendar })
+    await f.register(calendarFeedRoutes, { app: p.calendar })
   }
-  return { exports, calendar, apiRoutes, rootRoutes }
+  return { apiRoutes, internalRoutes, rootRoutes }
 }
