@@ -11,7 +11,10 @@ import path from 'node:path'
 import { decodeProtectedHeader } from 'jose'
 import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import { loadConfig } from '../src/config.js'
+import { rotateSigningKey } from '../src/operator/commands.js'
+import { KeyRing } from '../src/platform/auth/key-ring.js'
 import { dataDirKeyFile, generateSigningJwk, verifyingKeyOf } from '../src/platform/auth/keys.js'
+import { AccessTokens } from '../src/platform/auth/tokens.js'
 import { ManualClock } from '../src/platform/clock.js'
 import { buildPlatform } from '../src/server.js'
 import { openTestDatabase, type TestDatabase } from './support/backends.js'
@@ -123,4 +126,25 @@ test('a rotation logs nobody out: tokens of the previous key live until they exp
   // Another rotation: the key before the previous one is published no more.
   const newest = await whole.keys.rotate()
   expect(await jwksKids(whole)).toEqual([newest, newKid])
+})
+
+test('a configured key is rotated by configuration: keys rotate refuses it, and JWT_PREVIOUS_PUBLIC_KEYS keeps the old key\'s tokens valid', async () => {
+  const [oldJwk, newJwk] = [await generateSigningJwk(), await generateSigningJwk()]
+  const configured = (previous: object[]) => loadConfig({
+    LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', JWT_PRIVATE_KEY: JSON.stringify(newJwk), JWT_PREVIOUS_PUBLIC_KEYS: JSON.stringify(previous),
+  })
+  await expect(rotateSigningKey(configured([]))).rejects.toThrow(/JWT_PREVIOUS_PUBLIC_KEYS/)
+
+  const player = await register(edge)
+  const signedBefore = new AccessTokens(await KeyRing.configured(JSON.stringify(oldJwk)), { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: 600 }, clock, { isRevoked: () => false })
+  const oldToken = (await signedBefore.issue(player.userId, 'player')).token
+  const { x, kty, crv } = oldJwk
+  for (const [previous, status] of [[[{ kty, crv, x }], 200], [[], 401]] as const) {
+    const p = await buildPlatform({ config: configured([...previous]), logger: false, database: testDb.database, clock, only: ['avatar'] })
+    try {
+      expect(await avatarStatus(p, player.userId, oldToken), JSON.stringify(previous)).toBe(status)
+    } finally {
+      await p.http.close()
+    }
+  }
 })
