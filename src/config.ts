@@ -33,8 +33,8 @@ export interface Config {
   jwtPreviousPublicKeys: Record<string, unknown>[]
   /**
    * The edge's published keys (`http://edge:8080/auth/jwks.json`, split services): set, the process
-   * also accepts access tokens signed with the edge's key, verified from that JWKS (fetched when
-   * first needed, cached). Its own key still signs and verifies its own service tokens.
+   * also accepts access tokens signed with a key it does not hold, verified from that JWKS (fetched
+   * when first needed, cached).
    */
   jwksUrl: string | undefined
   jwtIssuer: string

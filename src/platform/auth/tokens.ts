@@ -13,8 +13,8 @@ interface TokenSettings {
   audience: string
   ttlSeconds: number
   /**
-   * The edge's published keys (`…/auth/jwks.json`, split services): tokens signed with another key
-   * than this process's own are verified against them.
+   * The edge's published keys (`…/auth/jwks.json`, split services): tokens signed with a key the
+   * ring does not hold (a gateway configured with another key) are verified against them.
    */
   jwksUrl?: string | undefined
 }
