@@ -143,8 +143,8 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     }
     for (const pool of pools.values()) closers.push(async () => pool.stop())
     // Only a process that issues tokens holds a private key: the edge (players' tokens), or one
-    // that calls another context over HTTP (service tokens).
-    const ringOptions = { canSign: isServed('edge') || pools.size > 0, log }
+    // that calls another context over HTTP (service tokens: an upstream, or the marketplace's AVATAR_URL).
+    const ringOptions = { canSign: isServed('edge') || pools.size > 0 || config.avatarUrl !== undefined, log }
     const keys = config.jwtPrivateKey
       ? await KeyRing.configured(config.jwtPrivateKey, config.jwtPreviousPublicKeys, ringOptions)
       : KeyRing.stored(databaseKeyStore(database, opts.keysDir), ringOptions)
