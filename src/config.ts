@@ -27,12 +27,14 @@ export interface Config {
   jobsEnabled: boolean
   economyMode: EconomyMode
   logLevel: string
-  /** Ed25519 private key as a JWK JSON string; unset means one is generated into dataDir. */
+  /** Ed25519 private key as a JWK JSON string; unset, the keys live in the database (`platform.signing_keys`). */
   jwtPrivateKey: string | undefined
+  /** With jwtPrivateKey: older public keys (JWKs) still accepted and published, so a rotation of the configured key logs nobody out. */
+  jwtPreviousPublicKeys: Record<string, unknown>[]
   /**
    * The edge's published keys (`http://edge:8080/auth/jwks.json`, split services): set, the process
-   * also accepts access tokens signed with the edge's key, verified from that JWKS (fetched when
-   * first needed, cached). Its own key still signs and verifies its own service tokens.
+   * also accepts access tokens signed with a key it does not hold, verified from that JWKS (fetched
+   * when first needed, cached).
    */
   jwksUrl: string | undefined
   jwtIssuer: string
@@ -151,6 +153,22 @@ function httpUrl(env: Env, name: string): string | undefined {
   return url
 }
 
+/** A JSON array of JWK objects. */
+function jwkList(env: Env, name: string): Record<string, unknown>[] {
+  const raw = optional(env, name)
+  if (raw === undefined) return []
+  let list: unknown
+  try {
+    list = JSON.parse(raw)
+  } catch {
+    list = undefined
+  }
+  if (!Array.isArray(list) || !list.every((k) => typeof k === 'object' && k !== null && !Array.isArray(k))) {
+    throw new ConfigError(`${name} must be a JSON array of public JWKs, e.g. [{"kty":"OKP","crv":"Ed25519","x":"…"}].`)
+  }
+  return list as Record<string, unknown>[]
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = optional(env, 'DATABASE_URL')
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -172,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     economyMode: oneOf(env, 'ECONOMY_MODE', ['open', 'authoritative'] as const, 'open'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     jwtPrivateKey: optional(env, 'JWT_PRIVATE_KEY'),
+    jwtPreviousPublicKeys: jwkList(env, 'JWT_PREVIOUS_PUBLIC_KEYS'),
     jwksUrl,
     jwtIssuer: optional(env, 'JWT_ISSUER') ?? 'questline',
     jwtAudience: optional(env, 'JWT_AUDIENCE') ?? 'questline',

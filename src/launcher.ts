@@ -1,14 +1,13 @@
 /**
  * npm run start:split — every context as its own process on PostgreSQL and NATS, behind a
  * gateway on PORT. REPLICAS_<CONTEXT>=N runs N of one; REPLICAS_EDGE=N runs N gateways behind a
- * round-robin balancer on PORT. Every process gets the same JWT key
- * (JWT_PRIVATE_KEY, or one made for this run) so any of them can verify any token. Logs are
+ * round-robin balancer on PORT. Every process signs and verifies with the
+ * same keys: JWT_PRIVATE_KEY when set (each inherits it), else those kept in the database. Logs are
  * prefixed with the process name. SIGINT/SIGTERM stops them all; a process that dies before it
  * is ready stops the launch with a non-zero exit.
  */
 import { ConfigError, loadConfigFromEnvironment } from './config.js'
 import { CONTEXT_NAMES } from './contexts/modules.js'
-import { generateSigningJwk } from './platform/auth/keys.js'
 import { Cluster } from './split/cluster.js'
 
 function fail(message: string): never {
@@ -29,14 +28,12 @@ async function main(): Promise<void> {
     fail(`start:split needs ${missing.join(' and ')}: every process shares one PostgreSQL database and one NATS JetStream.\n` +
       'e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/questline NATS_URL=nats://127.0.0.1:4222 npm run start:split')
   }
-  const jwtPrivateKey = config.jwtPrivateKey ?? JSON.stringify(await generateSigningJwk())
-  if (!config.jwtPrivateKey) console.log('[launcher] JWT_PRIVATE_KEY is not set: a key was made for this run (tokens end when it stops)')
   // The edge is started last, as the gateway in front of them (Cluster).
   const contexts = CONTEXT_NAMES.filter((c) => c !== 'edge').map((context) => ({ context, replicas: config.replicas[context] ?? 1 }))
   let cluster: Cluster
   try {
     cluster = await Cluster.start({
-      port: config.port, host: config.host, contexts, gateways: config.replicas.edge ?? 1, env: { JWT_PRIVATE_KEY: jwtPrivateKey }, output: (line) => console.log(line),
+      port: config.port, host: config.host, contexts, gateways: config.replicas.edge ?? 1, env: {}, output: (line) => console.log(line),
     })
   } catch (e) {
     fail(`[launcher] ${(e as Error).message}; stopped`)

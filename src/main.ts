@@ -6,13 +6,14 @@
  *   questline migrate                                             apply database migrations and exit
  *   questline backup FILE | restore FILE [--force]                the embedded data directory (src/operator)
  *   questline admin grant|revoke EMAIL                            make or unmake an admin
+ *   questline keys rotate                                         a new current signing key (src/operator)
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { type Config, ConfigError, loadConfigFromEnvironment } from './config.js'
 import { changeRole } from './contexts/edge/app/roles.js'
 import { BadBackup } from './operator/backup-file.js'
-import { admin, backup, backupOf, restore } from './operator/commands.js'
+import { admin, backup, backupOf, restore, rotateSigningKey } from './operator/commands.js'
 import { OperatorFailure, serveOperatorSocket } from './operator/socket.js'
 import { AppError } from './platform/errors.js'
 import { DataDirInUse } from './platform/db/lock-file.js'
@@ -27,6 +28,7 @@ const USAGE = `usage: questline serve [--only <context>[,<context>...]] [--port 
        questline backup FILE             the embedded data directory (DATA_DIR), also while it is served
        questline restore FILE [--force]  into DATA_DIR, which must be empty unless --force (server stopped)
        questline admin grant|revoke EMAIL
+       questline keys rotate             a new current signing key; tokens of the previous one stay valid until they expire
 contexts: ${CONTEXT_NAMES.join(', ')}`
 
 const isContextName = (name: string): name is ContextName => (CONTEXT_NAMES as readonly string[]).includes(name)
@@ -61,6 +63,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'backup' || command === 'restore' || command === 'admin') {
     return console.log(await operatorCommand(config, command, positionals.slice(1), values.force === true))
+  }
+  if (command === 'keys') {
+    if (positionals[1] !== 'rotate' || positionals.length > 2) fail('usage: questline keys rotate')
+    return console.log(await rotateSigningKey(config))
   }
   if (command !== 'serve') fail(USAGE)
 
@@ -105,6 +111,7 @@ async function main(argv: string[]): Promise<void> {
     await serveOperatorSocket(config.dataDir, {
       backup: () => backupOf(platform.database, config.dataDir),
       role: (email, role) => changeRole({ database: platform.database, clock: platform.clock, revocations: platform.revocations, accessTokenTtlSeconds: config.accessTokenTtlSeconds }, email, role),
+      rotateKeys: () => platform.keys.rotate(),
     }, log)
   }
   // Validators and serializers are compiled on first use; the rest now, between requests.

@@ -7,7 +7,8 @@ import { getTableConfig } from 'drizzle-orm/pg-core'
 import { ConfigError, type Config } from './config.js'
 import { CONTEXT_NAMES, MODULES, type ContextDeps, type ContextName, type Ports } from './contexts/modules.js'
 import { forwardApis } from './contexts/edge/gateway.js'
-import { loadSigningKeys } from './platform/auth/keys.js'
+import { KeyRing } from './platform/auth/key-ring.js'
+import { databaseKeyStore } from './platform/auth/key-store.js'
 import { RevocationList } from './platform/auth/revocations.js'
 import { serviceTokenSource } from './platform/auth/service-token.js'
 import { AccessTokens } from './platform/auth/tokens.js'
@@ -51,7 +52,7 @@ interface PlatformOptions {
   /** An already-open database (tests); otherwise one is opened from the config and closed with the server. */
   database?: Database
   clock?: Clock
-  /** Where the signing key lives; undefined keeps a fresh key in memory (tests). */
+  /** A data directory whose key (from before keys lived in the database) is imported when the database has none. */
   keysDir?: string | undefined
   /** Serve only these contexts (a split-services process); all by default. */
   only?: ContextName[]
@@ -75,8 +76,10 @@ interface Platform {
   relay: OutboxRelay
   bus: EventBus
   scheduler: Scheduler
-  /** Signs access tokens with the process's key (tests mint service tokens with it). */
+  /** Signs access tokens with the current key (tests mint service tokens with it). */
   tokens: AccessTokens
+  /** The signing keys; `rotate()` makes a new current key (`questline keys rotate`). */
+  keys: KeyRing
   /** Refused access tokens (logout, a revoked admin), shared by every process on the database. */
   revocations: RevocationList
   clock: Clock
@@ -129,12 +132,8 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
   }
   if (!opts.database) closers.push(() => database.close())
   try {
-    const keys = await loadSigningKeys(config.jwtPrivateKey, opts.keysDir)
     const revocations = new RevocationList(database, clock, log)
     closers.push(() => revocations.close())
-    const tokens = new AccessTokens(keys, {
-      issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds, jwksUrl: config.jwksUrl,
-    }, clock, revocations)
 
     // A context served elsewhere (UPSTREAM_<CONTEXT>) is reached over HTTP: its API is forwarded
     // there (gateway), and the other contexts' calls go through its port's HTTP adapter.
@@ -144,6 +143,19 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       if (urls) pools.set(m.name, new UpstreamPool(m.name, urls, log))
     }
     for (const pool of pools.values()) closers.push(async () => pool.stop())
+    // Only a process that issues tokens holds a private key: the edge (players' tokens), or one
+    // that calls another context over HTTP (service tokens: an upstream, or the marketplace's AVATAR_URL).
+    // Only a process that issues tokens holds the private key: the edge (players' tokens), and one
+    // whose contexts call a context served elsewhere (service tokens).
+    const callsOut = modules.some((m) => isServed(m.name) && m.calls.some((c) => !isServed(c as ContextName)))
+    const ringOptions = { canSign: isServed('edge') || callsOut || config.avatarUrl !== undefined, log }
+    const keys = config.jwtPrivateKey
+      ? await KeyRing.configured(config.jwtPrivateKey, config.jwtPreviousPublicKeys, ringOptions)
+      : KeyRing.stored(databaseKeyStore(database, opts.keysDir), ringOptions)
+    closers.push(() => keys.close())
+    const tokens = new AccessTokens(keys, {
+      issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds, jwksUrl: config.jwksUrl,
+    }, clock, revocations)
     const serviceTokens = serviceTokenSource(tokens, clock)
     const serviceCalls = { timeoutMs: config.serviceCallTimeoutMs, retries: config.serviceCallRetries }
 
@@ -226,6 +238,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     const start = async () => {
       try {
         if (!opts.database) await migrateDatabase(database, config.databaseUrl)
+        await keys.start()
         await revocations.start()
         await bus.start()
         for (const pool of pools.values()) pool.startHealthChecks()
@@ -238,7 +251,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
         throw e
       }
     }
-    return { http, database, relay, bus, scheduler, tokens, revocations, clock, start }
+    return { http, database, relay, bus, scheduler, tokens, keys, revocations, clock, start }
   } catch (e) {
     await closeAll()
     throw e

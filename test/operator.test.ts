@@ -6,9 +6,11 @@
  */
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { rm, stat } from 'node:fs/promises'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { decodeProtectedHeader } from 'jose'
 import { expect, inject, test } from 'vitest'
 import { backend, createDatabase, databaseUrl, dropDatabase } from './support/backends.js'
 import { dataPlace, json, runCommand, startServer, stopServer, type DataPlace, type Server } from './support/serve-process.js'
@@ -95,6 +97,47 @@ test('admin grant makes an admin from the next refresh; revoke ends their sessio
   expect(offline.stderr).toContain('not found')
 }, TIMEOUT_MS)
 
+const kidOf = (token: string) => decodeProtectedHeader(token).kid
+
+test('keys rotate: new tokens carry the new kid at every server, the JWKS lists both keys, tokens of the previous key live until they expire', async ({ onTestFinished }) => {
+  const place = await dataPlace('keys')
+  onTestFinished(() => place.cleanup())
+
+  // On PostgreSQL a second server with a data directory of its own and no JWT_PRIVATE_KEY: the keys are the database's.
+  const secondDir = backend() === 'postgres' ? await mkdtemp(path.join(tmpdir(), 'questline-keys-second-')) : undefined
+  onTestFinished(() => (secondDir ? rm(secondDir, { recursive: true, force: true }) : undefined))
+  await withServer(place, async (first) => {
+    const second = secondDir ? await startServer({ ...place.env, DATA_DIR: secondDir }, ['--test-controls']) : first
+    onTestFinished(() => stopServer(second))
+    const servers = [first, second]
+    const player = await register(first.url)
+    const avatarStatus = async (s: Server, token: string) => (await json(`${s.url}/api/v1/avatars/${player.userId}`, { token })).status
+    const login = async (s: Server) => (await json(`${s.url}/auth/login`, { method: 'POST', body: JSON.stringify({ email: player.email, password: player.password }) })).body.token as string
+    expect(await avatarStatus(second, player.token)).toBe(200)
+    expect(await avatarStatus(first, await login(second))).toBe(200)
+    const oldKid = kidOf(player.token)
+
+    const rotated = await runCommand(place.env, ['keys', 'rotate'])
+    expect(rotated, rotated.stderr).toMatchObject({ code: 0 })
+    const newKid = /kid (\S+)\)/.exec(rotated.stdout)?.[1]
+    expect(newKid).not.toBe(oldKid)
+    // Served embedded, the server rotated itself; on PostgreSQL each reads the keys again within seconds.
+    for (const s of servers) await expect.poll(async () => kidOf(await login(s)), { timeout: 10_000, interval: 250 }).toBe(newKid)
+    for (const s of servers) {
+      const jwks = await json(`${s.url}/auth/jwks.json`)
+      expect((jwks.body.keys as { kid: string }[]).map((k) => k.kid)).toEqual([newKid, oldKid])
+      expect(await avatarStatus(s, player.token)).toBe(200)
+    }
+
+    const pastExpiry = new Date(Date.now() + 3_601_000).toISOString()
+    for (const s of servers) expect((await json(`${s.url}/_test/clock`, { method: 'POST', body: JSON.stringify({ now: pastExpiry }) })).status).toBe(200)
+    for (const s of servers) {
+      expect(await avatarStatus(s, player.token)).toBe(401)
+      expect(await avatarStatus(s, await login(s))).toBe(200)
+    }
+  }, ['--test-controls'])
+}, TIMEOUT_MS)
+
 onEmbedded('backup while served and when stopped; restore refuses a non-empty or served directory unless told; the restored copy serves the same resources', async ({ onTestFinished }) => {
   const [source, copy] = [await dataPlace('backup-source'), await dataPlace('backup-copy')]
   onTestFinished(async () => {
@@ -124,9 +167,9 @@ onEmbedded('backup while served and when stopped; restore refuses a non-empty or
   expect(refused.code).toBe(1)
   expect(refused.stderr).toContain('is not empty')
   expect((await runCommand(copy.env, ['restore', stopped, '--force'])).code).toBe(0)
-  expect((await runCommand(copy.env, ['restore', path.join(copy.dataDir, 'keys', 'jwt-ed25519.json')])).stderr).toContain('is not a Questline backup')
+  expect((await runCommand(copy.env, ['restore', path.join(copy.dataDir, 'pgdata', 'PG_VERSION')])).stderr).toContain('is not a Questline backup')
 
-  // The signing key came along: the player's token from before still works.
+  // The signing key came along (in the database): the player's token from before still works.
   await withServer(copy, async (server) => {
     expect(await snapshot(server.url, played!.player)).toEqual(played!.before)
   })

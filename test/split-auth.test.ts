@@ -10,7 +10,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { loadConfig } from '../src/config.js'
-import { generateSigningJwk, loadSigningKeys } from '../src/platform/auth/keys.js'
+import { KeyRing } from '../src/platform/auth/key-ring.js'
+import { generateSigningJwk } from '../src/platform/auth/keys.js'
 import { SYSTEM } from '../src/platform/auth/principal.js'
 import { AccessTokens } from '../src/platform/auth/tokens.js'
 import { systemClock } from '../src/platform/clock.js'
@@ -32,7 +33,7 @@ interface Answer {
 /** A process serving the avatar context, reached without the gateway. */
 interface AvatarProcess {
   send(req: Request): Promise<Answer>
-  /** A service token signed with the process's own key (in one process only). */
+  /** A service token signed with the process's configured key (in one process only). */
   ownServiceToken?: () => Promise<string>
   close(): Promise<void>
 }
@@ -62,16 +63,20 @@ async function avatarPlatformBeside(beside: TestApp, env: Record<string, string>
   const platform = await buildPlatform({ config, logger: false, database: beside.database, clock: beside.clock, only: ['avatar'] })
   return {
     send: (req) => platform.http.inject(req),
-    ownServiceToken: async () => (await platform.tokens.issue(SYSTEM.userId, 'service')).token,
+    // The process serves the avatar and calls nothing over HTTP: it holds no private key, so the test signs.
+    ownServiceToken: async () => (await (await tokensSignedWith(env.JWT_PRIVATE_KEY)).issue(SYSTEM.userId, 'service')).token,
     close: () => platform.http.close(),
   }
 }
 
+/** Tokens signed with the key (a private JWK), or unset with a fresh one. */
+async function tokensSignedWith(jwk: string | undefined): Promise<AccessTokens> {
+  return new AccessTokens(await KeyRing.configured(jwk), { issuer: 'questline', audience: 'questline', ttlSeconds: 3600 }, systemClock, { isRevoked: () => false })
+}
+
 /** An access token for the user signed with a key no Questline process holds. */
 async function forgedToken(userId: string): Promise<string> {
-  const keys = await loadSigningKeys(undefined, undefined)
-  const tokens = new AccessTokens(keys, { issuer: 'questline', audience: 'questline', ttlSeconds: 3600 }, systemClock, { isRevoked: () => false })
-  return (await tokens.issue(userId, 'player')).token
+  return (await (await tokensSignedWith(undefined)).issue(userId, 'player')).token
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })

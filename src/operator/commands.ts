@@ -1,7 +1,7 @@
 /**
- * Operator commands (`questline backup|restore|admin`). On the embedded engine they work on the
+ * Operator commands (`questline backup|restore|admin|keys`). On the embedded engine they work on the
  * data directory themselves when no server holds it, and otherwise ask the server that does
- * (its operator socket); on PostgreSQL, admin works on the database, and backups are pg_dump's.
+ * (its operator socket); on PostgreSQL, admin and keys work on the database, and backups are pg_dump's.
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -9,6 +9,9 @@ import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import type { Config } from '../config.js'
 import { changeRole, type OperatorRole } from '../contexts/edge/app/roles.js'
+import { KeysConfigured, KEY_REFRESH_MS } from '../platform/auth/key-ring.js'
+import { ensureFirstKey, rotateKeys } from '../platform/auth/key-store.js'
+import { readDataDirKey } from '../platform/auth/keys.js'
 import { RevocationList } from '../platform/auth/revocations.js'
 import { systemClock } from '../platform/clock.js'
 import { Database } from '../platform/db/database.js'
@@ -125,4 +128,31 @@ export async function admin(config: Config, action: 'grant' | 'revoke', email: s
   return action === 'grant'
     ? `${address} is an admin from the next login or token refresh`
     : `${address} is no longer an admin: their sessions ended, and tokens issued before now are refused`
+}
+
+/**
+ * `questline keys rotate`: a new current key in the database. The server holding an embedded
+ * data directory rotates (and signs with the new key) at once; on PostgreSQL every running
+ * process reads the keys again within KEY_REFRESH_MS.
+ */
+export async function rotateSigningKey(config: Config): Promise<string> {
+  if (config.jwtPrivateKey) throw new OperatorFailure(new KeysConfigured().message)
+  let kid: string
+  if (config.databaseUrl) {
+    const database = await Database.postgres(config.databaseUrl, 1)
+    try {
+      await migrateDatabase(database, config.databaseUrl)
+      kid = await rotateKeys(database)
+    } finally {
+      await database.close()
+    }
+  } else {
+    // A directory not served since keys moved into the database: its key becomes the previous one.
+    kid = await withStoppedDirectory(config, async (database) => {
+      await ensureFirstKey(database, await readDataDirKey(config.dataDir))
+      return rotateKeys(database)
+    }, true) ?? (JSON.parse((await callOperatorSocket(config.dataDir, 'rotate-keys')).toString('utf8')) as { kid: string }).kid
+  }
+  return `a new signing key (kid ${kid}) signs new tokens${config.databaseUrl ? ` on every running process within ${KEY_REFRESH_MS / 1000} s` : ''}; `
+    + 'tokens signed with the previous key stay valid until they expire'
 }

@@ -1,7 +1,7 @@
 /**
  * The operator's door into a running embedded server: a Unix socket in its data directory, which
  * only the directory's owner can reach (no token, no network). PGlite lets one process open the
- * data, so `questline backup` and `questline admin` ask the server holding it through this socket;
+ * data, so `questline backup`, `admin` and `keys rotate` ask the server holding it through this socket;
  * on a stopped directory (or PostgreSQL) they do the work themselves.
  */
 import { chmod, rm } from 'node:fs/promises'
@@ -19,6 +19,8 @@ interface OperatorHandlers {
   /** The whole backup file's bytes. */
   backup(): Promise<Buffer>
   role(email: string, role: 'admin' | 'player'): Promise<unknown>
+  /** Makes a new current signing key; answers its kid. */
+  rotateKeys(): Promise<string>
 }
 
 /** Answers, as JSON: what the handler returned, or {error} with 404 (unknown user) or 400/500. */
@@ -57,6 +59,7 @@ async function answer(req: IncomingMessage, h: OperatorHandlers): Promise<{ stat
       const { email, role } = JSON.parse(text) as { email: string; role: 'admin' | 'player' }
       return { status: 200, body: await h.role(email, role) }
     }
+    if (req.method === 'POST' && req.url === '/rotate-keys') return { status: 200, body: { kid: await h.rotateKeys() } }
     return { status: 404, body: { error: `no operator command ${req.method} ${req.url}` } }
   } catch (e) {
     const status = e instanceof NotFound ? 404 : 500

@@ -12,7 +12,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { inject } from 'vitest'
 import { withDocumentedProblems } from './documented-problems.js'
 import { loadConfig } from '../../src/config.js'
-import { loadSigningKeys } from '../../src/platform/auth/keys.js'
+import { KeyRing } from '../../src/platform/auth/key-ring.js'
 import { AccessTokens } from '../../src/platform/auth/tokens.js'
 import { systemClock, type ManualClock } from '../../src/platform/clock.js'
 import { Database } from '../../src/platform/db/database.js'
@@ -158,7 +158,7 @@ async function drive(opts: SplitAppOptions, target: {
   close(): Promise<void>
 }): Promise<SplitTestApp> {
   const config = loadConfig({ ...opts.env })
-  const tokens = new AccessTokens(await loadSigningKeys(target.jwk, undefined),
+  const tokens = new AccessTokens(await KeyRing.configured(target.jwk),
     { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds }, opts.clock ?? systemClock, { isRevoked: () => false })
   const unpublished = await unpublishedEvents(target.database)
   const ofContext = (context: string) => target.processes().filter((p) => p.context === context)

@@ -196,7 +196,7 @@ export interface paths {
         };
         /**
          * Public keys that verify access tokens
-         * @description No token needed. A JSON Web Key Set of the Ed25519 keys access tokens are signed with (EdDSA), so every service can verify a token itself. Never refused.
+         * @description No token needed. A JSON Web Key Set of the Ed25519 keys access tokens are signed with (EdDSA), so every service can verify a token itself: the current key first, then the previous one (after a rotation its tokens stay valid until they expire); a token names its key in the header's kid. Never refused.
          */
         get: operations["getPublicKeys"];
         put?: never;

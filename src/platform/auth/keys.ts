@@ -1,25 +1,42 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { type CryptoKey, type JWK, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
 
 export const SIGNING_ALG = 'EdDSA'
 
-export interface SigningKeys {
+/** A key tokens are verified with; its `kid` is its public JWK's thumbprint. */
+export interface VerifyingKey {
   kid: string
-  privateKey: CryptoKey
   publicKey: CryptoKey
+  /** As the JWKS publishes it (no private part). */
   publicJwk: JWK
 }
 
-async function fromPrivateJwk(jwk: JWK): Promise<SigningKeys> {
-  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || !jwk.d || !jwk.x) {
+/** A key tokens are signed with: only processes that issue tokens hold one. */
+export interface SigningKeys extends VerifyingKey {
+  privateKey: CryptoKey
+}
+
+function isEd25519(jwk: JWK): boolean {
+  return jwk.kty === 'OKP' && jwk.crv === 'Ed25519' && typeof jwk.x === 'string'
+}
+
+/** The public half of an Ed25519 JWK, with its kid. */
+export async function verifyingKeyOf(jwk: JWK): Promise<VerifyingKey> {
+  if (!isEd25519(jwk)) throw new Error('A JWT key must be an Ed25519 JWK (kty OKP, crv Ed25519, with x).')
+  const bare: JWK = { kty: jwk.kty, crv: jwk.crv, x: jwk.x }
+  const kid = await calculateJwkThumbprint(bare)
+  const publicKey = (await importJWK(bare, SIGNING_ALG)) as CryptoKey
+  return { kid, publicKey, publicJwk: { ...bare, kid, alg: SIGNING_ALG, use: 'sig' } }
+}
+
+export async function signingKeysOf(jwk: JWK): Promise<SigningKeys> {
+  if (!isEd25519(jwk) || !jwk.d) {
     throw new Error('The JWT signing key must be an Ed25519 private JWK (kty OKP, crv Ed25519, with d and x).')
   }
-  const publicJwk: JWK = { kty: jwk.kty, crv: jwk.crv, x: jwk.x }
-  const kid = await calculateJwkThumbprint(publicJwk)
-  const privateKey = (await importJWK(jwk, SIGNING_ALG)) as CryptoKey
-  const publicKey = (await importJWK(publicJwk, SIGNING_ALG)) as CryptoKey
-  return { kid, privateKey, publicKey, publicJwk: { ...publicJwk, kid, alg: SIGNING_ALG, use: 'sig' } }
+  const verifying = await verifyingKeyOf(jwk)
+  const privateKey = (await importJWK({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d }, SIGNING_ALG)) as CryptoKey
+  return { ...verifying, privateKey }
 }
 
 export async function generateSigningJwk(): Promise<JWK> {
@@ -27,27 +44,16 @@ export async function generateSigningJwk(): Promise<JWK> {
   return exportJWK(privateKey)
 }
 
-/**
- * The signing key: from configuration when given, else the one kept in the data dir, made on
- * first start; `undefined` dataDir (tests) keeps a fresh key in memory only.
- */
-export async function loadSigningKeys(configured: string | undefined, dataDir: string | undefined): Promise<SigningKeys> {
-  if (configured) return fromPrivateJwk(JSON.parse(configured) as JWK)
-  if (!dataDir) return fromPrivateJwk(await generateSigningJwk())
-  const file = path.join(dataDir, 'keys', 'jwt-ed25519.json')
+/** Where a data directory kept its signing key before keys lived in the database. */
+export const dataDirKeyFile = (dataDir: string) => path.join(dataDir, 'keys', 'jwt-ed25519.json')
+
+/** The private JWK a data directory holds, if any: imported into the database so its tokens stay valid. */
+export async function readDataDirKey(dataDir: string | undefined): Promise<JWK | undefined> {
+  if (!dataDir) return undefined
   try {
-    return await fromPrivateJwk(JSON.parse(await readFile(file, 'utf8')) as JWK)
+    return JSON.parse(await readFile(dataDirKeyFile(dataDir), 'utf8')) as JWK
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
-  }
-  const jwk = await generateSigningJwk()
-  await mkdir(path.dirname(file), { recursive: true })
-  // 'wx' so two first starts cannot both write a key; the loser reads the winner's.
-  try {
-    await writeFile(file, JSON.stringify(jwk), { mode: 0o600, flag: 'wx' })
-    return fromPrivateJwk(jwk)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
-    return fromPrivateJwk(JSON.parse(await readFile(file, 'utf8')) as JWK)
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw e
   }
 }

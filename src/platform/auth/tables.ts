@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
-import { customType, index, text, timestamp } from 'drizzle-orm/pg-core'
+import { customType, index, integer, jsonb, text, timestamp } from 'drizzle-orm/pg-core'
+import type { JWK } from 'jose'
 import { platformSchema } from '../db/tables.js'
 
 /** A 64-bit transaction id (PostgreSQL 13+), as text: it may exceed a JS number. */
@@ -16,3 +17,16 @@ export const tokenRevocations = platformSchema.table(
   },
   (t) => [index('token_revocations_tx_id_idx').on(t.txId), index('token_revocations_expires_at_idx').on(t.expiresAt)],
 )
+
+/**
+ * The platform's signing keys when no JWT_PRIVATE_KEY is configured: one row per key, the highest
+ * generation is the current one, the one below it the previous (still published, so tokens it
+ * signed live until they expire). Shared by every process on the database.
+ */
+export const signingKeys = platformSchema.table('signing_keys', {
+  generation: integer('generation').primaryKey(),
+  kid: text('kid').notNull().unique(),
+  publicJwk: jsonb('public_jwk').$type<JWK>().notNull(),
+  privateJwk: jsonb('private_jwk').$type<JWK>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+})

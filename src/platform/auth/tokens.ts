@@ -2,7 +2,8 @@ import { type CryptoKey, type FlattenedJWSInput, type JWTHeaderParameters, SignJ
 import type { Clock } from '../clock.js'
 import { ServiceUnavailable } from '../errors.js'
 import { newId } from '../ids.js'
-import { SIGNING_ALG, type SigningKeys } from './keys.js'
+import type { KeyRing } from './key-ring.js'
+import { SIGNING_ALG } from './keys.js'
 import { ROLES, type Principal, type Role } from './principal.js'
 import type { RevocationCheck } from './revocations.js'
 import { BoundedMap } from '../bounded-map.js'
@@ -12,8 +13,8 @@ interface TokenSettings {
   audience: string
   ttlSeconds: number
   /**
-   * The edge's published keys (`…/auth/jwks.json`, split services): tokens signed with another key
-   * than this process's own are verified against them.
+   * The edge's published keys (`…/auth/jwks.json`, split services): tokens signed with a key the
+   * ring does not hold (a gateway configured with another key) are verified against them.
    */
   jwksUrl?: string | undefined
 }
@@ -32,8 +33,8 @@ const JWKS_TIMEOUT_MS = 2000
 type RemoteKeys = ReturnType<typeof createRemoteJWKSet>
 
 /**
- * Signs and verifies EdDSA access tokens. Verification needs only public keys: the process's own,
- * and with `jwksUrl` the edge's, fetched when first needed and cached by jose (refetched at most
+ * Signs and verifies EdDSA access tokens. Verification needs only public keys: the ring's (the
+ * current and previous keys), and with `jwksUrl` the edge's, fetched when first needed and cached by jose (refetched at most
  * every 30 s for a key it does not know, and after 10 minutes).
  */
 export class AccessTokens {
@@ -41,7 +42,7 @@ export class AccessTokens {
   private readonly edgeKeys: RemoteKeys | undefined
 
   constructor(
-    private readonly keys: SigningKeys,
+    private readonly keys: KeyRing,
     private readonly settings: TokenSettings,
     private readonly clock: Clock,
     private readonly revocations: RevocationCheck,
@@ -50,7 +51,12 @@ export class AccessTokens {
   }
 
   get publicJwks() {
-    return { keys: [this.keys.publicJwk] }
+    return this.keys.jwks
+  }
+
+  /** Whether this process holds a private key (it issues tokens); those that only verify do not. */
+  get canSign(): boolean {
+    return this.keys.canSign
   }
 
   /** A token for the user and role; `ttlSeconds` shortens it (service tokens), else the configured lifetime. */
@@ -58,15 +64,16 @@ export class AccessTokens {
     const iat = Math.floor(this.clock.now().getTime() / 1000)
     const expiresAt = iat + ttlSeconds
     const tokenId = newId()
+    const key = this.keys.signing()
     const token = await new SignJWT({ role })
-      .setProtectedHeader({ alg: SIGNING_ALG, kid: this.keys.kid, typ: 'JWT' })
+      .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: 'JWT' })
       .setSubject(userId)
       .setIssuer(this.settings.issuer)
       .setAudience(this.settings.audience)
       .setIssuedAt(iat)
       .setExpirationTime(expiresAt)
       .setJti(tokenId)
-      .sign(this.keys.privateKey)
+      .sign(key.privateKey)
     return { token, tokenId, expiresAt }
   }
 
@@ -107,16 +114,27 @@ export class AccessTokens {
     }
   }
 
-  /** The process's own key for its own tokens (service tokens; all of them when the key is shared), else the edge's. */
+  /** A key of the ring (looked up again for a kid it does not know), else the edge's. */
   private async keyFor(header: JWTHeaderParameters, jws: FlattenedJWSInput): Promise<CryptoKey> {
-    if (!this.edgeKeys || header.kid === this.keys.kid) return this.keys.publicKey
+    const own = await this.ringKey(header.kid)
+    if (own) return own
+    // A kid neither the ring nor the edge knows: the token is invalid (401).
+    if (!this.edgeKeys) throw new joseErrors.JWKSNoMatchingKey()
     try {
       return await this.edgeKeys(header, jws)
     } catch (e) {
-      // A key the edge does not publish: the token is invalid (401).
       if (e instanceof joseErrors.JWKSNoMatchingKey || e instanceof joseErrors.JWKSMultipleMatchingKeys) throw e
       // The keys cannot be read: the token may well be good, so this is no 401.
       throw new ServiceUnavailable(`The edge's public keys (JWKS_URL) cannot be read: ${describe(e)}`)
+    }
+  }
+
+  private async ringKey(kid: string | undefined): Promise<CryptoKey | undefined> {
+    try {
+      return await this.keys.verifying(kid)
+    } catch (e) {
+      // The stored keys cannot be read: the token may well be good, so this is no 401.
+      throw new ServiceUnavailable(`The signing keys cannot be read from the database: ${describe(e)}`)
     }
   }
 }

@@ -143,7 +143,8 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ app: IdentityApp; token
       operationId: 'getPublicKeys',
       summary: 'Public keys that verify access tokens',
       description: 'No token needed. A JSON Web Key Set of the Ed25519 keys access tokens are signed with (EdDSA), ' +
-        'so every service can verify a token itself. Never refused.',
+        'so every service can verify a token itself: the current key first, then the previous one (after a rotation its tokens ' +
+        'stay valid until they expire); a token names its key in the header\'s kid. Never refused.',
     },
   }, async () => tokens.publicJwks)
 }
