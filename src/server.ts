@@ -144,9 +144,8 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     }
     for (const pool of pools.values()) closers.push(async () => pool.stop())
     // Only a process that issues tokens holds a private key: the edge (players' tokens), or one
-    // that calls another context over HTTP (service tokens: an upstream, or the marketplace's AVATAR_URL).
-    // Only a process that issues tokens holds the private key: the edge (players' tokens), and one
-    // whose contexts call a context served elsewhere (service tokens).
+    // whose contexts call a context served elsewhere (service tokens: an upstream, or the
+    // marketplace's AVATAR_URL).
     const callsOut = modules.some((m) => isServed(m.name) && m.calls.some((c) => !isServed(c as ContextName)))
     const ringOptions = { canSign: isServed('edge') || callsOut || config.avatarUrl !== undefined, log }
     const keys = config.jwtPrivateKey
