@@ -1,7 +1,7 @@
 /**
  * Signing keys without JWT_PRIVATE_KEY: kept in the database and shared by every process on it,
  * rotated without logging anyone out. Three processes on one database, each with a data
- * directory of its own: the whole platform, another edge, and an avatar process that calls
+ * directory of its own: the whole platform twice, and an avatar process that calls
  * nothing over HTTP (it issues no tokens). Not in the split project: it starts processes of its
  * own on the test's database (test/operator.test.ts rotates a served one with the command).
  */
@@ -49,7 +49,8 @@ beforeAll(async () => {
   legacyKid = legacy.kid
   // One after the other: the first finds no key in the database and imports its directory's.
   whole = await buildPlatform({ ...common, keysDir: legacy.dir })
-  edge = await buildPlatform({ ...common, keysDir: other.dir, only: ['edge'] })
+  // A second whole process (its edge calls every context, which it serves too).
+  edge = await buildPlatform({ ...common, keysDir: other.dir })
   avatarOnly = await buildPlatform({ ...common, keysDir: other.dir, only: ['avatar'] })
 })
 afterAll(async () => {
