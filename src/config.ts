@@ -21,6 +21,8 @@ export interface Config {
   metricsPort: number | undefined
   /** Where that listener binds (`METRICS_HOST`, default `host`). */
   metricsHost: string
+  /** How often the values of /metrics that take a query are read in the background; a scrape answers the last reading (`METRICS_SAMPLE_SECONDS`). */
+  metricsSampleSeconds: number
   dataDir: string
   /** PostgreSQL connection string; unset means the embedded database in dataDir. */
   databaseUrl: string | undefined
@@ -181,14 +183,16 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`)
   }
+  const host = optional(env, 'HOST') ?? '127.0.0.1'
   const avatarUrl = httpUrl(env, 'AVATAR_URL')
   const jwksUrl = httpUrl(env, 'JWKS_URL')
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
-    host: optional(env, 'HOST') ?? '127.0.0.1',
+    host,
     trustProxy: addressList(env, 'TRUST_PROXY'),
     metricsPort: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
-    metricsHost: optional(env, 'METRICS_HOST') ?? optional(env, 'HOST') ?? '127.0.0.1',
+    metricsHost: optional(env, 'METRICS_HOST') ?? host,
+    metricsSampleSeconds: integer(env, 'METRICS_SAMPLE_SECONDS', 15, 1, 3600),
     dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
     databaseUrl,
     natsUrl: optional(env, 'NATS_URL'),

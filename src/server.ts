@@ -173,7 +173,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       oldestUnpublished: () => oldestUnpublished(database, outboxes),
       rules: [...outboxes.map((o) => outboxPruning(database, o)), ...served.flatMap((c) => c.prune ?? [])],
     })
-    const sampler = new MetricsSampler(log)
+    const sampler = new MetricsSampler(config.metricsSampleSeconds * 1000, log)
     closers.push(async () => sampler.stop())
     const activity = new RequestActivity()
     const vacuum = new Vacuum(database, schemas, scope, () => activity.quietMs())

@@ -9,7 +9,7 @@ import { createHttpServer } from './server.js'
 async function clientAddresses(trustProxy: string[], requests: { peer: string; forwardedFor?: string }[]) {
   const lines: { msg: string; req?: { remoteAddress?: string } }[] = []
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }) as unknown as Logger
-  const app = await createHttpServer({ logger, title: 'test', readiness: {}, processMetrics: false, reads: new MetricsSampler(), trustProxy, problemTypes: PLATFORM_PROBLEMS })
+  const app = await createHttpServer({ logger, title: 'test', readiness: {}, processMetrics: false, reads: new MetricsSampler(60_000), trustProxy, problemTypes: PLATFORM_PROBLEMS })
   app.get('/who', async (req) => ({ ip: req.ip }))
   try {
     const seen: string[] = []

@@ -11,7 +11,7 @@ function warnings(): { log: Logger; seen: string[] } {
 
 test('a value is undefined until read, then the last reading; a failed reading keeps it, is logged and counted', async () => {
   const { log, seen } = warnings()
-  const sampler = new MetricsSampler(log)
+  const sampler = new MetricsSampler(60_000, log)
   const answers: (number | Error)[] = [7, new Error('database unreachable'), 9]
   const value = sampler.sampled('backlog', async () => {
     const next = answers.shift()!
@@ -33,7 +33,7 @@ test('a value is undefined until read, then the last reading; a failed reading k
 })
 
 test('sampling now waits for a reading under way and reads again, so it sees what was written before the call', async () => {
-  const sampler = new MetricsSampler()
+  const sampler = new MetricsSampler(60_000)
   let stored = 1
   let letFirstFinish!: () => void
   const firstHeld = new Promise<void>((resolve) => (letFirstFinish = resolve))

@@ -3,13 +3,6 @@ import { Counter, Gauge } from 'prom-client'
 import type { Logger } from '../log.js'
 import type { MetricsSource } from './metrics.js'
 
-/**
- * How often the values /metrics shows from the database and the bus (outbox backlogs, consumer
- * backlogs, table sizes, open sagas) are read. A scrape answers the last reading, so a scraper
- * that polls often, or a database that is slow or down, never puts a query on the scrape's path.
- */
-export const METRICS_SAMPLE_EVERY_MS = 15_000
-
 /** The last reading of a sampled value; undefined until the first one succeeds. */
 export type Sampled<T> = () => T | undefined
 
@@ -27,8 +20,10 @@ interface Reading {
 }
 
 /**
- * The one sampler of a process: reads every sampled value together, every `everyMs` once started,
- * and when asked (`sampleNow`). A read that fails keeps the value it had and is logged; its
+ * The one sampler of a process: reads every sampled value together, every `everyMs` once started
+ * (`METRICS_SAMPLE_SECONDS`), and when asked (`sampleNow`). The values /metrics shows from the
+ * database and the bus (outbox and consumer backlogs, table sizes, open sagas) are read here, so a
+ * scraper that polls often, or a database that is slow or down, never puts a query on a scrape's path. A read that fails keeps the value it had and is logged; its
  * failures are counted in `metrics_sample_failures_total`, and `metrics_sample_age_seconds` tells
  * how old each value is.
  */
@@ -46,8 +41,8 @@ export class MetricsSampler implements BackgroundReads {
   })
 
   constructor(
+    private readonly everyMs: number,
     private readonly log?: Logger,
-    private readonly everyMs = METRICS_SAMPLE_EVERY_MS,
   ) {}
 
   sampled<T>(name: string, read: () => Promise<T>): Sampled<T> {
