@@ -70,6 +70,9 @@ import { verdicts, type DriftRules } from './lib/soak-verdict.js'
 import { fmt } from './lib/table.js'
 import { withTempDir } from './lib/temp-dir.js'
 
+/** The server reads the backlogs and table sizes /metrics shows this often: as often as it is scraped. */
+const METRICS_SAMPLE_SECONDS = 2
+
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10)
 const WINDOW_S = Number(process.env.SOAK_WINDOW_S ?? 60)
 const CALIBRATE_S = Number(process.env.SOAK_CALIBRATE_S ?? 15)
@@ -111,7 +114,7 @@ async function soakEngine(engine: Engine, env: Record<string, string>): Promise<
   runs.push(run)
   /** Metrics this server does not export, noted once. */
   const missing = new Set<string>()
-  const server = await startServer(`ours ${engine}`, 'bin/questline.js', ['serve'], { ...env, LOG_LEVEL: SERVER_LOG_LEVEL }, '/readyz', { cpus: pinning.serverCpus })
+  const server = await startServer(`ours ${engine}`, 'bin/questline.js', ['serve'], { ...env, LOG_LEVEL: SERVER_LOG_LEVEL, METRICS_SAMPLE_SECONDS: String(METRICS_SAMPLE_SECONDS) }, '/readyz', { cpus: pinning.serverCpus })
   const client: Client = keepAliveClient(server.url, MAX_OUTSTANDING)
   let postgres: PgActivity | undefined
   try {

@@ -2,6 +2,7 @@
  * Every setting of the platform, read from the environment once and validated here.
  * Nothing else reads process.env.
  */
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { WEBHOOK_TIMEOUT_MS } from './contexts/live/domain/rules.js'
@@ -11,6 +12,17 @@ export type EconomyMode = 'open' | 'authoritative'
 export interface Config {
   port: number
   host: string
+  /**
+   * The proxies whose `X-Forwarded-For` is believed (`TRUST_PROXY`: addresses and CIDRs); empty
+   * trusts nobody, and the client's address is the peer's.
+   */
+  trustProxy: string[]
+  /** Set, `/metrics` is served on a listener of its own on this port (0: any free one), not on `port` (`METRICS_PORT`). */
+  metricsPort: number | undefined
+  /** Where that listener binds (`METRICS_HOST`, default `host`). */
+  metricsHost: string
+  /** How often the values of /metrics that take a query are read in the background; a scrape answers the last reading (`METRICS_SAMPLE_SECONDS`). */
+  metricsSampleSeconds: number
   dataDir: string
   /** PostgreSQL connection string; unset means the embedded database in dataDir. */
   databaseUrl: string | undefined
@@ -101,6 +113,21 @@ function urlList(env: Env, name: string): string[] | undefined {
   return urls.length > 0 ? urls : undefined
 }
 
+/** Addresses and CIDRs (`10.0.0.0/8`, `::1`), comma-separated; an entry that is neither is refused by name. */
+function addressList(env: Env, name: string): string[] {
+  const entries = (optional(env, name) ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '')
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/')
+    const family = isIP(address)
+    const bits = family === 4 ? 32 : 128
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits)
+    if (family === 0 || !prefixOk || rest.length > 0) {
+      throw new ConfigError(`${name} must list IP addresses or CIDRs (10.0.0.0/8, ::1), got '${entry}'.`)
+    }
+  }
+  return entries
+}
+
 /** `<PREFIX>_<CONTEXT>` settings by context name (lower-cased), read with `read`. */
 function perContext<T>(env: Env, prefix: string, read: (name: string) => T | undefined): Record<string, T | undefined> {
   const out: Record<string, T | undefined> = {}
@@ -174,11 +201,16 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`)
   }
+  const host = optional(env, 'HOST') ?? '127.0.0.1'
   const avatarUrl = httpUrl(env, 'AVATAR_URL')
   const jwksUrl = httpUrl(env, 'JWKS_URL')
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
-    host: optional(env, 'HOST') ?? '127.0.0.1',
+    host,
+    trustProxy: addressList(env, 'TRUST_PROXY'),
+    metricsPort: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: optional(env, 'METRICS_HOST') ?? host,
+    metricsSampleSeconds: integer(env, 'METRICS_SAMPLE_SECONDS', 15, 1, 3600),
     dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
     databaseUrl,
     natsUrl: optional(env, 'NATS_URL'),

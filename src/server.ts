@@ -26,6 +26,8 @@ import { OutboxRelay } from './platform/events/relay.js'
 import { oldestUnpublished, outboxPruning } from './platform/events/retention.js'
 import { RequestActivity } from './platform/http/activity.js'
 import { requireToken, requireTrustedCaller } from './platform/http/auth-guard.js'
+import { listenForMetrics } from './platform/http/metrics-listener.js'
+import { MetricsSampler } from './platform/http/metrics-sampler.js'
 import { mergeProblemCatalogs, PLATFORM_PROBLEMS } from './platform/http/problem-types.js'
 import { createHttpServer, INTERNAL_PREFIX, type HttpServer } from './platform/http/server.js'
 import { registerTestControls } from './platform/http/test-control.js'
@@ -83,6 +85,8 @@ interface Platform {
   /** Refused access tokens (logout, a revoked admin), shared by every process on the database. */
   revocations: RevocationList
   clock: Clock
+  /** Reads the values of /metrics that take a query, in the background (tests sample now). */
+  sampler: MetricsSampler
 }
 
 /** A platform wired and its routes declared, not started yet (see `assemblePlatform`). */
@@ -185,6 +189,8 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       oldestUnpublished: () => oldestUnpublished(database, outboxes),
       rules: [...outboxes.map((o) => outboxPruning(database, o)), ...served.flatMap((c) => c.prune ?? [])],
     })
+    const sampler = new MetricsSampler(config.metricsSampleSeconds * 1000, log)
+    closers.push(async () => sampler.stop())
     const activity = new RequestActivity()
     const vacuum = new Vacuum(database, schemas, scope, () => activity.quietMs())
     const scheduler = new Scheduler([...served.flatMap((c) => c.jobs ?? []), retention.job, vacuum.job], log, (job) => slots.claim(job))
@@ -201,7 +207,10 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       title: 'Questline API',
       readiness: { database: () => database.ping(), events: () => bus.ping() },
       processMetrics: !!opts.logger,
-      metrics: [eventMetrics(served.map((c) => c.outbox), bus, database), deadLetters.metrics, retention.metrics, vacuum.metrics, tableSizeMetrics(database, schemas),
+      reads: sampler,
+      metricsApart: config.metricsPort === undefined ? undefined : { port: config.metricsPort, host: config.metricsHost },
+      trustProxy: config.trustProxy,
+      metrics: [sampler.metrics, eventMetrics(served.map((c) => c.outbox), bus, database), deadLetters.metrics, retention.metrics, vacuum.metrics, tableSizeMetrics(database, schemas),
         ...served.flatMap((c) => (c.metrics ? [c.metrics] : []))],
       webDir: edge ? config.webDir : undefined,
       problemTypes: PROBLEM_TYPES,
@@ -229,7 +238,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       internal.addHook('onRequest', requireTrustedCaller)
       for (const c of served) if (c.internalRoutes) await internal.register(c.internalRoutes)
     }, { prefix: INTERNAL_PREFIX })
-    if (settable) registerTestControls(http, { clock: settable, relay, bus, scheduler, log })
+    if (settable) registerTestControls(http, { clock: settable, relay, bus, scheduler, sampler, log })
     closers.push(() => relay.close())
     closers.push(() => scheduler.close())
     http.addHook('onClose', closeAll)
@@ -243,6 +252,8 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
         for (const pool of pools.values()) pool.startHealthChecks()
         await relay.start()
         if (config.jobsEnabled) scheduler.start()
+        sampler.start()
+        await listenForMetrics(http)
         markStarted()
       } catch (e) {
         markFailed(e)
@@ -250,7 +261,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
         throw e
       }
     }
-    return { http, database, relay, bus, scheduler, tokens, keys, revocations, clock, start }
+    return { http, database, relay, bus, scheduler, tokens, keys, revocations, clock, sampler, start }
   } catch (e) {
     await closeAll()
     throw e

@@ -1,6 +1,7 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../src/config.js'
+import { newId } from '../src/platform/ids.js'
 import { buildPlatform, CONTEXT_NAMES } from '../src/server.js'
 import { buildTestApp, splitTarget, type TestApp } from './support/app.js'
 import { newPlayer } from './support/players.js'
@@ -103,6 +104,59 @@ describe('login', () => {
     } finally {
       await otherEdge.http.close()
     }
+  })
+})
+
+// The test client's peer is 127.0.0.1 (a request over the network in split services, whose
+// processes are started once per run: these use apps of their own, so they run in one process).
+describe.skipIf(splitTarget)('the client address behind a proxy (failed logins counted per address: three allowed here)', () => {
+  const limits = { LOGIN_MAX_FAILURES_PER_ADDRESS: '3' }
+  let trusting: TestApp
+  let trustingNobody: TestApp
+  beforeAll(async () => {
+    ;[trusting, trustingNobody] = await Promise.all([buildTestApp({ env: { ...limits, TRUST_PROXY: '127.0.0.1' } }), buildTestApp({ env: limits })])
+  })
+  afterAll(async () => {
+    await Promise.all([trusting?.close(), trustingNobody?.close()])
+  })
+
+  /** A login from `peer` (the address the request comes from) saying it forwards for `forwardedFor`. */
+  const login = (a: TestApp, payload: { email: string; password: string }, forwardedFor?: string, peer?: string) =>
+    a.inject({
+      method: 'POST', url: '/auth/login', payload,
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+      ...(peer ? { remoteAddress: peer } : {}),
+    })
+  /** Three failed logins, each for an email of its own (so only the address is throttled). */
+  const failThrice = async (a: TestApp, forwardedFor: (i: number) => string | undefined, peer?: string) => {
+    for (let i = 0; i < 3; i++) {
+      expect((await login(a, { email: `nobody-${newId()}@example.com`, password: 'nope nope' }, forwardedFor(i), peer)).statusCode).toBe(401)
+    }
+  }
+
+  test('from a trusted proxy, the forwarded address is the one throttled: 203.0.113.7 is locked out, 203.0.113.8 logs in', async () => {
+    const p = await newPlayer(trusting)
+    await failThrice(trusting, () => '203.0.113.7')
+    const lockedOut = await login(trusting, p, '203.0.113.7')
+    expect(lockedOut.statusCode).toBe(429)
+    expect(lockedOut.json().type).toBe('/problems/too-many-requests')
+    expect((await login(trusting, p, '203.0.113.8')).statusCode).toBe(200)
+    // The proxy's own address was never counted.
+    expect((await login(trusting, p)).statusCode).toBe(200)
+  })
+
+  test('from a peer TRUST_PROXY does not name, a forwarded address is not believed: the peer is throttled', async () => {
+    const p = await newPlayer(trusting)
+    await failThrice(trusting, (i) => `198.51.100.${i + 1}`, '192.0.2.9')
+    expect((await login(trusting, p, '198.51.100.4', '192.0.2.9')).statusCode).toBe(429)
+    expect((await login(trusting, p, undefined, '198.51.100.1')).statusCode).toBe(200)
+  })
+
+  test('without TRUST_PROXY, forged X-Forwarded-For neither dodges the throttle of the peer nor locks out the address it names', async () => {
+    const p = await newPlayer(trustingNobody)
+    await failThrice(trustingNobody, (i) => `198.51.100.${i + 1}`)
+    expect((await login(trustingNobody, p, '198.51.100.4')).statusCode).toBe(429)
+    expect((await login(trustingNobody, p, undefined, '198.51.100.1')).statusCode).toBe(200)
   })
 })
 

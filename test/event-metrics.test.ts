@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { metricsUrl } from '../src/platform/http/metrics-listener.js'
 import { newId } from '../src/platform/ids.js'
-import { buildTestApp, type TestApp } from './support/app.js'
+import { buildTestApp, splitTarget, type TestApp } from './support/app.js'
 import { sample } from './support/metrics.js'
 import { newPlayer } from './support/players.js'
 
@@ -35,4 +36,46 @@ test.runIf(process.env.QL_TEST_BUS === 'nats')('/metrics shows each durable cons
     expect(sample(text, 'event_consumer_pending', `consumer="${consumer}"`)).toBe(0)
     expect(sample(text, 'event_consumer_unacknowledged', `consumer="${consumer}"`)).toBe(0)
   }
+})
+
+test('a scrape reads no database: with the outbox locked it answers at once, with what was last sampled', async () => {
+  await app.metricsOf('avatar') // a sample of the backlog is there to answer
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  let lockTaken!: () => void
+  const locked = new Promise<void>((resolve) => (lockTaken = resolve))
+  const holding = app.database.transaction(async (tx) => {
+    await tx.execute(sql`lock table avatar.outbox in access exclusive mode`)
+    lockTaken()
+    await released
+  })
+  await locked
+  try {
+    const scrape = app.metricsOf('avatar', { sampleFirst: false })
+    const bound = new Promise<'no answer'>((resolve) => setTimeout(() => resolve('no answer'), 2_000).unref())
+    const text = await Promise.race([scrape, bound])
+    expect(text).not.toBe('no answer')
+    expect(sample(text, 'outbox_unpublished_events', 'context="avatar"')).toBe(0)
+  } finally {
+    release()
+    await holding
+  }
+})
+
+test.skipIf(splitTarget)('with METRICS_PORT, /metrics is served there as Prometheus text and the API port answers it 404', async ({ onTestFinished }) => {
+  const apart = await buildTestApp({ env: { METRICS_PORT: '0' } })
+  onTestFinished(() => apart.close())
+  const url = metricsUrl(apart.http)
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  const res = await fetch(`${url}/metrics`)
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)
+  expect(await res.text()).toMatch(/^# HELP outbox_unpublished_events /m)
+  const elsewhere = await fetch(`${url}/healthz`)
+  expect(elsewhere.status).toBe(404)
+  expect(elsewhere.headers.get('content-type')).toMatch(/^application\/problem\+json/)
+  const onApiPort = await apart.inject({ url: '/metrics' })
+  expect(onApiPort.statusCode).toBe(404)
+  expect(onApiPort.headers['content-type']).toMatch(/^application\/problem\+json/)
+  expect(onApiPort.json().type).toBe('/problems/not-found')
 })

@@ -49,8 +49,8 @@ interface ClusterOptions {
 
 const FROM_SOURCE = ['--import', 'tsx', 'src/main.ts']
 
-/** Loopback addresses: the balancer's, which the gateways trust to say who the client was. */
-const BALANCER_PEERS = '127.0.0.1/32,::1/128'
+/** Loopback addresses: the balancer's and the gateways', trusted to say who the client was. */
+const LOOPBACK = '127.0.0.1/32,::1/128'
 
 export class Cluster {
   readonly processes: ClusterProcess[] = []
@@ -78,7 +78,8 @@ export class Cluster {
       // gateways' tokens from their JWKS, fetched when the first one arrives.
       const gateways = opts.gateways ?? 1
       const frontPort = opts.port || (await freePort(opts.host))
-      const contextEnv = { ...upstreams, JWKS_URL: `http://${opts.host}:${frontPort}/auth/jwks.json` }
+      // Every process runs on this host: the contexts trust the gateways' word on who the client was.
+      const contextEnv = { ...upstreams, JWKS_URL: `http://${opts.host}:${frontPort}/auth/jwks.json`, TRUST_PROXY: LOOPBACK }
       await Promise.all(planned.map((p) => cluster.launch(p.name, p.context, ['--only', p.context], p.port, contextEnv)))
       if (gateways === 1) {
         await cluster.launch('gateway', 'edge', ['--only', 'edge'], frontPort, upstreams)
@@ -86,7 +87,7 @@ export class Cluster {
       }
       const gatewayPorts = await Promise.all(Array.from({ length: gateways }, () => freePort(opts.host)))
       await Promise.all(gatewayPorts.map((port, i) =>
-        cluster.launch(`gateway#${i + 1}`, 'edge', ['--only', 'edge'], port, { ...upstreams, TRUST_PROXY: BALANCER_PEERS })))
+        cluster.launch(`gateway#${i + 1}`, 'edge', ['--only', 'edge'], port, { ...upstreams, TRUST_PROXY: LOOPBACK })))
       cluster.balancer = await Balancer.start(opts.host, frontPort, () => cluster.processes.filter((p) => p.context === 'edge').map((p) => p.url))
       return cluster
     } catch (e) {

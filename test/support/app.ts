@@ -27,8 +27,11 @@ export interface TestApp {
   database: import('../../src/platform/db/database.js').Database
   /** Publishes every pending event and lets the consumers apply them. */
   settle(): Promise<void>
-  /** The Prometheus text of the process serving `context`. */
-  metricsOf(context: string): Promise<string>
+  /**
+   * The Prometheus text of the process serving `context`, its sampled values (backlogs, table
+   * sizes) read just before; `{ sampleFirst: false }` scrapes what the background last read.
+   */
+  metricsOf(context: string, opts?: { sampleFirst?: boolean }): Promise<string>
   /** Runs a periodic job now (jobs do not run on timers in tests). */
   runJob(name: string): Promise<void>
   /** A token signed with the app's key, e.g. a service token (role `service`). */
@@ -58,7 +61,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const testDb = await openTestDatabase(inject('templates'))
   const clock = opts.clock ?? systemClock
   try {
-    const { http, relay, bus, scheduler, tokens } = await buildPlatform({ config, logger: false, database: testDb.database, clock, ...(opts.only ? { only: opts.only } : {}) })
+    const { http, relay, bus, scheduler, tokens, sampler } = await buildPlatform({ config, logger: false, database: testDb.database, clock, ...(opts.only ? { only: opts.only } : {}) })
     await http.ready()
     const inject = withDocumentedProblems(http.inject.bind(http))
     return {
@@ -69,7 +72,10 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       database: testDb.database,
       settle: () => settle(relay, bus),
       runJob: (name) => scheduler.runNow(name),
-      metricsOf: async () => (await http.inject({ url: '/metrics' })).body,
+      metricsOf: async (_context, o) => {
+        if (o?.sampleFirst !== false) await sampler.sampleNow()
+        return (await http.inject({ url: '/metrics' })).body
+      },
       issueToken: async (userId, role) => (await tokens.issue(userId, role)).token,
       baseUrl: async () => {
         if (!http.server.listening) await http.listen({ port: 0, host: '127.0.0.1' })

@@ -197,9 +197,10 @@ async function drive(opts: SplitAppOptions, target: {
     clock: opts.clock ?? systemClock,
     database: target.database,
     settle,
-    metricsOf: async (context) => {
+    metricsOf: async (context, o) => {
       const p = ofContext(context)[0]
       if (!p) throw new Error(`No process serves ${context}`)
+      if (o?.sampleFirst !== false) await control(p, 'metrics-sample')
       return (await fetch(`${p.url}/metrics`)).text()
     },
     issueToken: async (userId, role) => (await tokens.issue(userId, role)).token,

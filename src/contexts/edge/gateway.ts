@@ -87,6 +87,7 @@ function forwardTo(pool: UpstreamPool, streams: Set<ServerResponse>) {
         ...(req.headers.host === undefined ? {} : { 'x-forwarded-host': req.headers.host }),
         'x-forwarded-proto': req.protocol,
         ...headers,
+        ...forwardedFor(req),
       }),
       onError: (r, { error }) => {
         if (tooLarge()) return void r.send(new PayloadTooLarge(req.routeOptions.bodyLimit))
@@ -97,6 +98,17 @@ function forwardTo(pool: UpstreamPool, streams: Set<ServerResponse>) {
     })
     return reply
   }
+}
+
+/**
+ * `X-Forwarded-For` as a proxy passes it on: the addresses that came with the request, and the
+ * peer this process saw appended. The upstream believes the chain as far back as its TRUST_PROXY
+ * reaches, so with this process trusted there it logs the client this process resolved.
+ */
+function forwardedFor(req: FastifyRequest): { 'x-forwarded-for'?: string } {
+  const came = req.headers['x-forwarded-for']
+  const chain = [...(Array.isArray(came) ? came : [came]), req.socket.remoteAddress].filter((a) => a !== undefined && a !== '')
+  return chain.length > 0 ? { 'x-forwarded-for': chain.join(', ') } : {}
 }
 
 /** Request headers a stream's upstream needs: who asks, and where its client left off. */
@@ -114,6 +126,7 @@ async function forwardStream(req: FastifyRequest, reply: FastifyReply, base: str
     const value = req.headers[name]
     if (typeof value === 'string') headers[name] = value
   }
+  Object.assign(headers, forwardedFor(req))
   const aborted = new AbortController()
   let upstream: Response
   try {

@@ -63,15 +63,18 @@ export const marketplaceModule = contextModule({
     const sagas = new SagaRunner({ database, clock, avatars, outbox, onSettled: (kind, state) => settled.inc({ kind, state }) })
     const app = new MarketplaceApp({ database, clock, avatars, sagas })
     const port: MarketplaceClient = inProcessMarketplaceClient(app, database)
-    const metrics: MetricsSource = (registry) => {
+    const metrics: MetricsSource = (registry, reads) => {
       registry.registerMetric(settled)
+      const open = reads.sampled('marketplace_sagas_open', () => sagaRepo.countOpen(database.db))
       new Gauge({
         name: 'marketplace_sagas_open',
-        help: 'Buy and sell saga runs not yet finished or undone, by state (all processes)',
+        help: 'Buy and sell saga runs not yet finished or undone, by state (all processes; as last sampled)',
         labelNames: ['state'],
         registers: [registry],
-        async collect() {
-          const counts = new Map((await sagaRepo.countOpen(database.db)).map((c) => [c.state, c.n]))
+        collect() {
+          const last = open()
+          if (!last) return
+          const counts = new Map(last.map((c) => [c.state, c.n]))
           for (const state of OPEN_STATES) this.set({ state }, counts.get(state) ?? 0)
         },
       })

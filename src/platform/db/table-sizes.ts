@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { Gauge } from 'prom-client'
-import { sharedRead, type MetricsSource } from '../http/metrics.js'
+import type { MetricsSource } from '../http/metrics.js'
 import type { Database } from './database.js'
 
 interface TableSize {
@@ -10,26 +10,26 @@ interface TableSize {
 }
 
 /**
- * How big each table of these schemas is, read at scrape time from the catalog in one statement
+ * How big each table of these schemas is, sampled in the background from the catalog in one statement
  * (no table is scanned): `db_table_rows`, the statistics' estimate of live rows (`n_live_tup`,
  * which follows inserts and deletes as they commit; else `reltuples`, as of the last vacuum or
  * analyze), and `db_table_bytes`, its size on disk with indexes and TOAST.
  */
 export function tableSizeMetrics(database: Database, schemas: string[]): MetricsSource {
-  const sizes = sharedRead(() => readSizes(database, schemas))
-  return (registry) => {
+  return (registry, reads) => {
+    const sizes = reads.sampled('table_sizes', () => readSizes(database, schemas))
     new Gauge({
       name: 'db_table_rows', help: 'Estimated live rows per table (database statistics)', labelNames: ['table'], registers: [registry],
-      async collect() {
+      collect() {
         this.reset()
-        for (const s of await sizes()) this.set({ table: s.table }, s.rows)
+        for (const s of sizes() ?? []) this.set({ table: s.table }, s.rows)
       },
     })
     new Gauge({
       name: 'db_table_bytes', help: 'Size on disk per table, with its indexes and TOAST', labelNames: ['table'], registers: [registry],
-      async collect() {
+      collect() {
         this.reset()
-        for (const s of await sizes()) this.set({ table: s.table }, s.bytes)
+        for (const s of sizes() ?? []) this.set({ table: s.table }, s.bytes)
       },
     })
   }

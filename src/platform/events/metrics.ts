@@ -1,36 +1,39 @@
 import { isNull, sql } from 'drizzle-orm'
 import { Gauge } from 'prom-client'
 import type { Database } from '../db/database.js'
-import { sharedRead as shared, type MetricsSource } from '../http/metrics.js'
+import type { MetricsSource } from '../http/metrics.js'
+import type { Sampled } from '../http/metrics-sampler.js'
 import type { ConsumerBacklog, EventBus } from './bus.js'
 import type { Outbox } from './outbox.js'
 
 /**
- * How far event delivery is behind, read at scrape time: per outbox of this process, the events
+ * How far event delivery is behind, as last sampled: per outbox of this process, the events
  * committed but not yet published and the age of the oldest; per durable consumer it reads
  * from, the events not yet delivered and those delivered but not yet acknowledged.
  */
 export function eventMetrics(outboxes: Outbox[], bus: EventBus, database: Database): MetricsSource {
-  const outboxBacklogs = shared(() => Promise.all(outboxes.map(async (o) => ({ context: o.context, ...(await outboxBacklog(database, o)) }))))
-  const consumerBacklogs = shared((): Promise<ConsumerBacklog[]> => bus.backlog())
-  return (registry) => {
+  return (registry, reads) => {
+    const outboxBacklogs = reads.sampled('outbox_backlog',
+      () => Promise.all(outboxes.map(async (o) => ({ context: o.context, ...(await outboxBacklog(database, o)) }))))
+    const consumerBacklogs: Sampled<ConsumerBacklog[]> = reads.sampled('consumer_backlog', () => bus.backlog())
     gauge(registry, 'outbox_unpublished_events', 'Events committed to the outbox and not yet published, by context', 'context',
-      async () => (await outboxBacklogs()).map((b) => [b.context, b.count]))
+      () => outboxBacklogs()?.map((b) => [b.context, b.count]))
     gauge(registry, 'outbox_lag_seconds', 'Age of the oldest unpublished outbox event, by context (0 when none)', 'context',
-      async () => (await outboxBacklogs()).map((b) => [b.context, b.age]))
+      () => outboxBacklogs()?.map((b) => [b.context, b.age]))
     gauge(registry, 'event_consumer_pending', 'Events stored for a durable consumer and not yet delivered to it', 'consumer',
-      async () => (await consumerBacklogs()).map((b) => [b.consumer, b.undelivered]))
+      () => consumerBacklogs()?.map((b) => [b.consumer, b.undelivered]))
     gauge(registry, 'event_consumer_unacknowledged', 'Events delivered to a durable consumer and not yet acknowledged', 'consumer',
-      async () => (await consumerBacklogs()).map((b) => [b.consumer, b.unacknowledged]))
+      () => consumerBacklogs()?.map((b) => [b.consumer, b.unacknowledged]))
   }
 }
 
-function gauge(registry: Parameters<MetricsSource>[0], name: string, help: string, label: string, read: () => Promise<[string, number][]>) {
+/** A gauge by one label, from the last reading (none before the first). */
+function gauge(registry: Parameters<MetricsSource>[0], name: string, help: string, label: string, last: () => [string, number][] | undefined) {
   new Gauge({
     name, help, labelNames: [label], registers: [registry],
-    async collect() {
+    collect() {
       this.reset()
-      for (const [value, n] of await read()) this.set({ [label]: value }, n)
+      for (const [value, n] of last() ?? []) this.set({ [label]: value }, n)
     },
   })
 }

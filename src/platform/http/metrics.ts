@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { BatchStats } from '../writer/batcher.js'
+import type { BackgroundReads } from './metrics-sampler.js'
 
-/** Adds a context's own metrics (saga states, …) to the process's registry. */
-export type MetricsSource = (registry: Registry) => void
+/**
+ * Adds a context's own metrics (saga states, …) to the process's registry. A value that takes a
+ * query (the database, the bus) is read in the background through `reads`; its gauge's `collect`
+ * answers the last reading, so a scrape does no I/O.
+ */
+export type MetricsSource = (registry: Registry, reads: BackgroundReads) => void
 
 /** Prometheus metrics of one process: per-route request counts and latency histograms. */
 export class Metrics {
@@ -22,18 +27,23 @@ export class Metrics {
     registers: [this.registry],
   })
 
-  constructor(withProcessMetrics: boolean, sources: MetricsSource[] = []) {
+  constructor(withProcessMetrics: boolean, sources: MetricsSource[], reads: BackgroundReads) {
     if (withProcessMetrics) collectDefaultMetrics({ register: this.registry })
-    for (const add of sources) add(this.registry)
+    for (const add of sources) add(this.registry, reads)
   }
 
-  register(app: FastifyInstance): void {
+  /** Counts and times the requests `app` answers. */
+  countRequests(app: FastifyInstance): void {
     app.addHook('onResponse', async (req, reply) => {
       // The route pattern, not the raw URL, keeps label cardinality bounded.
       const route = req.routeOptions.url ?? 'unmatched'
       this.requests.inc({ method: req.method, route, status: String(reply.statusCode) })
       this.latency.observe({ method: req.method, route }, reply.elapsedTime / 1000)
     })
+  }
+
+  /** Serves the registry at `/metrics` of `app`. */
+  serve(app: FastifyInstance): void {
     app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
       reply.type(this.registry.contentType)
       return this.registry.metrics()
@@ -53,12 +63,4 @@ export function batchMetrics(prefix: string, what: string, stats: () => BatchSta
       collect() { this.set(stats().commands) },
     })
   }
-}
-
-/** Calls made while a read is under way share it: the registry collects a scrape's gauges at once. */
-export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
-  let running: Promise<T> | undefined
-  return () => (running ??= read().finally(() => {
-    running = undefined
-  }))
 }

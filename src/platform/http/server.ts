@@ -7,7 +7,9 @@ import { newId } from '../ids.js'
 import type { Logger } from '../log.js'
 import { BODY_LIMIT } from './get-body.js'
 import { compileOnFirstUse, LazyCompiles } from './lazy-compile.js'
+import { serveMetricsApart, type MetricsListenerOptions } from './metrics-listener.js'
 import { Metrics, type MetricsSource } from './metrics.js'
+import type { BackgroundReads } from './metrics-sampler.js'
 import { documentProblemTypes, serveProblemTypes } from './problem-docs.js'
 import type { ProblemCatalog } from './problem-types.js'
 import { clientErrorHandler, frameworkErrorHandler, registerProblemHandlers, sendProblem } from './problems.js'
@@ -31,6 +33,15 @@ interface HttpServerOptions {
   processMetrics: boolean
   /** Metrics the served contexts add to /metrics. */
   metrics?: MetricsSource[]
+  /** The process's sampler: values of /metrics that take a query are read there, in the background. */
+  reads: BackgroundReads
+  /** Set, /metrics is served on a listener of its own (see `listenForMetrics`), and this server answers it 404. */
+  metricsApart?: MetricsListenerOptions | undefined
+  /**
+   * The proxies (addresses, CIDRs) whose `X-Forwarded-For` tells the client's address (`req.ip`,
+   * the request log's `remoteAddress`), walking back hop by hop while each is trusted; empty: none.
+   */
+  trustProxy: string[]
   /** The built web app to serve at `/` (the edge does); nothing is served when it is not built. */
   webDir?: string | undefined
   /** Every problem type refusals carry (the platform's and every context's): titles, the document, /problems. */
@@ -157,6 +168,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
+    trustProxy: opts.trustProxy.length > 0 ? opts.trustProxy : false,
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
@@ -227,7 +239,10 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   app.get('/internal/openapi.json', { schema: { hide: true } }, async () => apiDocument(app, true))
   await serveProblemTypes(app, opts.problemTypes)
 
-  new Metrics(opts.processMetrics, opts.metrics).register(app)
+  const metrics = new Metrics(opts.processMetrics, opts.metrics ?? [], opts.reads)
+  metrics.countRequests(app)
+  if (opts.metricsApart) serveMetricsApart(app, metrics, opts.metricsApart, opts.problemTypes)
+  else metrics.serve(app)
 
   app.get('/healthz', { schema: { hide: true }, config: { probe: true } }, async () => ({ status: 'ok' }))
   app.get('/readyz', { schema: { hide: true }, config: { probe: true } }, async (req, reply) => {

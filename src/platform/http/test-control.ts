@@ -1,6 +1,6 @@
 /**
  * Routes that let a black-box test drive a process it cannot reach into (split services): set
- * the clock, deliver pending events, run a job now. Registered only by `serve --test-controls`
+ * the clock, deliver pending events, run a job now, read the values of /metrics now. Registered only by `serve --test-controls`
  * (a command-line flag: no inherited setting can turn them on), on a loopback address; never in a
  * deployment; hidden from the API document; every use is logged as a warning.
  */
@@ -12,12 +12,14 @@ import type { EventBus } from '../events/bus.js'
 import type { OutboxRelay } from '../events/relay.js'
 import type { Scheduler } from '../jobs/scheduler.js'
 import type { Logger } from '../log.js'
+import type { MetricsSampler } from './metrics-sampler.js'
 
 interface Controls {
   clock: SettableClock
   relay: OutboxRelay
   bus: EventBus
   scheduler: Scheduler
+  sampler: MetricsSampler
   log: Logger | undefined
 }
 
@@ -32,7 +34,7 @@ export function isLoopbackHost(host: string): boolean {
 
 export function registerTestControls(app: FastifyInstance, c: Controls): void {
   const hide = { hide: true }
-  c.log?.warn('test controls are on (/_test/clock, /_test/settle, /_test/jobs): for tests only, never in a deployment')
+  c.log?.warn('test controls are on (/_test/clock, /_test/settle, /_test/jobs, /_test/metrics-sample): for tests only, never in a deployment')
   app.addHook('onRequest', async (req) => {
     if (req.url.startsWith('/_test/')) c.log?.warn({ method: req.method, url: req.url }, 'test control used')
   })
@@ -44,6 +46,11 @@ export function registerTestControls(app: FastifyInstance, c: Controls): void {
   app.post('/_test/settle', { schema: hide }, async () => {
     await c.relay.drain()
     return { pending: await c.bus.pending() }
+  })
+  // /metrics answers the last background reading: a test asks for a fresh one before it scrapes.
+  app.post('/_test/metrics-sample', { schema: hide }, async () => {
+    await c.sampler.sampleNow()
+    return { sampled: true }
   })
   app.post('/_test/jobs/:name', { schema: hide }, async (req) => {
     const { name } = req.params as { name: string }
