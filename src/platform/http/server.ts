@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { newId } from '../ids.js'
 import type { Logger } from '../log.js'
 import { BODY_LIMIT } from './get-body.js'
+import { isDraining } from './drain.js'
 import { compileOnFirstUse, LazyCompiles } from './lazy-compile.js'
 import { Metrics, type MetricsSource } from './metrics.js'
 import { documentProblemTypes, serveProblemTypes } from './problem-docs.js'
@@ -112,6 +113,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
+    // A closing server (draining) serves the requests still reaching it on kept-alive connections, each answered with `connection: close`.
+    return503OnClosing: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId()
@@ -186,7 +189,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   app.get('/readyz', { schema: { hide: true }, config: { probe: true } }, async (req, reply) => {
     const checks: Record<string, string> = {}
     if (!started) checks.startup = 'failing: starting'
-    for (const [name, check] of Object.entries(started ? opts.readiness : {})) {
+    if (isDraining(app)) checks.draining = 'failing: shutting down'
+    for (const [name, check] of Object.entries(started && !isDraining(app) ? opts.readiness : {})) {
       checks[name] = await check().then(() => 'ok', (e: Error) => `failing: ${e.message}`)
     }
     const failing = Object.entries(checks).filter(([, v]) => v !== 'ok')
