@@ -20,6 +20,8 @@ import { booksOf, buy, marketplaceOf, sagaRuns } from './support/marketplaces.js
 import { newPlayer, type Player } from './support/players.js'
 import { PrivateNats } from './support/private-nats.js'
 import { buildOwnSplitApp, type OwnSplitTestApp, type SplitTestApp } from './support/split-app.js'
+import { ownStream } from './support/nats.js'
+import { openStream } from './support/streams.js'
 import { burst, CONNECTION_FAILED, inParallel, type Answer } from './support/traffic.js'
 
 /** Per test, cluster start included; the steps inside have tighter deadlines of their own. */
@@ -220,6 +222,64 @@ describe('split services under faults', () => {
     expect(again.statusCode, again.body).toBe(200)
     expect((await login()).statusCode).toBe(200)
   }, TEST_TIMEOUT_MS)
+
+  test('a rolling restart under steady load: each process drains and exits 0, no request fails, every acknowledged write is there, streams are told to reconnect', async ({ onTestFinished }) => {
+    const CLIENTS = 4
+    /** Bounds the load whatever happens: per client, and in time. */
+    const MAX_REQUESTS_PER_CLIENT = 1_500
+    const natsUrl = process.env.TEST_NATS_URL
+    if (!natsUrl) throw new Error('The split-faults project needs TEST_NATS_URL.')
+    const app = await buildOwnSplitApp({ env: { ACCESS_TOKEN_TTL_SECONDS: '86400', DATABASE_POOL_SIZE: '2', ...LEASES }, replicasOfEach: 2 },
+      ownStream(natsUrl, `qlrolling_${process.pid}_${Date.now().toString(36)}`))
+    onTestFinished(() => app.close())
+    const players = await Promise.all(Array.from({ length: CLIENTS }, () => newPlayer(app)))
+    const worlds = await Promise.all(players.map(async (p) => ({
+      p, habit: await newHabit(app, p), guild: await newGuild(app, p), marketplace: await marketplaceOf(app, p),
+    })))
+    // A read of every context, then a keyed write (the avatar honours Idempotency-Key), in turn.
+    const reads = (w: (typeof worlds)[number]) => [
+      `/api/v1/avatars/${w.p.avatarId}`, `/api/v1/habits/${w.habit}`, `/api/v1/guilds/${w.guild}`, '/api/v1/quests',
+      `/api/v1/marketplaces/${w.marketplace}/items`, `/api/v1/avatars/${w.p.avatarId}/notifications`,
+    ]
+    const stream = await openStream(`${await app.baseUrl()}/api/v1/avatars/${players[0]!.avatarId}/stream`, players[0]!.auth)
+    onTestFinished(() => stream.close())
+    expect(stream.status).toBe(200)
+
+    let restarting = true
+    const earned = new Map<string, number>()
+    const failures: string[] = []
+    const load = Promise.all(worlds.map(async (w) => {
+      const urls = reads(w)
+      let sent = 0
+      for (; restarting && sent < MAX_REQUESTS_PER_CLIENT; sent++) {
+        const write = sent % 2 === 1
+        const res = write
+          ? await app.inject({ method: 'POST', url: `/api/v1/avatars/${w.p.avatarId}/money/earn`, headers: { ...w.p.auth, 'idempotency-key': randomUUID() }, payload: { amount: 1 } })
+          : await app.inject({ url: urls[(sent / 2) % urls.length]!, headers: w.p.auth })
+        if (res.statusCode >= 300) failures.push(`${res.statusCode} ${res.body}`)
+        else if (write) earned.set(w.p.avatarId, (earned.get(w.p.avatarId) ?? 0) + 1)
+      }
+      return sent
+    }))
+    const started = Date.now()
+    const exits = await app.cluster.rollingRestart().finally(() => {
+      restarting = false
+    })
+    const sent = (await load).reduce((n, k) => n + k, 0)
+    console.log(`rolling restart of ${exits.size} processes in ${Date.now() - started} ms under ${sent} requests`)
+
+    expect(Object.fromEntries(exits)).toEqual(Object.fromEntries([...exits.keys()].map((name) => [name, 0])))
+    expect(exits.size).toBe(12)
+    expect(failures).toEqual([])
+    expect(sent).toBeGreaterThan(exits.size * CLIENTS)
+    // Every acknowledged earn is in the wallet, once: 100 to start with, 1 per earn.
+    for (const w of worlds) expect((await rewardsOf(app, w.p)).money, w.p.avatarId).toBe(100 + (earned.get(w.p.avatarId) ?? 0))
+    // The live process holding the stream drained: it ended the stream with a reconnect hint.
+    const hint = await stream.next((e) => e.event === 'reconnect', 1_000)
+    expect((hint.data as { retryMs: number }).retryMs).toBeGreaterThanOrEqual(1_000)
+    expect(hint.id).toBeUndefined()
+    await stream.ended
+  }, 180_000)
 
   test('the NATS server stopped while attends flow and started again: the API keeps answering; no event lost, none applied twice', async ({ onTestFinished }) => {
     const nats = await PrivateNats.launch()

@@ -102,6 +102,27 @@ export class Cluster {
     await exited
   }
 
+  /**
+   * Stops one process as an orchestrator does (SIGTERM: it drains), waits for it to exit, and starts
+   * it again on its port; answers how it exited, and the new process once it is ready.
+   */
+  async restartGracefully(p: ClusterProcess): Promise<{ exit: number | string; again: ClusterProcess }> {
+    const exited = new Promise<number | string>((resolve) => p.child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')))
+    p.child.kill('SIGTERM')
+    const exit = await exited
+    return { exit, again: await this.restart(p) }
+  }
+
+  /**
+   * A rolling restart: every context's processes restarted gracefully, one at a time, each ready
+   * before the next stops (the gateway stays). Answers how each one exited, by name.
+   */
+  async rollingRestart(): Promise<Map<string, number | string>> {
+    const exits = new Map<string, number | string>()
+    for (const p of this.live().filter((q) => q !== this.gateway)) exits.set(p.name, (await this.restartGracefully(p)).exit)
+    return exits
+  }
+
   /** Starts a stopped process again on its port, with its settings (`changes` on top), and waits until it is ready. */
   async restart(p: ClusterProcess, changes: Record<string, string> = {}): Promise<ClusterProcess> {
     this.processes.splice(this.processes.indexOf(p), 1)

@@ -55,6 +55,8 @@ export interface OwnSplitTestApp extends SplitTestApp {
 interface SplitAppOptions {
   env?: Record<string, string>
   clock?: ManualClock
+  /** A cluster of the test's own: every context this many times. */
+  replicasOfEach?: number
 }
 
 type InjectOptions = { method?: string; url: string; headers?: Record<string, string>; payload?: unknown }
@@ -240,7 +242,7 @@ export async function buildSplitApp(opts: SplitAppOptions): Promise<SplitTestApp
  */
 export async function buildOwnSplitApp(opts: SplitAppOptions, nats: NatsSettings): Promise<OwnSplitTestApp> {
   const output = process.env.QL_TEST_SPLIT_LOGS ? (line: string) => console.log(line) : undefined
-  const own = await startTestCluster(inject('templates'), nats, opts.env ?? {}, 4, output)
+  const own = await startTestCluster(inject('templates'), nats, opts.env ?? {}, 4, output, opts.replicasOfEach)
   const c = own.cluster
   const app = await drive(opts, {
     gateway: () => c.gateway.url,

@@ -155,6 +155,8 @@ interface TestCluster {
  */
 export async function startTestCluster(
   templates: TemplateInfo, nats: NatsSettings, env: Record<string, string>, poolSize: number, output?: (line: string) => void,
+  /** Every context this many times (a rolling restart keeps one of each serving); SPLIT_CONTEXTS' counts without it. */
+  replicasOfEach?: number,
 ): Promise<TestCluster> {
   const jwk = env.JWT_PRIVATE_KEY ?? JSON.stringify(await generateSigningJwk())
   // A process's errors (a 500's stack, a crash) always reach the run's output: a failure seen only
@@ -169,7 +171,7 @@ export async function startTestCluster(
     const cluster = await Cluster.start({
       port: 0,
       host: '127.0.0.1',
-      contexts: SPLIT_CONTEXTS,
+      contexts: replicasOfEach ? SPLIT_CONTEXTS.map((c) => ({ ...c, replicas: replicasOfEach })) : SPLIT_CONTEXTS,
       ...(templates.bundle ? { entry: [templates.bundle] } : {}),
       testControls: true,
       env: {

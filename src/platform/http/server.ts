@@ -149,6 +149,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   app.addSchema(ProblemSchema)
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id)
+    // A request under way when the drain began: its client's next one goes elsewhere.
+    if (isDraining(app)) reply.header('connection', 'close')
   })
 
   await app.register(swagger, {
