@@ -34,8 +34,9 @@ const LEASES = { OUTBOX_LEASE_SECONDS: '5', NATS_ACK_WAIT_SECONDS: '5' }
 /** Waiting for events after a crash: a few leases' worth. */
 const SETTLE_AFTER_CRASH_MS = 20_000
 /**
- * Thirteen processes started, then twelve restarted one by one: about 40 s on two quiet cores; each
- * start takes several times longer on a loaded machine (over 100 s of restarts seen at a load of 20).
+ * Thirteen processes started, then twelve restarted one by one, each waited for: a process starts
+ * in seconds, but many times slower on a loaded machine (at a load average of 20 on two cores, the
+ * twelve restarts took 100 s and the cluster's start 45 s).
  */
 const ROLLING_RESTART_TIMEOUT_MS = 300_000
 /** A request with no answer in this long is a hang. */
