@@ -10,6 +10,8 @@
 import type { FastifyInstance } from 'fastify'
 
 const draining = new WeakSet<FastifyInstance>()
+/** How often connections gone idle meanwhile are closed. */
+const IDLE_CLOSE_EVERY_MS = 100
 
 /** The server is draining: not ready for new work. */
 export const isDraining = (app: FastifyInstance): boolean => draining.has(app)
@@ -21,8 +23,13 @@ export async function drain(app: FastifyInstance, timeoutMs: number): Promise<bo
   const deadline = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs)
   })
+  // The server closes the connections idle when it stops listening; one whose last answer went out
+  // without `connection: close` (a stream begun before the drain) idles later, and would hold the
+  // close until its keep-alive timeout.
+  const idle = setInterval(() => app.server.closeIdleConnections(), IDLE_CLOSE_EVERY_MS)
   const drained = await Promise.race([app.close().then(() => true as const), deadline])
   clearTimeout(timer)
+  clearInterval(idle)
   if (!drained) app.server.closeAllConnections()
   return drained
 }
