@@ -1,7 +1,8 @@
 /**
  * Split services under faults (the split-services issue): a tracking replica killed while attends
  * flow, every avatar replica killed in the middle of marketplace buys or while a player
- * registers, the NATS server stopped and started again. Whatever fails, what was recorded takes effect exactly once: the avatar's rewards
+ * registers, the NATS server stopped and started again, every process restarted in turn under load
+ * (a rolling restart: there nothing may fail). Whatever fails, what was recorded takes effect exactly once: the avatar's rewards
  * match the completions tracking recorded, and the books of every trade balance. Each test starts
  * a cluster of its own and removes everything it made, also when it fails.
  */
