@@ -101,6 +101,8 @@ export interface Config {
   webhookAllowPrivate: boolean
   /** A webhook attempt not answered within this long has failed (`WEBHOOK_TIMEOUT_MS`). */
   webhookTimeoutMs: number
+  /** How long a process told to stop (SIGTERM) may take to finish what it holds before it cuts the rest (`DRAIN_TIMEOUT_MS`). */
+  drainTimeoutMs: number
 }
 
 function urlList(env: Env, name: string): string[] | undefined {
@@ -242,6 +244,7 @@ export function loadConfig(env: Env = process.env): Config {
     streamHeartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
     webhookAllowPrivate: oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', WEBHOOK_TIMEOUT_MS, 100, 60_000),
+    drainTimeoutMs: integer(env, 'DRAIN_TIMEOUT_MS', 25_000, 100, 600_000),
   }
 }
 

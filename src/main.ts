@@ -18,6 +18,7 @@ import { OperatorFailure, serveOperatorSocket } from './operator/socket.js'
 import { AppError } from './platform/errors.js'
 import { DataDirInUse } from './platform/db/lock-file.js'
 import { migrateDatabase } from './platform/db/migrate.js'
+import { drain } from './platform/http/drain.js'
 import { compileRemainingSchemas } from './platform/http/server.js'
 import { isLoopbackHost } from './platform/http/test-control.js'
 import { createLogger } from './platform/log.js'
@@ -90,9 +91,10 @@ async function main(argv: string[]): Promise<void> {
   const { http } = platform
   const log = logger || undefined
   const stop = async (signal: string) => {
-    logger.info({ signal }, 'shutting down')
-    await http.close()
-    process.exit(0)
+    logger.info({ signal }, 'draining: finishing what is under way')
+    const drained = await drain(http, config.drainTimeoutMs)
+    if (!drained) logger.warn({ drainTimeoutMs: config.drainTimeoutMs }, 'drain timed out: connections left were cut')
+    process.exit(drained ? 0 : 1)
   }
   process.once('SIGINT', () => void stop('SIGINT'))
   process.once('SIGTERM', () => void stop('SIGTERM'))

@@ -163,7 +163,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     const serviceCalls = { timeoutMs: config.serviceCallTimeoutMs, retries: config.serviceCallRetries }
 
     const built = new Map<ContextName, Built>()
-    const ports = portsOf(built, pools, (m, pool) => m.remotePort?.(() => pool.pick(), serviceTokens, serviceCalls))
+    const ports = portsOf(built, pools, (m, pool) => m.remotePort?.((failed?: string) => (failed ? pool.another(failed) : pool.pick()), serviceTokens, serviceCalls))
     const bus = await createBus(config, opts.logger)
     closers.push(() => bus.close())
     const deps: ContextDeps = { database, clock, config, tokens, revocations, serviceTokens, serviceCalls, ports, broadcast: bus.broadcast }

@@ -10,6 +10,8 @@ import { buildTestApp, type TestApp } from './support/app.js'
 let gateway: TestApp
 let base: string
 let standIn: Server
+/** Every context's upstream: nowhere, but the marketplace's stand-in (the edge calls every context). */
+let upstreams: Record<string, string>
 /** What reached the stand-in's API (health checks aside). */
 const received: IncomingHttpHeaders[] = []
 beforeAll(async () => {
@@ -19,9 +21,9 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve))
   const nowhere = `http://127.0.0.1:${await freePort()}`
-  const upstreams = Object.fromEntries(['AVATAR', 'TRACKING', 'GUILD', 'QUEST', 'LIVE'].map((c) => [`UPSTREAM_${c}`, nowhere]))
   const marketplace = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`
-  gateway = await buildTestApp({ only: ['edge'], env: { ...upstreams, UPSTREAM_MARKETPLACE: marketplace } })
+  upstreams = { ...Object.fromEntries(['AVATAR', 'TRACKING', 'GUILD', 'QUEST', 'LIVE'].map((c) => [`UPSTREAM_${c}`, nowhere])), UPSTREAM_MARKETPLACE: marketplace }
+  gateway = await buildTestApp({ only: ['edge'], env: upstreams })
   base = await gateway.http.listen({ port: 0, host: '127.0.0.1' })
 })
 afterAll(async () => {
@@ -70,4 +72,51 @@ test('a route only services call is never forwarded: 404 problem+json from the g
   const publicPaths = Object.keys((await (await fetch(`${base}/openapi.json`)).json() as { paths: object }).paths)
   expect(publicPaths).toContain('/api/v1/avatars/{id}')
   expect(publicPaths.filter((p) => p.startsWith('/internal/'))).toEqual([])
+})
+
+/** A replica that records what reaches it (its pool's health checks aside) and answers with `status`. */
+async function replicaAnswering(status: (method: string) => number, onTestFinished: (fn: () => Promise<void>) => void) {
+  const received: { method: string; body: string }[] = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c: Buffer) => (body += c.toString()))
+    req.on('end', () => {
+      if (req.url === '/healthz') return void res.writeHead(200).end()
+      received.push({ method: req.method!, body })
+      const code = status(req.method!)
+      res.writeHead(code, { 'content-type': 'application/json' }).end(code === 204 ? undefined : `{"status":${code}}`)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, received }
+}
+
+test('a replica answering 503 (draining): reads and keyed writes go once more, to the other replica, body whole; other writes get the 503', async ({ onTestFinished }) => {
+  const draining = await replicaAnswering(() => 503, onTestFinished)
+  const up = await replicaAnswering((method) => (method === 'GET' ? 200 : 204), onTestFinished)
+  const two = await buildTestApp({ only: ['edge'], env: { ...upstreams, UPSTREAM_AVATAR: `${draining.url},${up.url}` } })
+  onTestFinished(() => two.close())
+  const at = await two.http.listen({ port: 0, host: '127.0.0.1' })
+  const userId = newId()
+  const headers = { authorization: `Bearer ${await two.issueToken(userId, 'player')}`, 'content-type': 'application/json' }
+  const earn = `${at}/api/v1/avatars/${userId}/money/earn`
+  const body = JSON.stringify({ amount: 7 })
+  const plainWrites: number[] = []
+  // Round-robin over the two: each kind of request meets the draining replica first now and then.
+  for (let i = 0; i < 4; i++) {
+    expect((await fetch(`${at}/api/v1/avatars/${userId}`, { headers })).status).toBe(200)
+    expect((await fetch(earn, { method: 'POST', headers: { ...headers, 'idempotency-key': `k-${i}` }, body })).status).toBe(204)
+    plainWrites.push((await fetch(earn, { method: 'POST', headers, body })).status)
+  }
+  const posts = (r: { method: string }[]) => r.filter((x) => x.method === 'POST').length
+  const plainRefused = plainWrites.filter((status) => status === 503).length
+  expect(plainWrites.filter((status) => status !== 204 && status !== 503)).toEqual([])
+  expect(draining.received.some((r) => r.method === 'GET')).toBe(true)
+  // Every keyed write reached the other replica once; a plain one only when it was sent there first.
+  expect(posts(up.received)).toBe(4 + (4 - plainRefused))
+  // The draining replica got plain writes (answered 503, not sent again) and keyed ones (sent again).
+  expect(plainRefused).toBeGreaterThan(0)
+  expect(posts(draining.received)).toBeGreaterThan(plainRefused)
+  for (const r of [...draining.received, ...up.received].filter((x) => x.method === 'POST')) expect(r.body).toBe(body)
 })

@@ -62,7 +62,8 @@ export interface ContextModule<Name extends string = string, Deps = never, Port 
    * elsewhere declares them around `servedElsewhere` (its requests never reach a handler).
    */
   routes(handlers: Handlers): ContextRoutes
-  remotePort?: (baseUrl: () => string, tokens: TokenSource, options: Partial<ServiceClientOptions>) => Port
+  /** `baseUrl` is asked before each call's every attempt; a retry names the URL that failed, for another replica. */
+  remotePort?: (baseUrl: (failed?: string) => string, tokens: TokenSource, options: Partial<ServiceClientOptions>) => Port
 }
 
 /** Declares a context module (typing its parts from `build`). */

@@ -124,6 +124,36 @@ export class Cluster {
     await exited
   }
 
+  /**
+   * Stops one process as an orchestrator does (SIGTERM: it drains), waits for it to exit, and starts
+   * it again on its port; answers how it exited, and the new process once it is ready.
+   */
+  async restartGracefully(p: ClusterProcess): Promise<{ exit: number | string; again: ClusterProcess }> {
+    const exited = new Promise<number | string>((resolve) => p.child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')))
+    p.child.kill('SIGTERM')
+    const exit = await exited
+    return { exit, again: await this.restart(p) }
+  }
+
+  /**
+   * A rolling restart: every process restarted gracefully, in waves: the first process of every
+   * context at once, each ready again before the next wave stops the second ones, and so on, so
+   * each context keeps serving throughout. A lone gateway stays (its clients would find nobody).
+   * Answers how each one exited, by name.
+   */
+  async rollingRestart(): Promise<Map<string, number | string>> {
+    const exits = new Map<string, number | string>()
+    const byContext = new Map<string, ClusterProcess[]>()
+    for (const p of this.live()) byContext.set(p.context, [...(byContext.get(p.context) ?? []), p])
+    if (!this.balancer) byContext.delete('edge')
+    const waves = Math.max(...[...byContext.values()].map((ps) => ps.length))
+    for (let i = 0; i < waves; i++) {
+      const wave = [...byContext.values()].flatMap((ps) => ps.slice(i, i + 1))
+      await Promise.all(wave.map(async (p) => exits.set(p.name, (await this.restartGracefully(p)).exit)))
+    }
+    return exits
+  }
+
   /** Starts a stopped process again on its port, with its settings (`changes` on top), and waits until it is ready. */
   async restart(p: ClusterProcess, changes: Record<string, string> = {}): Promise<ClusterProcess> {
     this.processes.splice(this.processes.indexOf(p), 1)

@@ -22,7 +22,7 @@ export interface ClusterShape {
  * The black-box suites' clusters: two of every context, and two gateways behind a round-robin
  * balancer, so consecutive requests reach different gateways and any replica may answer.
  */
-const SHARED_SHAPE: ClusterShape = {
+export const SHARED_SHAPE: ClusterShape = {
   contexts: ['avatar', 'tracking', 'guild', 'quest', 'marketplace', 'live'].map((context) => ({ context, replicas: 2 })),
   gateways: 2,
 }

@@ -2219,7 +2219,8 @@ export interface paths {
          *     NotificationCreated, InviteSent, InviteWithdrawn, GuildCreated, MemberJoined, MemberLeft, MemberRolesChanged, GuildDisbanded,
          *     BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleCancelled, BattleWon, BattleLost; payloads as the producing
          *     context's events. Control events: `resync` (what followed Last-Event-ID is no longer kept, or the id is unknown: read the
-         *     state again), `expired` (the token that opened the stream expired or was revoked; the stream ends). A comment line every
+         *     state again), `expired` (the token that opened the stream expired or was revoked; the stream ends), `reconnect` (the server is
+         *     going away: the stream ends after a `retry:` of one to two seconds; reconnect with the Last-Event-ID you have). A comment line every
          *     15 s. Authorization: the header, or `?ticket=` from POST …/stream-tickets. `Last-Event-ID` (header, or
          *     `?lastEventId=`) replays what followed that event from at least the last 15 minutes or 500 events.
          *     Only the avatar's owner may open it: 401 `unauthorized` without a token or ticket, 401 `invalid-ticket` for a ticket that is unknown,

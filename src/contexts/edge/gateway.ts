@@ -10,9 +10,12 @@ import type { ServerResponse } from 'node:http'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { ValidateFunction } from 'ajv'
 import { ServiceUnavailable } from '../../platform/errors.js'
-import { limitedBody, PayloadTooLarge, readValidGetBody, type GetBodyConfig } from '../../platform/http/get-body.js'
-import type { StreamingConfig } from '../../platform/http/streaming.js'
+import { PayloadTooLarge, readValidGetBody, type GetBodyConfig } from '../../platform/http/get-body.js'
+import { IDEMPOTENCY_HEADER } from '../../platform/http/idempotency.js'
+import { reconnectHint, type StreamingConfig } from '../../platform/http/streaming.js'
 import type { UpstreamPool } from '../../platform/http/upstreams.js'
+import { bufferedBody, noBody, streamedBody } from './forwarded-body.js'
+import { failureOf, isRepeatable, maySendAgain, type AttemptFailure, type ForwardedRequest } from './second-attempt.js'
 
 /** A context's API and where it is served. */
 interface ForwardedApi {
@@ -35,38 +38,51 @@ export async function forwardApis(server: FastifyInstance, api: FastifyInstance,
   }
 }
 
+/** A stream forwarded here, which the server's closing ends (with a reconnect hint). */
+interface ForwardedStream {
+  endWithHint(): void
+}
+
+/** The streams a server forwards, and whether it is closing (draining). */
+interface Streams {
+  open: Set<ForwardedStream>
+  closing: boolean
+}
+
 /** The streams each server forwards, once it forwards anything. */
-const forwardingServers = new WeakMap<FastifyInstance, Set<ServerResponse>>()
+const forwardingServers = new WeakMap<FastifyInstance, Streams>()
 
 /**
  * Registers the proxy machinery once on the server (undici under the hood, loaded only for this
- * shape); answers the set of the streams it forwards.
+ * shape); answers the streams it forwards.
  */
-async function enableForwarding(app: FastifyInstance): Promise<Set<ServerResponse>> {
+async function enableForwarding(app: FastifyInstance): Promise<Streams> {
   const known = forwardingServers.get(app)
   if (known) return known
-  const streams = new Set<ServerResponse>()
+  const streams: Streams = { open: new Set(), closing: false }
   forwardingServers.set(app, streams)
   const { default: replyFrom } = await import('@fastify/reply-from')
   await app.register(replyFrom, { undici: { connections: 128, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 } })
-  // Streams do not end by themselves: closing the server ends them (their clients reconnect).
+  // Streams do not end by themselves: closing the server ends them, each telling its client to
+  // reconnect (to another gateway), from where it was.
   app.addHook('preClose', async () => {
-    for (const raw of streams) raw.end()
+    streams.closing = true
+    for (const s of streams.open) s.endWithHint()
   })
   return streams
 }
 
 /**
- * An onRequest hook that sends the request to the context's pool instead of handling it here.
- * The body is streamed through as it came (up to the body limit); an upstream that cannot be
- * reached is marked down and the client gets 503 problem+json.
+ * An onRequest hook that sends the request to the context's pool instead of handling it here. An
+ * upstream that cannot be reached is marked down; the request goes once more to another replica of
+ * the context when that is safe (second-attempt.ts), else the client gets 503 problem+json.
  */
-function forwardTo(pool: UpstreamPool, streams: Set<ServerResponse>) {
+function forwardTo(pool: UpstreamPool, streams: Streams) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const base = pool.pick()
-    if ((req.routeOptions.config as StreamingConfig | undefined)?.streaming) return forwardStream(req, reply, base, pool, streams)
+    if ((req.routeOptions.config as StreamingConfig | undefined)?.streaming) return forwardStream(req, reply, pool, streams)
+    const request: ForwardedRequest = { method: req.method, keyed: isKeyed(req) }
     let url = req.url
-    let tooLarge = () => false
+    let body = noBody
     if (req.method === 'GET' || req.method === 'HEAD') {
       // A body on GET (the contract's avatar search) does not survive HTTP intermediaries; its
       // criteria travel on as query parameters, which the route reads alike. Any other GET
@@ -74,28 +90,41 @@ function forwardTo(pool: UpstreamPool, streams: Set<ServerResponse>) {
       const getBody = (req.routeOptions.config as GetBodyConfig | undefined)?.getBody
       if (getBody) url = withCriteria(url, await readValidGetBody(req), criteriaOf(getBody))
     } else {
-      // Not parsed yet: the body streams through untouched, held to the limit a context process
-      // keeps (that process would answer 413 mid-upload and close, which reads here as a failure).
-      const body = limitedBody(req.raw, req.routeOptions.bodyLimit)
-      req.body = body.stream
-      tooLarge = body.tooLarge
+      // Not parsed here, held to the limit a context process keeps (that process would answer 413
+      // mid-upload and close, which reads here as a failure).
+      body = isRepeatable(request) ? await bufferedBody(req.raw, req.routeOptions.bodyLimit) : streamedBody(req.raw, req.routeOptions.bodyLimit)
     }
-    await reply.from(base + url, {
-      // The upstream is asked under its own host name: where the client reached the platform goes
-      // along (unless a proxy in front said so already), for the addresses it answers (a calendar feed's).
-      rewriteRequestHeaders: (_raw, headers) => ({
-        ...(req.headers.host === undefined ? {} : { 'x-forwarded-host': req.headers.host }),
-        'x-forwarded-proto': req.protocol,
-        ...headers,
-        ...forwardedFor(req),
-      }),
-      onError: (r, { error }) => {
-        if (tooLarge()) return void r.send(new PayloadTooLarge(req.routeOptions.bodyLimit))
-        pool.markDown(base)
-        req.log.warn({ err: error, upstream: base }, 'upstream failed')
-        r.send(new ServiceUnavailable(`The ${pool.name} service did not answer; try again shortly.`))
-      },
-    })
+    const attempt = (base: string, last: boolean): void => {
+      const again = (failure: AttemptFailure) => !last && body.whole() && maySendAgain(request, failure)
+      req.body = body.take()
+      void reply.from(base + url, {
+        // One more attempt, to another replica, is made here; none to the same one.
+        retryDelay: () => null,
+        // The upstream is asked under its own host name: where the client reached the platform goes
+        // along (unless a proxy in front said so already), for the addresses it answers (a calendar feed's).
+        rewriteRequestHeaders: (_raw, headers) => ({
+          ...(req.headers.host === undefined ? {} : { 'x-forwarded-host': req.headers.host }),
+          'x-forwarded-proto': req.protocol,
+          ...headers,
+          ...forwardedFor(req),
+        }),
+        onResponse: (_req, r, res) => {
+          if (res.statusCode !== 503 || !again('unavailable')) return void r.send(res.stream)
+          // Draining or not ready: its answer is dropped, with the headers it set here.
+          res.stream.resume()
+          for (const name of Object.keys(r.getHeaders())) r.removeHeader(name)
+          attempt(pool.another(base), true)
+        },
+        onError: (r, { error }) => {
+          if (body.tooLarge()) return void r.send(new PayloadTooLarge(req.routeOptions.bodyLimit))
+          pool.markDown(base)
+          req.log.warn({ err: error, upstream: base }, 'upstream failed')
+          if (again(failureOf(error))) return attempt(pool.another(base), true)
+          r.send(new ServiceUnavailable(`The ${pool.name} service did not answer; try again shortly.`))
+        },
+      })
+    }
+    attempt(pool.pick(), false)
     return reply
   }
 }
@@ -111,6 +140,12 @@ function forwardedFor(req: FastifyRequest): { 'x-forwarded-for'?: string } {
   return chain.length > 0 ? { 'x-forwarded-for': chain.join(', ') } : {}
 }
 
+/** The request carries an Idempotency-Key and its route honours one. */
+function isKeyed(req: FastifyRequest): boolean {
+  const headers = req.routeOptions.schema?.headers as { properties?: Record<string, unknown> } | undefined
+  return req.headers[IDEMPOTENCY_HEADER] !== undefined && headers?.properties?.[IDEMPOTENCY_HEADER] !== undefined
+}
+
 /** Request headers a stream's upstream needs: who asks, and where its client left off. */
 const STREAM_HEADERS = ['authorization', 'last-event-id', 'accept']
 
@@ -120,7 +155,11 @@ const STREAM_HEADERS = ['authorization', 'last-event-id', 'accept']
  * is passed on as it comes; a client that reads slowly holds the upstream back (which drops it once
  * too much waits there), and a client that leaves closes the upstream stream.
  */
-async function forwardStream(req: FastifyRequest, reply: FastifyReply, base: string, pool: UpstreamPool, streams: Set<ServerResponse>): Promise<void> {
+async function forwardStream(req: FastifyRequest, reply: FastifyReply, pool: UpstreamPool, streams: Streams): Promise<void> {
+  if (streams.closing) {
+    startStream(reply, 'text/event-stream').end(reconnectHint())
+    return
+  }
   const headers: Record<string, string> = {}
   for (const name of STREAM_HEADERS) {
     const value = req.headers[name]
@@ -128,42 +167,75 @@ async function forwardStream(req: FastifyRequest, reply: FastifyReply, base: str
   }
   Object.assign(headers, forwardedFor(req))
   const aborted = new AbortController()
-  let upstream: Response
-  try {
-    upstream = await fetch(base + req.url, { headers, signal: aborted.signal })
-  } catch (error) {
-    pool.markDown(base)
-    req.log.warn({ err: error, upstream: base }, 'upstream failed')
-    throw new ServiceUnavailable(`The ${pool.name} service did not answer; try again shortly.`)
-  }
+  const upstream = await openStream(req, pool, headers, aborted.signal)
   if (upstream.status !== 200 || !upstream.body) {
     // A refusal (problem+json): passed on as it is.
     reply.code(upstream.status).header('content-type', upstream.headers.get('content-type') ?? 'application/problem+json')
     return void reply.send(await upstream.text())
   }
-  reply.hijack()
-  const raw = reply.raw
-  raw.writeHead(200, { 'content-type': upstream.headers.get('content-type') ?? 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' })
-  raw.flushHeaders()
-  streams.add(raw)
-  raw.once('close', () => streams.delete(raw))
+  const raw = startStream(reply, upstream.headers.get('content-type') ?? 'text/event-stream')
   // Piped on in the background: the hook is done once the stream is under way.
-  void pipe(upstream.body, raw, aborted)
+  const stream = pipe(upstream.body, raw, aborted)
+  streams.open.add(stream)
+  raw.once('close', () => streams.open.delete(stream))
 }
 
-async function pipe(body: ReadableStream<Uint8Array>, raw: ServerResponse, aborted: AbortController): Promise<void> {
+function startStream(reply: FastifyReply, contentType: string): ServerResponse {
+  reply.hijack()
+  const raw = reply.raw
+  raw.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' })
+  raw.flushHeaders()
+  return raw
+}
+
+/** The upstream's answer to a stream's opening; a replica down or draining (503) is left for another, once. */
+async function openStream(req: FastifyRequest, pool: UpstreamPool, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
+  for (let base = pool.pick(), last = false; ; base = pool.another(base), last = true) {
+    try {
+      const upstream = await fetch(base + req.url, { headers, signal })
+      if (upstream.status !== 503 || last) return upstream
+      await upstream.body?.cancel()
+    } catch (error) {
+      pool.markDown(base)
+      req.log.warn({ err: error, upstream: base }, 'upstream failed')
+      if (last || failureOf(error) === 'other') throw new ServiceUnavailable(`The ${pool.name} service did not answer; try again shortly.`)
+    }
+  }
+}
+
+/** A chunk that ends with a blank line ends an event: a hint written after it is not taken into one. */
+const endsEvent = (chunk: Uint8Array) => chunk.length >= 2 && chunk[chunk.length - 1] === 0x0a && chunk[chunk.length - 2] === 0x0a
+
+/** Passes the upstream's chunks on; ended with a hint, it stops at the end of the event under way. */
+function pipe(body: ReadableStream<Uint8Array>, raw: ServerResponse, aborted: AbortController): ForwardedStream {
+  let betweenEvents = true
+  let ending = false
+  const endWithHint = () => {
+    if (!raw.writableEnded) raw.end(reconnectHint())
+    aborted.abort()
+  }
   const left = new Promise<void>((resolve) => raw.once('close', resolve))
   void left.then(() => aborted.abort())
-  try {
-    for await (const chunk of body) {
-      if (!raw.write(chunk)) await Promise.race([new Promise((resolve) => raw.once('drain', resolve)), left])
-      if (raw.destroyed) break
+  void (async () => {
+    try {
+      for await (const chunk of body) {
+        if (!raw.write(chunk)) await Promise.race([new Promise((resolve) => raw.once('drain', resolve)), left])
+        if (raw.destroyed) break
+        betweenEvents = endsEvent(chunk)
+        if (ending && betweenEvents) return endWithHint()
+      }
+    } catch {
+      // The upstream ended the stream abruptly (it restarted), the client left, or the server closes: it is over.
+    } finally {
+      aborted.abort()
+      if (!raw.writableEnded) raw.end()
     }
-  } catch {
-    // The upstream ended the stream abruptly (it restarted) or the client left: either way it is over.
-  } finally {
-    aborted.abort()
-    if (!raw.writableEnded) raw.end()
+  })()
+  return {
+    endWithHint: () => {
+      ending = true
+      if (betweenEvents) endWithHint()
+    },
   }
 }
 

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { newId } from '../ids.js'
 import type { Logger } from '../log.js'
 import { BODY_LIMIT } from './get-body.js'
+import { isDraining } from './drain.js'
 import { compileOnFirstUse, LazyCompiles } from './lazy-compile.js'
 import { serveMetricsApart, type MetricsListenerOptions } from './metrics-listener.js'
 import { Metrics, type MetricsSource } from './metrics.js'
@@ -170,6 +171,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.trustProxy.length > 0 ? opts.trustProxy : false,
     requestIdHeader: false,
+    // A closing server (draining) serves the requests still reaching it on kept-alive connections, each answered with `connection: close`.
+    return503OnClosing: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId()
@@ -204,6 +207,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   app.addSchema(ProblemSchema)
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id)
+    // A request under way when the drain began: its client's next one goes elsewhere.
+    if (isDraining(app)) reply.header('connection', 'close')
   })
 
   await app.register(swagger, {
@@ -248,7 +253,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   app.get('/readyz', { schema: { hide: true }, config: { probe: true } }, async (req, reply) => {
     const checks: Record<string, string> = {}
     if (!started) checks.startup = 'failing: starting'
-    for (const [name, check] of Object.entries(started ? opts.readiness : {})) {
+    if (isDraining(app)) checks.draining = 'failing: shutting down'
+    for (const [name, check] of Object.entries(started && !isDraining(app) ? opts.readiness : {})) {
       checks[name] = await check().then(() => 'ok', (e: Error) => `failing: ${e.message}`)
     }
     const failing = Object.entries(checks).filter(([, v]) => v !== 'ok')

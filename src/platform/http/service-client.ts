@@ -34,26 +34,31 @@ interface ServiceRequest {
 export class ServiceClient {
   private readonly options: ServiceClientOptions
 
-  private readonly baseUrl: () => string
+  private readonly baseUrl: (failed?: string) => string
 
   constructor(
-    /** A base URL, or a chooser asked before every attempt (several replicas behind a pool). */
-    baseUrl: string | (() => string),
+    /**
+     * A base URL, or a chooser asked before every attempt (several replicas behind a pool); a
+     * retry tells it the URL the attempt before failed at, so it answers another replica.
+     */
+    baseUrl: string | ((failed?: string) => string),
     private readonly token: TokenSource,
     options: Partial<ServiceClientOptions> = {},
   ) {
     this.options = { ...DEFAULT_SERVICE_CLIENT_OPTIONS, ...options }
     const choose = typeof baseUrl === 'string' ? () => baseUrl : baseUrl
-    this.baseUrl = () => choose().replace(/\/+$/, '')
+    this.baseUrl = (failed) => choose(failed).replace(/\/+$/, '')
   }
 
   async call<T>(req: ServiceRequest): Promise<T> {
+    let failed: string | undefined
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.options.retries
+      const base = this.baseUrl(failed)
       let res: Response
       let text: string
       try {
-        res = await fetch(this.baseUrl() + req.path, {
+        res = await fetch(base + req.path, {
           method: req.method,
           headers: await this.headers(req),
           ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
@@ -62,10 +67,13 @@ export class ServiceClient {
         text = await res.text()
       } catch (e) {
         if (last) throw new BadGateway(`${req.method} ${req.path} failed: ${describe(e)}`, 'upstream-unreachable')
+        // Down, draining or too slow: the next attempt goes to another replica.
+        failed = base
         await sleep(this.options.retryDelayMs * 2 ** attempt)
         continue
       }
       if (res.status >= 500 && !last) {
+        failed = base
         await sleep(this.options.retryDelayMs * 2 ** attempt)
         continue
       }

@@ -37,6 +37,18 @@ export class UpstreamPool {
     return candidates[this.next++ % candidates.length]!
   }
 
+  /**
+   * An upstream other than `failed`, for a second attempt after it failed: a healthy one if any,
+   * else any other; `failed` itself only when it is the only one.
+   */
+  another(failed: string): string {
+    const others = this.urls.filter((u) => u !== failed)
+    if (others.length === 0) return this.pick()
+    const healthy = others.filter((u) => this.up.has(u))
+    const candidates = healthy.length > 0 ? healthy : others
+    return candidates[this.next++ % candidates.length]!
+  }
+
   markDown(url: string): void {
     if (!this.up.delete(url)) return
     // Peers starting together fail each other's first check: not news until one was seen up.

@@ -121,6 +121,26 @@ describe('the stream hub', () => {
     expect(staying.ended).toBe(false)
     expect(hub.size).toBe(1)
   })
+
+  test('closing (the server drains) ends every stream after its last event with a reconnect hint; one opened then ends so at once', async () => {
+    const history = new History()
+    hub = new StreamHub(history, clock, () => false, { heartbeatMs: 60_000, catchUpMs: 60_000, watchRenewMs: 60_000 })
+    const open = new Sink()
+    hub.open(grant('a'), 0, open)
+    hub.deliver(history.append('a', 1))
+    await settle()
+    hub.close()
+    const late = new Sink()
+    hub.open(grant('a'), 1, late)
+    for (const s of [open, late]) {
+      expect(s.ended).toBe(true)
+      // A retry of one to two seconds, and no id: the client's Last-Event-ID stays its last event's.
+      expect(s.text).toMatch(/retry: (1\d{3}|2000)\nevent: reconnect\ndata: \{[^\n]*\}\n\n$/)
+    }
+    expect(open.ids).toEqual([1])
+    expect(late.text.startsWith('retry:')).toBe(true)
+    expect(hub.size).toBe(0)
+  })
 })
 
 test('the avatars of open streams are watched again once the renewal period has passed on the clock', async () => {

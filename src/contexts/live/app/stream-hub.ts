@@ -1,4 +1,5 @@
 import type { Clock } from '../../../platform/clock.js'
+import { reconnectHint } from '../../../platform/http/streaming.js'
 import type { Logger } from '../../../platform/log.js'
 import { STREAM_CATCH_UP_MS, STREAM_HEARTBEAT_MS, STREAM_READ_PAGE, STREAM_WATCH_RENEW_MS } from '../domain/rules.js'
 import { sseControl, sseEvent, type StreamEntry } from '../domain/stream.js'
@@ -99,9 +100,10 @@ class Connection {
     if (!this.sink.write(text)) this.onDrop(this, 'the client reads too slowly')
   }
 
-  end(control?: { type: string; data: unknown }): void {
+  /** Ends the stream, after `lastWords` (a control event) when given. */
+  end(lastWords?: string): void {
     if (this.closed) return
-    if (control) this.sink.write(sseControl(control.type, control.data))
+    if (lastWords) this.sink.write(lastWords)
     this.closed = true
     this.sink.end()
   }
@@ -117,6 +119,8 @@ export class StreamHub {
   private readonly byAvatar = new Map<string, Set<Connection>>()
   private readonly timers: NodeJS.Timeout[] = []
   private sweeping = false
+  /** The server is closing: streams end, with a reconnect hint, as they are opened. */
+  private closing = false
   private renewedAt = 0
 
   constructor(
@@ -141,6 +145,11 @@ export class StreamHub {
 
   /** Opens a stream at position `from` and sends what followed it; answers a function that closes it (the client left). */
   open(grant: StreamGrant, from: number, sink: StreamSink): () => void {
+    if (this.closing) {
+      sink.write(reconnectHint())
+      sink.end()
+      return () => undefined
+    }
     this.startTimers()
     const connection = new Connection(grant, from, sink, this.history, (c, why) => this.drop(c, why))
     let set = this.byAvatar.get(grant.avatarId)
@@ -157,11 +166,15 @@ export class StreamHub {
     }
   }
 
-  /** Ends every stream (the server is closing): clients reconnect elsewhere, from where they were. */
+  /**
+   * Ends every stream (the server is closing, or draining), each with a reconnect hint: clients
+   * reconnect elsewhere, from where they were. Streams opened from now on end so at once.
+   */
   close(): void {
+    this.closing = true
     for (const t of this.timers) clearInterval(t)
     this.timers.length = 0
-    for (const set of this.byAvatar.values()) for (const c of set) c.end()
+    for (const set of this.byAvatar.values()) for (const c of set) c.end(reconnectHint())
     this.byAvatar.clear()
   }
 
@@ -198,7 +211,7 @@ export class StreamHub {
     for (const set of this.byAvatar.values()) {
       for (const c of set) {
         if (now >= c.grant.expiresAtMs || this.isRevoked(c.grant)) {
-          c.end({ type: 'expired', data: { detail: 'The access token that opened this stream has expired or was revoked: open it again with a fresh one.' } })
+          c.end(sseControl('expired', { detail: 'The access token that opened this stream has expired or was revoked: open it again with a fresh one.' }))
           this.remove(c)
         } else {
           c.write(': keep-alive\n\n')

@@ -21,7 +21,8 @@ HabitAttended, HabitMissed, QuestCompleted, QuestExpired, ItemBought, ItemSold,
 NotificationCreated, InviteSent, InviteWithdrawn, GuildCreated, MemberJoined, MemberLeft, MemberRolesChanged, GuildDisbanded,
 BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleCancelled, BattleWon, BattleLost; payloads as the producing
 context's events. Control events: \`resync\` (what followed Last-Event-ID is no longer kept, or the id is unknown: read the
-state again), \`expired\` (the token that opened the stream expired or was revoked; the stream ends). A comment line every
+state again), \`expired\` (the token that opened the stream expired or was revoked; the stream ends), \`reconnect\` (the server is
+going away: the stream ends after a \`retry:\` of one to two seconds; reconnect with the Last-Event-ID you have). A comment line every
 ${STREAM_HEARTBEAT_MS / 1000} s. Authorization: the header, or \`?ticket=\` from POST …/stream-tickets. \`Last-Event-ID\` (header, or
 \`?lastEventId=\`) replays what followed that event from at least the last ${STREAM_HISTORY_MINUTES} minutes or ${STREAM_HISTORY_EVENTS} events.
 Only the avatar's owner may open it: 401 \`unauthorized\` without a token or ticket, 401 \`invalid-ticket\` for a ticket that is unknown,
