@@ -50,6 +50,11 @@ export interface Config {
    * (`UPSTREAM_<CONTEXT>`, comma-separated, any context name). The process forwards their routes there.
    */
   upstreams: Record<string, string[] | undefined>
+  /**
+   * This process's base URL as its peers list it in `UPSTREAM_<its context>` (`ADVERTISE_URL`,
+   * default `http://HOST:PORT`): a replica finds itself there to know which partitions it owns.
+   */
+  advertiseUrl: string
   /** Replicas per context that `npm run start:split` starts (`REPLICAS_<CONTEXT>`; a context not named: 1). */
   replicas: Record<string, number | undefined>
   /**
@@ -158,9 +163,11 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const avatarUrl = httpUrl(env, 'AVATAR_URL')
   const jwksUrl = httpUrl(env, 'JWKS_URL')
+  const port = integer(env, 'PORT', 8080, 0, 65535)
+  const host = optional(env, 'HOST') ?? '127.0.0.1'
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
-    host: optional(env, 'HOST') ?? '127.0.0.1',
+    port,
+    host,
     dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
     databaseUrl,
     natsUrl: optional(env, 'NATS_URL'),
@@ -182,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginFailureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     upstreams: perContext(env, 'UPSTREAM', (name) => urlList(env, name)),
+    advertiseUrl: (httpUrl(env, 'ADVERTISE_URL') ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     replicas: perContext(env, 'REPLICAS', (name) => integer(env, name, 1, 1, 16)),
     avatarUrl,
     serviceCallTimeoutMs: integer(env, renamed(env, 'SERVICE_CALL_TIMEOUT_MS', 'AVATAR_TIMEOUT_MS'), 2000, 10, 60_000),

@@ -39,7 +39,8 @@ export interface ContextModule<Name extends string = string, Deps = never, Port 
   /** The problem types its refusals carry (the platform's own are not repeated). */
   problemTypes: ProblemCatalog
   build: (deps: Deps) => ContextParts<Port>
-  remotePort?: (baseUrl: () => string, tokens: TokenSource, options: Partial<ServiceClientOptions>) => Port
+  /** `baseUrl(owner)`: a replica for a call, the owner of the aggregate when the call names one. */
+  remotePort?: (baseUrl: (owner?: string) => string, tokens: TokenSource, options: Partial<ServiceClientOptions>) => Port
 }
 
 /** Declares a context module (typing its parts from `build`). */

@@ -71,7 +71,8 @@ export class Cluster {
       // tokens from its JWKS, fetched when the first one arrives.
       const gatewayPort = opts.port || (await freePort(opts.host))
       const contextEnv = { ...upstreams, JWKS_URL: `http://${opts.host}:${gatewayPort}/auth/jwks.json` }
-      await Promise.all(planned.map((p) => cluster.launch(p.name, p.context, ['--only', p.context], p.port, contextEnv)))
+      // Each replica finds itself among its context's upstreams by its own URL (it owns a share of the partitions).
+      await Promise.all(planned.map((p) => cluster.launch(p.name, p.context, ['--only', p.context], p.port, { ...contextEnv, ADVERTISE_URL: `http://${opts.host}:${p.port}` })))
       await cluster.launch('gateway', 'edge', ['--only', 'edge'], gatewayPort, upstreams)
       return cluster
     } catch (e) {

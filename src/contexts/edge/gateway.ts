@@ -13,6 +13,7 @@ import { ServiceUnavailable } from '../../platform/errors.js'
 import { limitedBody, PayloadTooLarge, readValidGetBody, type GetBodyConfig } from '../../platform/http/get-body.js'
 import type { StreamingConfig } from '../../platform/http/streaming.js'
 import type { UpstreamPool } from '../../platform/http/upstreams.js'
+import { ownerParamOfRoute } from '../../platform/ownership/owner-key.js'
 
 /** A context's API and where it is served. */
 interface ForwardedApi {
@@ -63,7 +64,7 @@ async function enableForwarding(app: FastifyInstance): Promise<Set<ServerRespons
  */
 function forwardTo(pool: UpstreamPool, streams: Set<ServerResponse>) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const base = pool.pick()
+    const base = pool.pick(ownerOf(req))
     if ((req.routeOptions.config as StreamingConfig | undefined)?.streaming) return forwardStream(req, reply, base, pool, streams)
     let url = req.url
     let tooLarge = () => false
@@ -97,6 +98,20 @@ function forwardTo(pool: UpstreamPool, streams: Set<ServerResponse>) {
     })
     return reply
   }
+}
+
+/** Each route pattern's owner parameter, worked out once. */
+const ownerParams = new Map<string, string | undefined>()
+
+/**
+ * The aggregate a request is about (owner-key.ts: the avatar or battle its route names), so it
+ * goes to the replica that owns it; undefined for the others, which go to any replica.
+ */
+function ownerOf(req: FastifyRequest): string | undefined {
+  const route = req.routeOptions.url ?? ''
+  let param = ownerParams.get(route)
+  if (param === undefined && !ownerParams.has(route)) ownerParams.set(route, (param = ownerParamOfRoute(route)))
+  return param === undefined ? undefined : (req.params as Record<string, string | undefined>)[param]
 }
 
 /** Request headers a stream's upstream needs: who asks, and where its client left off. */

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { TokenSource } from '../auth/service-token.js'
 import { AppError, BadGateway, type FieldError } from '../errors.js'
+import { ownerKeyOfPath } from '../ownership/owner-key.js'
 import { IDEMPOTENCY_HEADER } from './idempotency.js'
 import { problemTypeSlug } from './problem-types.js'
 
@@ -34,26 +35,30 @@ interface ServiceRequest {
 export class ServiceClient {
   private readonly options: ServiceClientOptions
 
-  private readonly baseUrl: () => string
+  private readonly baseUrl: (owner: string | undefined) => string
 
   constructor(
-    /** A base URL, or a chooser asked before every attempt (several replicas behind a pool). */
-    baseUrl: string | (() => string),
+    /**
+     * A base URL, or a chooser asked before every attempt (several replicas behind a pool), given
+     * the aggregate the path is about (owner-key.ts), so a call reaches that aggregate's owner.
+     */
+    baseUrl: string | ((owner?: string) => string),
     private readonly token: TokenSource,
     options: Partial<ServiceClientOptions> = {},
   ) {
     this.options = { ...DEFAULT_SERVICE_CLIENT_OPTIONS, ...options }
     const choose = typeof baseUrl === 'string' ? () => baseUrl : baseUrl
-    this.baseUrl = () => choose().replace(/\/+$/, '')
+    this.baseUrl = (owner) => choose(owner).replace(/\/+$/, '')
   }
 
   async call<T>(req: ServiceRequest): Promise<T> {
+    const owner = ownerKeyOfPath(req.path)
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.options.retries
       let res: Response
       let text: string
       try {
-        res = await fetch(this.baseUrl() + req.path, {
+        res = await fetch(this.baseUrl(owner) + req.path, {
           method: req.method,
           headers: await this.headers(req),
           ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
