@@ -13,3 +13,16 @@ test('with none known healthy (peers still starting), tries each in turn rather 
   pool.markDown('http://b')
   expect([pool.pick(), pool.pick(), pool.pick()]).toEqual(['http://a', 'http://b', 'http://a'])
 })
+
+test("a request about an aggregate goes to its partition's owner, and on to the next in rank once that one is down", () => {
+  const pool = new UpstreamPool('avatar', ['http://a', 'http://b', 'http://c'])
+  const ranked = pool.ranked('avatar-1')
+  expect([...ranked].sort()).toEqual(['http://a', 'http://b', 'http://c'])
+  expect([pool.pick('avatar-1'), pool.pick('avatar-1')]).toEqual([ranked[0], ranked[0]])
+  const changes: string[][] = []
+  pool.onChange(() => changes.push(pool.healthy()))
+  pool.markDown(ranked[0]!)
+  expect(pool.pick('avatar-1')).toBe(ranked[1])
+  expect(pool.ranked('avatar-1')).toEqual(ranked.slice(1))
+  expect(changes).toEqual([ranked.slice(1).sort()])
+})
