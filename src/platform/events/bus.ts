@@ -48,7 +48,7 @@ export interface EventBus {
   pending(): Promise<number>
   /** The same, per durable consumer this process reads from (for /metrics). */
   backlog(): Promise<ConsumerBacklog[]>
-  /** Messages to every process on the bus, not stored (subscribe before `start`). */
+  /** Messages to every process on the bus, not stored. */
   readonly broadcast: Broadcast
 }
 

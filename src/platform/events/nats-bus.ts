@@ -1,7 +1,7 @@
 import {
   AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager,
 } from '@nats-io/jetstream'
-import { connect, type NatsConnection } from '@nats-io/transport-node'
+import { connect, type NatsConnection, type Subscription as NatsSubscription } from '@nats-io/transport-node'
 import type { Logger } from '../log.js'
 import { ownsAll, type Ownership } from '../ownership/ownership.js'
 import type { Broadcast } from './broadcast.js'
@@ -30,6 +30,13 @@ const MAX_IN_FLIGHT = 64
 /** How long a process keeps trying to set up its stream and consumers before it gives up. */
 const SETUP_DEADLINE_MS = 30_000
 
+/** A broadcast subscriber, and its NATS subscription once the bus has started. */
+interface Listener {
+  topic: string
+  handler: (data: unknown) => void
+  sub?: NatsSubscription
+}
+
 /** One durable consumer this process reads from: a consuming context's, of one producer's events in one partition. */
 interface Consuming {
   pair: string
@@ -55,11 +62,11 @@ export class NatsBus implements EventBus {
   private rebalancing: Promise<void> = Promise.resolve()
   private closing = false
   private jsm: JetStreamManager | undefined
-  private readonly listeners: { topic: string; handler: (data: unknown) => void }[] = []
+  private readonly listeners = new Set<Listener>()
 
   /**
    * Core NATS, outside the stream's subjects (`<prefix>_broadcast.<topic>`, so JetStream stores
-   * none of it): one plain subscription per topic and process.
+   * none of it): one plain subscription per subscriber, made when the bus starts or at once after.
    */
   readonly broadcast: Broadcast = {
     publish: (topic, data) => {
@@ -67,9 +74,29 @@ export class NatsBus implements EventBus {
       this.nc.publish(this.broadcastSubject(topic), JSON.stringify(data))
     },
     subscribe: (topic, handler) => {
-      if (this.nc) throw new Error('Subscribe to a broadcast topic before the bus starts.')
-      this.listeners.push({ topic, handler })
+      const listener: Listener = { topic, handler }
+      this.listeners.add(listener)
+      if (this.nc) this.listen(listener)
+      return () => {
+        this.listeners.delete(listener)
+        listener.sub?.unsubscribe()
+      }
     },
+  }
+
+  private listen(listener: Listener): void {
+    const { topic, handler } = listener
+    if (listener.sub) return
+    listener.sub = this.nc!.subscribe(this.broadcastSubject(topic), {
+      callback: (err, m) => {
+        if (err) return void this.log?.warn({ err, topic }, 'broadcast subscription failed')
+        try {
+          handler(m.json())
+        } catch (e) {
+          this.log?.warn({ err: e, topic }, 'broadcast handler failed')
+        }
+      },
+    })
   }
 
   private broadcastSubject(topic: string): string {
@@ -100,18 +127,7 @@ export class NatsBus implements EventBus {
       await (exists ? jsm.streams.update(stream, config) : jsm.streams.add(config))
     })
     this.js = jetstream(this.nc)
-    for (const { topic, handler } of this.listeners) {
-      this.nc.subscribe(this.broadcastSubject(topic), {
-        callback: (err, m) => {
-          if (err) return void this.log?.warn({ err, topic }, 'broadcast subscription failed')
-          try {
-            handler(m.json())
-          } catch (e) {
-            this.log?.warn({ err: e, topic }, 'broadcast handler failed')
-          }
-        },
-      })
-    }
+    for (const listener of this.listeners) this.listen(listener)
 
     for (const sub of this.subscriptions) {
       const ownership = sub.ownership ?? ownsAll
