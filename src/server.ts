@@ -148,7 +148,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     const serviceCalls = { timeoutMs: config.serviceCallTimeoutMs, retries: config.serviceCallRetries }
 
     const built = new Map<ContextName, ContextParts<unknown>>()
-    const ports = portsOf(built, pools, (m, pool) => m.remotePort?.((owner) => pool.pick(owner), serviceTokens, serviceCalls))
+    const ports = portsOf(built, pools, (m, pool) => m.remotePort?.((owner, attempt = 0) => pool.pickFor(owner, attempt), serviceTokens, serviceCalls))
     const bus = await createBus(config, opts.logger)
     closers.push(() => bus.close())
     const deps: ContextDeps = { database, clock, config, tokens, revocations, serviceTokens, serviceCalls, ports, broadcast: bus.broadcast }

@@ -39,8 +39,11 @@ export interface ContextModule<Name extends string = string, Deps = never, Port 
   /** The problem types its refusals carry (the platform's own are not repeated). */
   problemTypes: ProblemCatalog
   build: (deps: Deps) => ContextParts<Port>
-  /** `baseUrl(owner)`: a replica for a call, the owner of the aggregate when the call names one. */
-  remotePort?: (baseUrl: (owner?: string) => string, tokens: TokenSource, options: Partial<ServiceClientOptions>) => Port
+  /**
+   * `baseUrl(owner, attempt)`: a replica for a call, the owner of the aggregate when the call names
+   * one (a retry: the next in rank, in case the owner is down and not yet known to be).
+   */
+  remotePort?: (baseUrl: (owner?: string, attempt?: number) => string, tokens: TokenSource, options: Partial<ServiceClientOptions>) => Port
 }
 
 /** Declares a context module (typing its parts from `build`). */

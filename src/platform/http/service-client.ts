@@ -35,20 +35,21 @@ interface ServiceRequest {
 export class ServiceClient {
   private readonly options: ServiceClientOptions
 
-  private readonly baseUrl: (owner: string | undefined) => string
+  private readonly baseUrl: (owner: string | undefined, attempt: number) => string
 
   constructor(
     /**
      * A base URL, or a chooser asked before every attempt (several replicas behind a pool), given
-     * the aggregate the path is about (owner-key.ts), so a call reaches that aggregate's owner.
+     * the aggregate the path is about (owner-key.ts), so a call reaches that aggregate's owner,
+     * and the attempt (0 first), so a retry may try the next in rank.
      */
-    baseUrl: string | ((owner?: string) => string),
+    baseUrl: string | ((owner?: string, attempt?: number) => string),
     private readonly token: TokenSource,
     options: Partial<ServiceClientOptions> = {},
   ) {
     this.options = { ...DEFAULT_SERVICE_CLIENT_OPTIONS, ...options }
     const choose = typeof baseUrl === 'string' ? () => baseUrl : baseUrl
-    this.baseUrl = (owner) => choose(owner).replace(/\/+$/, '')
+    this.baseUrl = (owner, attempt) => choose(owner, attempt).replace(/\/+$/, '')
   }
 
   async call<T>(req: ServiceRequest): Promise<T> {
@@ -58,7 +59,7 @@ export class ServiceClient {
       let res: Response
       let text: string
       try {
-        res = await fetch(this.baseUrl(owner) + req.path, {
+        res = await fetch(this.baseUrl(owner, attempt) + req.path, {
           method: req.method,
           headers: await this.headers(req),
           ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),

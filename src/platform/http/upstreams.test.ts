@@ -26,3 +26,9 @@ test("a request about an aggregate goes to its partition's owner, and on to the 
   expect(pool.ranked('avatar-1')).toEqual(ranked.slice(1))
   expect(changes).toEqual([ranked.slice(1).sort()])
 })
+
+test('a retried call about an aggregate tries the next in rank, in case the owner is down and not yet known to be', () => {
+  const pool = new UpstreamPool('avatar', ['http://a', 'http://b', 'http://c'])
+  const ranked = pool.ranked('avatar-1')
+  expect([0, 1, 2, 3].map((attempt) => pool.pickFor('avatar-1', attempt))).toEqual([...ranked, ranked[0]])
+})

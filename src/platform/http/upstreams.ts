@@ -41,6 +41,13 @@ export class UpstreamPool {
     return candidates[this.next++ % candidates.length]!
   }
 
+  /** For attempt `attempt` (0 first) of a call about `key`: the owner, then each next in rank; round-robin without a key. */
+  pickFor(key: string | undefined, attempt: number): string {
+    if (key === undefined) return this.pick()
+    const ranked = this.ranked(key)
+    return ranked[attempt % ranked.length]!
+  }
+
   /** The upstreams in the order they own `key`'s partition: the owner first, then who takes over from it. */
   ranked(key: string): string[] {
     return rankFor(partition(key), this.candidates())
