@@ -234,16 +234,17 @@ export class NatsBus implements EventBus {
     return (await this.backlog()).reduce((n, b) => n + b.undelivered + b.unacknowledged, 0)
   }
 
-  /** Per consuming and producing context, summed over the partitions this process reads. */
+  /** Per consuming and producing context, summed over the partitions this process reads (asked all at once). */
   async backlog(): Promise<ConsumerBacklog[]> {
+    const reading = [...this.consuming.values()]
+    const infos = await Promise.all(reading.map((c) => this.jsm!.consumers.info(this.options.stream, c.durable)))
     const byPair = new Map<string, ConsumerBacklog>()
-    for (const c of [...this.consuming.values()]) {
-      const info = await this.jsm!.consumers.info(this.options.stream, c.durable)
+    reading.forEach((c, i) => {
       const b = byPair.get(c.pair) ?? { consumer: c.pair, undelivered: 0, unacknowledged: 0 }
-      b.undelivered += info.num_pending
-      b.unacknowledged += info.num_ack_pending
+      b.undelivered += infos[i]!.num_pending
+      b.unacknowledged += infos[i]!.num_ack_pending
       byPair.set(c.pair, b)
-    }
+    })
     return [...byPair.values()]
   }
 
