@@ -4,12 +4,17 @@
  * and for all-in-one on the same PostgreSQL and NATS, in one run.
  *
  * Figures: GET /api/v1/avatars/{id} req/s and p50/p99 (autocannon, BENCH_CONNECTIONS=50 for
- * BENCH_DURATION=10 s), attend end to end over BENCH_ATTENDS=2000 distinct habits
+ * BENCH_DURATION=10 s), earn on one hot avatar (POST …/money/earn, the same connections and duration),
+ * attend end to end over BENCH_ATTENDS=2000 distinct habits
  * (after BENCH_ATTEND_WARMUP=300 unrecorded ones; from the first request until every reward is visible), and attend →
  * experience visible p50/p99 over BENCH_PROBES=200 sequential probes, and a battle: BENCH_GUILD=20
  * members of one guild attacking a BENCH_BOSS=DRAGON at once for BENCH_DURATION, a new battle
  * whenever one ends (attacks/s and p50/p99 over the whole run, and the rate while a boss stands, as
- * in bench/api.ts). Each target gets a fresh database and NATS stream, removed afterwards.
+ * in bench/api.ts). Each target gets a fresh database and NATS stream, removed afterwards. Last,
+ * each scenario's figure with two avatar replicas over its figure with one (requests and events for
+ * an avatar reach the replica that owns it, so a second replica should cost little).
+ * BENCH_ONLY=earn,battle runs only those scenarios (reads, earn, attends, probes, battle);
+ * BENCH_ALL_IN_ONE=false leaves out the all-in-one target.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { generateSigningJwk } from '../src/platform/auth/keys.js'
@@ -17,6 +22,7 @@ import { Cluster } from '../src/split/cluster.js'
 import { withBenchDatabase } from './lib/database.js'
 import { measureBattle } from './lib/battle.js'
 import { call } from './lib/http.js'
+import { load } from './lib/load.js'
 import { withStream } from './lib/nats.js'
 import { guildOf } from './lib/players.js'
 import { onInterrupt, startServer } from './lib/processes.js'
@@ -31,6 +37,10 @@ const GUILD = Number(process.env.BENCH_GUILD ?? 20)
 const BOSS = process.env.BENCH_BOSS ?? 'DRAGON'
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
+const SCENARIOS = ['reads', 'earn', 'attends', 'probes', 'battle'] as const
+const ONLY = new Set(process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : SCENARIOS)
+const ALL_IN_ONE = process.env.BENCH_ALL_IN_ONE !== 'false'
+const json = { 'content-type': 'application/json' }
 
 interface Row { target: string; scenario: string; rps?: number; p50?: number; p99?: number }
 const rows: Row[] = []
@@ -39,18 +49,32 @@ const rows: Row[] = []
 async function measure(target: string, base: string): Promise<void> {
   const session = await call(base, undefined, 'POST', '/auth/register', { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'bench password' })
   const { token, userId } = session as { token: string; userId: string }
-  const reads = await measureAvatarReads(base, token, userId, CONNECTIONS, DURATION)
-  rows.push({ target, scenario: 'GET /api/v1/avatars/{id}', rps: Math.round(reads.rps), p50: reads.p50, p99: reads.p99 })
-  if (ATTEND_WARMUP > 0) await measureAttendsEndToEnd(base, token, userId, ATTEND_WARMUP, CONNECTIONS)
-  const attends = await measureAttendsEndToEnd(base, token, userId, ATTENDS, CONNECTIONS)
-  rows.push({ target, scenario: `attend end to end (${ATTENDS} distinct habits)`, rps: Math.round(attends.perSecond), p50: attends.requests.p50, p99: attends.requests.p99 })
-  rows.push({ target, scenario: `attend → experience visible (${PROBES} sequential)`, ...(await measureRewardDelay(base, token, userId, PROBES)) })
-  if (GUILD > 0) {
+  if (ONLY.has('reads')) {
+    const reads = await measureAvatarReads(base, token, userId, CONNECTIONS, DURATION)
+    rows.push({ target, scenario: 'GET /api/v1/avatars/{id}', rps: Math.round(reads.rps), p50: reads.p50, p99: reads.p99 })
+  }
+  if (ONLY.has('earn')) {
+    const earn = await load({
+      url: `${base}/api/v1/avatars/${userId}/money/earn`, method: 'POST', headers: { authorization: `Bearer ${token}`, ...json },
+      body: '{"amount":1}', connections: CONNECTIONS, duration: DURATION,
+    })
+    rows.push({ target, scenario: `earn, one hot avatar (${CONNECTIONS} conn)`, rps: Math.round(earn.rps), p50: earn.p50, p99: earn.p99 })
+  }
+  if (ONLY.has('attends')) {
+    if (ATTEND_WARMUP > 0) await measureAttendsEndToEnd(base, token, userId, ATTEND_WARMUP, CONNECTIONS)
+    const attends = await measureAttendsEndToEnd(base, token, userId, ATTENDS, CONNECTIONS)
+    rows.push({ target, scenario: `attend end to end (${ATTENDS} distinct habits)`, rps: Math.round(attends.perSecond), p50: attends.requests.p50, p99: attends.requests.p99 })
+  }
+  if (ONLY.has('probes')) rows.push({ target, scenario: `attend → experience visible (${PROBES} sequential)`, ...(await measureRewardDelay(base, token, userId, PROBES)) })
+  if (GUILD > 0 && ONLY.has('battle')) {
     const battle = await measureBattle(base, await guildOf(base, GUILD), BOSS, DURATION)
     rows.push({ target, scenario: `battle: ${GUILD} members attack one ${BOSS}`, rps: Math.round(battle.rps), p50: battle.p50, p99: battle.p99 })
     rows.push({ target, scenario: 'battle while a boss stands (the same attacks)', rps: Math.round(battle.standingRps) })
   }
 }
+
+const SPLIT_1 = 'split, 1 avatar replica'
+const SPLIT_2 = 'split, 2 avatar replicas'
 
 async function allInOne(): Promise<void> {
   await withBenchDatabase(ADMIN_URL, (url) => withStream(NATS_URL, async (nats) => {
@@ -73,7 +97,7 @@ async function split(avatarReplicas: number): Promise<void> {
     })
     const unregister = onInterrupt(() => cluster.stop())
     try {
-      await measure(`split, ${avatarReplicas} avatar replica${avatarReplicas > 1 ? 's' : ''}`, cluster.url)
+      await measure(avatarReplicas > 1 ? SPLIT_2 : SPLIT_1, cluster.url)
     } finally {
       await cluster.stop()
       unregister()
@@ -81,8 +105,20 @@ async function split(avatarReplicas: number): Promise<void> {
   }))
 }
 
+/** Two avatar replicas against one, per scenario: req/s over req/s (p50 over p50 for the latency probes). */
+function printReplicaRatios(): void {
+  console.log('\nscenario | 1 avatar replica | 2 avatar replicas | 2 ÷ 1')
+  console.log('---|---|---|---')
+  for (const one of rows.filter((r) => r.target === SPLIT_1)) {
+    const two = rows.find((r) => r.target === SPLIT_2 && r.scenario === one.scenario)
+    if (!two) continue
+    const [a, b, unit] = one.rps && two.rps ? [one.rps, two.rps, 'req/s'] : [one.p50 ?? 0, two.p50 ?? 0, 'p50 ms']
+    console.log([one.scenario, `${a} ${unit}`, `${b} ${unit}`, a ? `${(b / a).toFixed(2)} ×` : ''].join(' | '))
+  }
+}
+
 async function main(): Promise<void> {
-  await allInOne()
+  if (ALL_IN_ONE) await allInOne()
   await split(1)
   await split(2)
   const base = (scenario: string) => rows.find((r) => r.target.startsWith('all-in-one') && r.scenario === scenario)
@@ -94,6 +130,7 @@ async function main(): Promise<void> {
     const ratio = r.target.startsWith('all-in-one') || !b ? '' : b.rps && r.rps ? `${(r.rps / b.rps).toFixed(2)} × req/s` : b.p50 && r.p50 ? `${(r.p50 / b.p50).toFixed(2)} × p50` : ''
     console.log([r.target, r.scenario, r.rps ?? '', r.p50 ?? '', r.p99 ?? '', ratio].join(' | '))
   }
+  printReplicaRatios()
   await mkdir('bench/results', { recursive: true })
   const file = `bench/results/split-${new Date().toISOString().replace(/[:.]/g, '-')}.json`
   await writeFile(file, JSON.stringify({ connections: CONNECTIONS, duration: DURATION, attends: ATTENDS, attendWarmUp: ATTEND_WARMUP, probes: PROBES, rows }, null, 2))

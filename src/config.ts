@@ -64,6 +64,11 @@ export interface Config {
    * (`UPSTREAM_<CONTEXT>`, comma-separated, any context name). The process forwards their routes there.
    */
   upstreams: Record<string, string[] | undefined>
+  /**
+   * This process's base URL as its peers list it in `UPSTREAM_<its context>` (`ADVERTISE_URL`,
+   * default `http://HOST:PORT`): a replica finds itself there to know which partitions it owns.
+   */
+  advertiseUrl: string
   /** Replicas per context that `npm run start:split` starts (`REPLICAS_<CONTEXT>`; a context not named: 1). */
   replicas: Record<string, number | undefined>
   /**
@@ -203,11 +208,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`)
   }
-  const host = optional(env, 'HOST') ?? '127.0.0.1'
   const avatarUrl = httpUrl(env, 'AVATAR_URL')
   const jwksUrl = httpUrl(env, 'JWKS_URL')
+  const port = integer(env, 'PORT', 8080, 0, 65535)
+  const host = optional(env, 'HOST') ?? '127.0.0.1'
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
+    port,
     host,
     trustProxy: addressList(env, 'TRUST_PROXY'),
     metricsPort: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
@@ -235,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginFailureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     upstreams: perContext(env, 'UPSTREAM', (name) => urlList(env, name)),
+    advertiseUrl: (httpUrl(env, 'ADVERTISE_URL') ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     replicas: perContext(env, 'REPLICAS', (name) => integer(env, name, 1, 1, 16)),
     avatarUrl,
     serviceCallTimeoutMs: integer(env, renamed(env, 'SERVICE_CALL_TIMEOUT_MS', 'AVATAR_TIMEOUT_MS'), 2000, 10, 60_000),

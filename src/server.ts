@@ -32,6 +32,7 @@ import { mergeProblemCatalogs, PLATFORM_PROBLEMS } from './platform/http/problem
 import { createHttpServer, INTERNAL_PREFIX, type HttpServer } from './platform/http/server.js'
 import { registerTestControls } from './platform/http/test-control.js'
 import { UpstreamPool } from './platform/http/upstreams.js'
+import { peerOwnership } from './platform/ownership/ownership.js'
 import { JobSlots } from './platform/jobs/job-slots.js'
 import { Retention } from './platform/jobs/retention.js'
 import { Vacuum } from './platform/jobs/vacuum.js'
@@ -163,7 +164,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     const serviceCalls = { timeoutMs: config.serviceCallTimeoutMs, retries: config.serviceCallRetries }
 
     const built = new Map<ContextName, Built>()
-    const ports = portsOf(built, pools, (m, pool) => m.remotePort?.((failed?: string) => (failed ? pool.another(failed) : pool.pick()), serviceTokens, serviceCalls))
+    const ports = portsOf(built, pools, (m, pool) => m.remotePort?.((owner?: string, failed?: string) => (failed ? pool.another(failed, owner) : pool.pick(owner)), serviceTokens, serviceCalls))
     const bus = await createBus(config, opts.logger)
     closers.push(() => bus.close())
     const deps: ContextDeps = { database, clock, config, tokens, revocations, serviceTokens, serviceCalls, ports, broadcast: bus.broadcast }
@@ -176,7 +177,9 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     const edge = served.find((c) => c.name === 'edge')
 
     const deadLetters = new DeadLetters(database, clock, log)
-    for (const c of served) if (c.consumers) bus.subscribe(subscriptionOf(c.name, c.consumers, deadLetters))
+    const peers = peerOwnership(config.advertiseUrl, config.upstreams, served.map((c) => c.name), log)
+    for (const pool of peers.pools) closers.push(async () => pool.stop())
+    for (const c of served) if (c.consumers) bus.subscribe({ ...subscriptionOf(c.name, c.consumers, deadLetters), ownership: peers.ownership(c.name) })
     const relay = new OutboxRelay(served.map((c) => c.outbox), bus, database, log, { leaseSeconds: config.outboxLeaseSeconds })
     const slots = new JobSlots(database)
     // Rows past their use: each context says which of its own; published events of its outbox.
@@ -249,7 +252,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
         await keys.start()
         await revocations.start()
         await bus.start()
-        for (const pool of pools.values()) pool.startHealthChecks()
+        for (const pool of [...pools.values(), ...peers.pools]) pool.startHealthChecks()
         await relay.start()
         if (config.jobsEnabled) scheduler.start()
         sampler.start()

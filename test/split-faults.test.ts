@@ -14,6 +14,7 @@ import { RECOVER_REGISTRATIONS_JOB } from '../src/contexts/edge/index.js'
 import { RECOVER_SAGAS_JOB } from '../src/contexts/marketplace/index.js'
 import { SAGA_LEASE_MS } from '../src/contexts/marketplace/domain/rules.js'
 import { ManualClock, systemClock } from '../src/platform/clock.js'
+import { ownerOf, partition } from '../src/platform/ownership/partitions.js'
 import { buildTestApp } from './support/app.js'
 import { guildOf, newGuild } from './support/guilds.js'
 import { attend, avatarOf, newHabit } from './support/habits.js'
@@ -324,4 +325,42 @@ describe('split services under faults', () => {
     expect(await rewardsOf(app, p)).toEqual(ALL_ATTENDED)
     expect((await guildOf(app, p, guild)).points).toBe(ATTENDS)
   }, TEST_TIMEOUT_MS)
+
+  test("one avatar's requests and events are handled by the replica owning its partition; killed, another takes them over", async ({ onTestFinished }) => {
+    const EARNS = 20
+    const app = await splitApp()
+    onTestFinished(() => app.close())
+    const p = await newPlayer(app)
+    const habits = await Promise.all([1, 2, 3, 4].map((i) => newHabit(app, p, { title: `Habit ${i}` })))
+    const date = localNow()
+    const replicas = app.cluster.of('avatar')
+    const owner = replicas.find((r) => r.url === ownerOf(partition(p.avatarId), replicas.map((x) => x.url)))!
+    const other = replicas.find((r) => r !== owner)!
+    const before = await Promise.all(replicas.map(commandsApplied))
+
+    const earn = () => app.inject({ method: 'POST', url: `/api/v1/avatars/${p.avatarId}/money/earn`, headers: p.auth, payload: { amount: 1 } })
+    const earned = await inParallel(Array.from({ length: EARNS }, (_, i) => i), 5, earn)
+    expect(earned.map((r) => r.statusCode)).toEqual(earned.map(() => 204))
+    // Each completion's reward reaches the avatar as an event (HabitAttended), on the avatar's partition.
+    await attendAll(app, p, habits.slice(0, 2), date)
+    await expect.poll(() => rewardsOf(app, p), within10s('both rewards applied')).toEqual({ level: 1, experience: 20, money: 100 + EARNS + 4 })
+    const [ownerApplied, otherApplied] = await Promise.all([owner, other].map(async (r) => (await commandsApplied(r)) - before[replicas.indexOf(r)]!))
+    expect(ownerApplied).toBeGreaterThanOrEqual(EARNS + 2)
+    // Round-robin would give the other about half; a health check missed under load may send it a few.
+    expect(otherApplied).toBeLessThanOrEqual((EARNS + 2) / 10)
+
+    await app.cluster.kill(owner)
+    // The gateway takes the next in rank once it sees the owner gone; the survivor takes the partition's events once its health round does.
+    await expect.poll(async () => (await earn()).statusCode, within10s('earning through the survivor')).toBe(204)
+    await attendAll(app, p, habits.slice(2), date)
+    await expect.poll(async () => (await rewardsOf(app, p)).experience, within10s('the rewards applied by the survivor')).toBe(40)
+  }, TEST_TIMEOUT_MS)
 })
+
+/** The avatar changes a replica has applied since it started (its writer's count, on its /metrics). */
+async function commandsApplied(replica: { url: string }): Promise<number> {
+  const text = await (await fetch(`${replica.url}/metrics`)).text()
+  const line = text.split('\n').find((l) => l.startsWith('avatar_command_batched '))
+  expect(line, 'avatar_command_batched on /metrics').toBeDefined()
+  return Number(line!.slice(line!.lastIndexOf(' ') + 1))
+}

@@ -62,8 +62,11 @@ export interface ContextModule<Name extends string = string, Deps = never, Port 
    * elsewhere declares them around `servedElsewhere` (its requests never reach a handler).
    */
   routes(handlers: Handlers): ContextRoutes
-  /** `baseUrl` is asked before each call's every attempt; a retry names the URL that failed, for another replica. */
-  remotePort?: (baseUrl: (failed?: string) => string, tokens: TokenSource, options: Partial<ServiceClientOptions>) => Port
+  /**
+   * `baseUrl(owner, failed)`: a replica for each attempt of a call, the owner of the aggregate when
+   * the call names one; a retry names the URL that failed, for the next in rank (or another replica).
+   */
+  remotePort?: (baseUrl: (owner?: string, failed?: string) => string, tokens: TokenSource, options: Partial<ServiceClientOptions>) => Port
 }
 
 /** Declares a context module (typing its parts from `build`). */

@@ -80,7 +80,8 @@ export class Cluster {
       const frontPort = opts.port || (await freePort(opts.host))
       // Every process runs on this host: the contexts trust the gateways' word on who the client was.
       const contextEnv = { ...upstreams, JWKS_URL: `http://${opts.host}:${frontPort}/auth/jwks.json`, TRUST_PROXY: LOOPBACK }
-      await Promise.all(planned.map((p) => cluster.launch(p.name, p.context, ['--only', p.context], p.port, contextEnv)))
+      // Each replica finds itself among its context's upstreams by its own URL (it owns a share of the partitions).
+      await Promise.all(planned.map((p) => cluster.launch(p.name, p.context, ['--only', p.context], p.port, { ...contextEnv, ADVERTISE_URL: `http://${opts.host}:${p.port}` })))
       if (gateways === 1) {
         await cluster.launch('gateway', 'edge', ['--only', 'edge'], frontPort, upstreams)
         return cluster

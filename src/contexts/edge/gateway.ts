@@ -16,6 +16,7 @@ import { reconnectHint, type StreamingConfig } from '../../platform/http/streami
 import type { UpstreamPool } from '../../platform/http/upstreams.js'
 import { bufferedBody, noBody, streamedBody } from './forwarded-body.js'
 import { failureOf, isRepeatable, maySendAgain, type AttemptFailure, type ForwardedRequest } from './second-attempt.js'
+import { ownerParamOfRoute } from '../../platform/ownership/owner-key.js'
 
 /** A context's API and where it is served. */
 interface ForwardedApi {
@@ -81,6 +82,7 @@ function forwardTo(pool: UpstreamPool, streams: Streams) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if ((req.routeOptions.config as StreamingConfig | undefined)?.streaming) return forwardStream(req, reply, pool, streams)
     const request: ForwardedRequest = { method: req.method, keyed: isKeyed(req) }
+    const owner = ownerOf(req)
     let url = req.url
     let body = noBody
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -113,18 +115,18 @@ function forwardTo(pool: UpstreamPool, streams: Streams) {
           // Draining or not ready: its answer is dropped, with the headers it set here.
           res.stream.resume()
           for (const name of Object.keys(r.getHeaders())) r.removeHeader(name)
-          attempt(pool.another(base), true)
+          attempt(pool.another(base, owner), true)
         },
         onError: (r, { error }) => {
           if (body.tooLarge()) return void r.send(new PayloadTooLarge(req.routeOptions.bodyLimit))
           pool.markDown(base)
           req.log.warn({ err: error, upstream: base }, 'upstream failed')
-          if (again(failureOf(error))) return attempt(pool.another(base), true)
+          if (again(failureOf(error))) return attempt(pool.another(base, owner), true)
           r.send(new ServiceUnavailable(`The ${pool.name} service did not answer; try again shortly.`))
         },
       })
     }
-    attempt(pool.pick(), false)
+    attempt(pool.pick(owner), false)
     return reply
   }
 }
@@ -144,6 +146,20 @@ function forwardedFor(req: FastifyRequest): { 'x-forwarded-for'?: string } {
 function isKeyed(req: FastifyRequest): boolean {
   const headers = req.routeOptions.schema?.headers as { properties?: Record<string, unknown> } | undefined
   return req.headers[IDEMPOTENCY_HEADER] !== undefined && headers?.properties?.[IDEMPOTENCY_HEADER] !== undefined
+}
+
+/** Each route pattern's owner parameter, worked out once. */
+const ownerParams = new Map<string, string | undefined>()
+
+/**
+ * The aggregate a request is about (owner-key.ts: the avatar or battle its route names), so it
+ * goes to the replica that owns it; undefined for the others, which go to any replica.
+ */
+function ownerOf(req: FastifyRequest): string | undefined {
+  const route = req.routeOptions.url ?? ''
+  let param = ownerParams.get(route)
+  if (param === undefined && !ownerParams.has(route)) ownerParams.set(route, (param = ownerParamOfRoute(route)))
+  return param === undefined ? undefined : (req.params as Record<string, string | undefined>)[param]
 }
 
 /** Request headers a stream's upstream needs: who asks, and where its client left off. */
@@ -190,7 +206,8 @@ function startStream(reply: FastifyReply, contentType: string): ServerResponse {
 
 /** The upstream's answer to a stream's opening; a replica down or draining (503) is left for another, once. */
 async function openStream(req: FastifyRequest, pool: UpstreamPool, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
-  for (let base = pool.pick(), last = false; ; base = pool.another(base), last = true) {
+  const owner = ownerOf(req)
+  for (let base = pool.pick(owner), last = false; ; base = pool.another(base, owner), last = true) {
     try {
       const upstream = await fetch(base + req.url, { headers, signal })
       if (upstream.status !== 503 || last) return upstream

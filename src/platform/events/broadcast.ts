@@ -6,8 +6,11 @@
 export interface Broadcast {
   /** Sends `data` (a JSON value) to every subscriber of `topic`, in this process and in others. */
   publish(topic: string, data: unknown): void
-  /** Calls `handler` with each message sent on `topic` from then on (this process's own included). */
-  subscribe(topic: string, handler: (data: unknown) => void): void
+  /**
+   * Calls `handler` with each message sent on `topic` from then on (this process's own included),
+   * until the answered function is called. Before the bus starts or after.
+   */
+  subscribe(topic: string, handler: (data: unknown) => void): () => void
 }
 
 /** One process: messages go straight to its own subscribers, after the current task. */
@@ -22,9 +25,15 @@ export class LocalBroadcast implements Broadcast {
     })
   }
 
-  subscribe(topic: string, handler: (data: unknown) => void): void {
+  subscribe(topic: string, handler: (data: unknown) => void): () => void {
     const handlers = this.handlers.get(topic) ?? []
     handlers.push(handler)
     this.handlers.set(topic, handlers)
+    const own = (h: (data: unknown) => void) => h === handler
+    return () => {
+      const left = (this.handlers.get(topic) ?? []).filter((h) => !own(h))
+      if (left.length > 0) this.handlers.set(topic, left)
+      else this.handlers.delete(topic)
+    }
   }
 }

@@ -1,8 +1,23 @@
+import type { Ownership } from '../ownership/ownership.js'
+import { partition } from '../ownership/partitions.js'
 import type { Broadcast } from './broadcast.js'
 import type { DomainEvent } from './outbox.js'
 
-/** The subject an event travels on: `questline.<context>.<EventType>` (the prefix is configurable). */
-export const subjectOf = (prefix: string, context: string, type: string) => `${prefix}.${context}.${type}`
+/**
+ * The subject an event travels on: `questline.<context>.<EventType>.<partition>` (the prefix is
+ * configurable), so that each partition's events reach the replica that owns it.
+ */
+export const subjectOf = (prefix: string, context: string, type: string, p: number) => `${prefix}.${context}.${type}.${p}`
+
+/**
+ * The partition an event belongs to: the avatar it concerns (its payload's `avatarId`) when it
+ * names one, else its aggregate's. The same partition as requests about that avatar (the
+ * gateway's), so an avatar's commands and the effects of events on it meet in one writer.
+ */
+export function partitionOf(event: DomainEvent): number {
+  const avatarId = (event.payload as { avatarId?: unknown } | null)?.avatarId
+  return partition(typeof avatarId === 'string' ? avatarId : event.aggregateId)
+}
 
 /** Events one consuming context wants, and what it does with each. */
 export interface Subscription {
@@ -10,6 +25,8 @@ export interface Subscription {
   consumer: string
   /** Producer context → event type → handler. */
   handlers: Record<string, Record<string, (event: DomainEvent) => Promise<void>>>
+  /** The partitions this process consumes (a bus shared by replicas); all when absent. */
+  ownership?: Ownership
 }
 
 /**
@@ -31,7 +48,7 @@ export interface EventBus {
   pending(): Promise<number>
   /** The same, per durable consumer this process reads from (for /metrics). */
   backlog(): Promise<ConsumerBacklog[]>
-  /** Messages to every process on the bus, not stored (subscribe before `start`). */
+  /** Messages to every process on the bus, not stored. */
   readonly broadcast: Broadcast
 }
 
@@ -46,7 +63,7 @@ export function failuresOf(events: DomainEvent[], settled: PromiseSettledResult<
 }
 
 export interface ConsumerBacklog {
-  /** `<consuming context>--<producing context>`. */
+  /** `<consuming context>--<producing context>` (over the partitions this process consumes). */
   consumer: string
   /** Stored events not yet delivered to the consumer. */
   undelivered: number

@@ -1,11 +1,13 @@
 import {
   AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager,
 } from '@nats-io/jetstream'
-import { connect, type NatsConnection } from '@nats-io/transport-node'
+import { connect, type NatsConnection, type Subscription as NatsSubscription } from '@nats-io/transport-node'
 import type { Logger } from '../log.js'
+import { ownsAll, type Ownership } from '../ownership/ownership.js'
 import type { Broadcast } from './broadcast.js'
-import { failuresOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
+import { failuresOf, partitionOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
+import { PARTITIONS } from '../ownership/partitions.js'
 
 interface NatsBusOptions {
   url: string
@@ -28,23 +30,43 @@ const MAX_IN_FLIGHT = 64
 /** How long a process keeps trying to set up its stream and consumers before it gives up. */
 const SETUP_DEADLINE_MS = 30_000
 
+/** A broadcast subscriber, and its NATS subscription once the bus has started. */
+interface Listener {
+  topic: string
+  handler: (data: unknown) => void
+  sub?: NatsSubscription
+}
+
+/** One durable consumer this process reads from: a consuming context's, of one producer's events in one partition. */
+interface Consuming {
+  pair: string
+  durable: string
+  messages: ConsumerMessages
+  loop: Promise<void>
+}
+
 /**
- * Events over NATS JetStream: one stream for all subjects `<prefix>.<context>.<EventType>`,
+ * Events over NATS JetStream: one stream for all subjects `<prefix>.<context>.<EventType>.<partition>`,
  * published with the event id as message id (the server drops duplicates within its window).
- * Each consuming context has one durable consumer per producing context (this server version
- * filters a consumer on one subject only), shared by all replicas of the consuming context.
+ * Each consuming context has one durable consumer per producing context and partition (this
+ * server version filters a consumer on one subject only), read by the replica that owns the
+ * partition (ownership/): it starts reading a partition it comes to own and stops one it loses.
  */
 export class NatsBus implements EventBus {
   private nc: NatsConnection | undefined
   private js: JetStreamClient | undefined
   private readonly subscriptions: Subscription[] = []
-  private readonly consuming: { durable: string; messages: ConsumerMessages; loop: Promise<void> }[] = []
+  /** By durable name. */
+  private readonly consuming = new Map<string, Consuming>()
+  /** Ownership changes applied one after another, per process. */
+  private rebalancing: Promise<void> = Promise.resolve()
+  private closing = false
   private jsm: JetStreamManager | undefined
-  private readonly listeners: { topic: string; handler: (data: unknown) => void }[] = []
+  private readonly listeners = new Set<Listener>()
 
   /**
    * Core NATS, outside the stream's subjects (`<prefix>_broadcast.<topic>`, so JetStream stores
-   * none of it): one plain subscription per topic and process.
+   * none of it): one plain subscription per subscriber, made when the bus starts or at once after.
    */
   readonly broadcast: Broadcast = {
     publish: (topic, data) => {
@@ -52,9 +74,29 @@ export class NatsBus implements EventBus {
       this.nc.publish(this.broadcastSubject(topic), JSON.stringify(data))
     },
     subscribe: (topic, handler) => {
-      if (this.nc) throw new Error('Subscribe to a broadcast topic before the bus starts.')
-      this.listeners.push({ topic, handler })
+      const listener: Listener = { topic, handler }
+      this.listeners.add(listener)
+      if (this.nc) this.listen(listener)
+      return () => {
+        this.listeners.delete(listener)
+        listener.sub?.unsubscribe()
+      }
     },
+  }
+
+  private listen(listener: Listener): void {
+    const { topic, handler } = listener
+    if (listener.sub) return
+    listener.sub = this.nc!.subscribe(this.broadcastSubject(topic), {
+      callback: (err, m) => {
+        if (err) return void this.log?.warn({ err, topic }, 'broadcast subscription failed')
+        try {
+          handler(m.json())
+        } catch (e) {
+          this.log?.warn({ err: e, topic }, 'broadcast handler failed')
+        }
+      },
+    })
   }
 
   private broadcastSubject(topic: string): string {
@@ -85,35 +127,57 @@ export class NatsBus implements EventBus {
       await (exists ? jsm.streams.update(stream, config) : jsm.streams.add(config))
     })
     this.js = jetstream(this.nc)
-    for (const { topic, handler } of this.listeners) {
-      this.nc.subscribe(this.broadcastSubject(topic), {
-        callback: (err, m) => {
-          if (err) return void this.log?.warn({ err, topic }, 'broadcast subscription failed')
-          try {
-            handler(m.json())
-          } catch (e) {
-            this.log?.warn({ err: e, topic }, 'broadcast handler failed')
-          }
-        },
-      })
-    }
+    for (const listener of this.listeners) this.listen(listener)
 
-    for (const s of this.subscriptions) {
-      for (const [producer, handlers] of Object.entries(s.handlers)) {
-        const durable = `${s.consumer}--${producer}`
-        await this.untilDone(`consumer ${durable}`, () => jsm.consumers.add(stream, {
-          durable_name: durable,
-          ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.All,
-          filter_subject: `${prefix}.${producer}.>`,
-          ack_wait: this.options.ackWaitSeconds * 1_000_000_000,
-          max_deliver: -1,
-        }))
-        const consumer = await this.js.consumers.get(stream, durable)
-        const messages = await consumer.consume({ max_messages: 64 })
-        this.consuming.push({ durable, messages, loop: this.handle(messages, producer, handlers) })
+    for (const sub of this.subscriptions) {
+      const ownership = sub.ownership ?? ownsAll
+      ownership.onChange(() => void this.rebalance(sub, ownership).catch((e: unknown) => {
+        this.log?.warn({ err: e, consumer: sub.consumer }, 'taking over partitions failed; trying at the next change')
+      }))
+      await this.rebalance(sub, ownership)
+    }
+  }
+
+  /** Consumes what the process owns at that moment, after any change still being applied. */
+  private rebalance(sub: Subscription, ownership: Ownership): Promise<void> {
+    const done = this.rebalancing.then(() => this.consume(sub, ownership.owned()))
+    this.rebalancing = done.catch(() => undefined)
+    return done
+  }
+
+  /** Reads exactly the `owned` partitions of the subscription's producers: starts the new ones (together), stops the lost ones. */
+  private async consume(sub: Subscription, owned: ReadonlySet<number>): Promise<void> {
+    if (this.closing) return
+    const starting: Promise<void>[] = []
+    for (const [producer, handlers] of Object.entries(sub.handlers)) {
+      const pair = `${sub.consumer}--${producer}`
+      for (let p = 0; p < PARTITIONS; p++) {
+        const durable = `${pair}--${p}`
+        const reading = this.consuming.get(durable)
+        if (owned.has(p) && !reading) starting.push(this.startReading(pair, durable, producer, p, handlers))
+        if (!owned.has(p) && reading) {
+          this.consuming.delete(durable)
+          // Deliveries already pulled are still handled; the rest go to the new owner.
+          reading.messages.stop()
+        }
       }
     }
+    await Promise.all(starting)
+  }
+
+  private async startReading(pair: string, durable: string, producer: string, p: number, handlers: Subscription['handlers'][string]): Promise<void> {
+    const { stream, prefix } = this.options
+    await this.untilDone(`consumer ${durable}`, () => this.jsm!.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: `${prefix}.${producer}.*.${p}`,
+      ack_wait: this.options.ackWaitSeconds * 1_000_000_000,
+      max_deliver: -1,
+    }))
+    const consumer = await this.js!.consumers.get(stream, durable)
+    const messages = await consumer.consume({ max_messages: MAX_IN_FLIGHT })
+    this.consuming.set(durable, { pair, durable, messages, loop: this.handle(messages, handlers) })
   }
 
   /** Setting up JetStream: failures retried with a growing pause, for `SETUP_DEADLINE_MS` in all. */
@@ -135,11 +199,11 @@ export class NatsBus implements EventBus {
    * Handles up to `MAX_IN_FLIGHT` deliveries at once (each acknowledged on its own), so that a
    * consumer can apply concurrent deliveries together.
    */
-  private async handle(messages: ConsumerMessages, producer: string, handlers: Subscription['handlers'][string]): Promise<void> {
+  private async handle(messages: ConsumerMessages, handlers: Subscription['handlers'][string]): Promise<void> {
     const inFlight = new Set<Promise<void>>()
+    const typeAt = this.options.prefix.split('.').length + 1
     for await (const m of messages) {
-      const type = m.subject.slice(`${this.options.prefix}.${producer}.`.length)
-      const handler = handlers[type]
+      const handler = handlers[m.subject.split('.')[typeAt]!]
       if (!handler) {
         m.ack()
         continue
@@ -157,7 +221,7 @@ export class NatsBus implements EventBus {
   async publish(context: string, events: DomainEvent[]): Promise<PublishFailure[]> {
     const js = this.js
     if (!js) throw new Error('The NATS bus is not started.')
-    const subject = (e: DomainEvent) => subjectOf(this.options.prefix, context, e.type)
+    const subject = (e: DomainEvent) => subjectOf(this.options.prefix, context, e.type, partitionOf(e))
     return failuresOf(events, await Promise.allSettled(events.map((e) => js.publish(subject(e), JSON.stringify(e), { msgID: e.id }))))
   }
 
@@ -170,19 +234,27 @@ export class NatsBus implements EventBus {
     return (await this.backlog()).reduce((n, b) => n + b.undelivered + b.unacknowledged, 0)
   }
 
+  /** Per consuming and producing context, summed over the partitions this process reads (asked all at once). */
   async backlog(): Promise<ConsumerBacklog[]> {
-    const answers: ConsumerBacklog[] = []
-    for (const c of this.consuming) {
-      const info = await this.jsm!.consumers.info(this.options.stream, c.durable)
-      answers.push({ consumer: c.durable, undelivered: info.num_pending, unacknowledged: info.num_ack_pending })
-    }
-    return answers
+    const reading = [...this.consuming.values()]
+    const infos = await Promise.all(reading.map((c) => this.jsm!.consumers.info(this.options.stream, c.durable)))
+    const byPair = new Map<string, ConsumerBacklog>()
+    reading.forEach((c, i) => {
+      const b = byPair.get(c.pair) ?? { consumer: c.pair, undelivered: 0, unacknowledged: 0 }
+      b.undelivered += infos[i]!.num_pending
+      b.unacknowledged += infos[i]!.num_ack_pending
+      byPair.set(c.pair, b)
+    })
+    return [...byPair.values()]
   }
 
   async close(): Promise<void> {
-    for (const c of this.consuming) c.messages.stop()
-    await Promise.all(this.consuming.map((c) => c.loop))
-    this.consuming.length = 0
+    this.closing = true
+    await this.rebalancing
+    const reading = [...this.consuming.values()]
+    this.consuming.clear()
+    for (const c of reading) c.messages.stop()
+    await Promise.all(reading.map((c) => c.loop))
     await this.nc?.drain()
   }
 }

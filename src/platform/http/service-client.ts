@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { TokenSource } from '../auth/service-token.js'
 import { AppError, BadGateway, type FieldError } from '../errors.js'
+import { ownerKeyOfPath } from '../ownership/owner-key.js'
 import { IDEMPOTENCY_HEADER } from './idempotency.js'
 import { problemTypeSlug } from './problem-types.js'
 
@@ -34,27 +35,29 @@ interface ServiceRequest {
 export class ServiceClient {
   private readonly options: ServiceClientOptions
 
-  private readonly baseUrl: (failed?: string) => string
+  private readonly baseUrl: (owner: string | undefined, failed: string | undefined) => string
 
   constructor(
     /**
-     * A base URL, or a chooser asked before every attempt (several replicas behind a pool); a
-     * retry tells it the URL the attempt before failed at, so it answers another replica.
+     * A base URL, or a chooser asked before every attempt (several replicas behind a pool), given
+     * the aggregate the path is about (owner-key.ts), so a call reaches that aggregate's owner, and
+     * on a retry the URL the attempt before failed at, so it answers another replica.
      */
-    baseUrl: string | ((failed?: string) => string),
+    baseUrl: string | ((owner?: string, failed?: string) => string),
     private readonly token: TokenSource,
     options: Partial<ServiceClientOptions> = {},
   ) {
     this.options = { ...DEFAULT_SERVICE_CLIENT_OPTIONS, ...options }
     const choose = typeof baseUrl === 'string' ? () => baseUrl : baseUrl
-    this.baseUrl = (failed) => choose(failed).replace(/\/+$/, '')
+    this.baseUrl = (owner, failed) => choose(owner, failed).replace(/\/+$/, '')
   }
 
   async call<T>(req: ServiceRequest): Promise<T> {
+    const owner = ownerKeyOfPath(req.path)
     let failed: string | undefined
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.options.retries
-      const base = this.baseUrl(failed)
+      const base = this.baseUrl(owner, failed)
       let res: Response
       let text: string
       try {

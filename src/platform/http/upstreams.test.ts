@@ -22,3 +22,23 @@ test('another than the one that failed: a healthy other, else any other, else th
   expect(new Set([pool.another('http://a'), pool.another('http://a')])).toEqual(new Set(['http://b', 'http://c']))
   expect(new UpstreamPool('avatar', ['http://a']).another('http://a')).toBe('http://a')
 })
+
+test("a request about an aggregate goes to its partition's owner, and on to the next in rank once that one is down", () => {
+  const pool = new UpstreamPool('avatar', ['http://a', 'http://b', 'http://c'])
+  const ranked = pool.ranked('avatar-1')
+  expect([...ranked].sort()).toEqual(['http://a', 'http://b', 'http://c'])
+  expect([pool.pick('avatar-1'), pool.pick('avatar-1')]).toEqual([ranked[0], ranked[0]])
+  const changes: string[][] = []
+  pool.onChange(() => changes.push(pool.healthy()))
+  pool.markDown(ranked[0]!)
+  expect(pool.pick('avatar-1')).toBe(ranked[1])
+  expect(pool.ranked('avatar-1')).toEqual(ranked.slice(1))
+  expect(changes).toEqual([ranked.slice(1).sort()])
+})
+
+test('another attempt about an aggregate goes to the next in rank after the one that failed, before it is known to be down', () => {
+  const pool = new UpstreamPool('avatar', ['http://a', 'http://b', 'http://c'])
+  const ranked = pool.ranked('avatar-1')
+  expect(pool.another(ranked[0]!, 'avatar-1')).toBe(ranked[1])
+  expect(pool.another(ranked[1]!, 'avatar-1')).toBe(ranked[0])
+})

@@ -1,10 +1,13 @@
 /**
  * The processes that serve a context elsewhere (split services): a pool of base URLs per
- * context, taken in turn, with the ones that fail their health check left out until they pass
- * again. Ports' HTTP adapters call through it, and the gateway forwards to it.
+ * context, with the ones that fail their health check left out until they pass again. A request
+ * about an aggregate goes to the owner of its partition among the healthy ones (`pick(id)`,
+ * ownership/partitions.ts); any other is taken in turn. Ports' HTTP adapters call through it, the
+ * gateway forwards to it, and a replica watches its own context's pool to know what it owns.
  */
 import { ServiceUnavailable } from '../errors.js'
 import type { Logger } from '../log.js'
+import { partition, rankFor } from '../ownership/partitions.js'
 
 const HEALTH_EVERY_MS = 2_000
 const HEALTH_TIMEOUT_MS = 1_000
@@ -15,6 +18,7 @@ export class UpstreamPool {
   private readonly seen = new Set<string>()
   private next = 0
   private timer: NodeJS.Timeout | undefined
+  private readonly listeners: (() => void)[] = []
 
   constructor(
     readonly name: string,
@@ -26,31 +30,59 @@ export class UpstreamPool {
   }
 
   /**
-   * The next healthy upstream, round-robin. When none passed its last check, any may be tried:
-   * a check is up to two seconds old (processes starting together fail each other's first one),
-   * and trying costs one refused connection, which answers 503 as a refusal here would.
+   * With `key` (an aggregate id), the owner of its partition among the healthy upstreams; without,
+   * the next healthy one, round-robin. When none passed its last check, any may be tried: a check
+   * is up to two seconds old (processes starting together fail each other's first one), and trying
+   * costs one refused connection, which answers 503 as a refusal here would.
    */
-  pick(): string {
-    if (this.urls.length === 0) throw new ServiceUnavailable(`No ${this.name} service is configured.`)
-    const healthy = this.urls.filter((u) => this.up.has(u))
-    const candidates = healthy.length > 0 ? healthy : this.urls
+  pick(key?: string): string {
+    if (key !== undefined) return this.ranked(key)[0]!
+    const candidates = this.candidates()
     return candidates[this.next++ % candidates.length]!
   }
 
   /**
-   * An upstream other than `failed`, for a second attempt after it failed: a healthy one if any,
-   * else any other; `failed` itself only when it is the only one.
+   * An upstream other than `failed`, for another attempt after it failed. About an aggregate
+   * (`key`): the next in rank after `failed`, who takes its partitions over when it is found down.
+   * Otherwise a healthy one if any, else any other; `failed` itself only when it is the only one.
    */
-  another(failed: string): string {
+  another(failed: string, key?: string): string {
     const others = this.urls.filter((u) => u !== failed)
-    if (others.length === 0) return this.pick()
+    if (others.length === 0) return this.pick(key)
     const healthy = others.filter((u) => this.up.has(u))
     const candidates = healthy.length > 0 ? healthy : others
+    if (key !== undefined) return rankFor(partition(key), candidates)[0]!
     return candidates[this.next++ % candidates.length]!
+  }
+
+  /** The upstreams in the order they own `key`'s partition: the owner first, then who takes over from it. */
+  ranked(key: string): string[] {
+    return rankFor(partition(key), this.candidates())
+  }
+
+  /** The upstreams that passed their last check (all of them until the first round has said otherwise). */
+  healthy(): string[] {
+    return this.urls.filter((u) => this.up.has(u))
+  }
+
+  /** Calls `listener` whenever an upstream goes down or comes up (ownership moves then). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener)
+  }
+
+  private candidates(): string[] {
+    if (this.urls.length === 0) throw new ServiceUnavailable(`No ${this.name} service is configured.`)
+    const healthy = this.healthy()
+    return healthy.length > 0 ? healthy : this.urls
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener()
   }
 
   markDown(url: string): void {
     if (!this.up.delete(url)) return
+    this.changed()
     // Peers starting together fail each other's first check: not news until one was seen up.
     if (this.seen.has(url)) this.log?.warn({ upstream: url, context: this.name }, 'upstream down')
     else this.log?.debug({ upstream: url, context: this.name }, 'upstream not up yet')
@@ -61,9 +93,11 @@ export class UpstreamPool {
       await Promise.all(this.urls.map(async (url) => {
         const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).then((r) => r.ok, () => false)
         if (!ok) return this.markDown(url)
-        if (!this.up.has(url)) this.log?.info({ upstream: url, context: this.name }, 'upstream up')
-        this.up.add(url)
         this.seen.add(url)
+        if (this.up.has(url)) return
+        this.log?.info({ upstream: url, context: this.name }, 'upstream up')
+        this.up.add(url)
+        this.changed()
       }))
       this.timer = setTimeout(() => void round(), HEALTH_EVERY_MS)
       this.timer.unref()

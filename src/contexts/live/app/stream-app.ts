@@ -5,6 +5,7 @@ import type { Database, Tx } from '../../../platform/db/database.js'
 import { Unauthorized } from '../../../platform/errors.js'
 import type { Broadcast } from '../../../platform/events/broadcast.js'
 import { newSecret } from '../../../platform/ids.js'
+import { partition } from '../../../platform/ownership/partitions.js'
 import { coalescedReads } from '../../../platform/writer/coalescer.js'
 import { requireOwnedAvatar, type AvatarClient } from '../../avatar/client.js'
 import { STREAM_RETRY_MS, STREAM_TICKET_TTL_SECONDS } from '../domain/rules.js'
@@ -14,8 +15,11 @@ import { streamHistory, type NewEntry } from '../store/stream-history.js'
 import { streamTicketRepo } from '../store/stream-tickets.js'
 import type { StreamGrant, StreamHub, StreamSink } from './stream-hub.js'
 
-/** The broadcast topic on which recorded entries reach every process holding streams. */
-const APPENDED_TOPIC = 'live.stream-appended'
+/**
+ * The broadcast topic on which recorded entries of avatars in one partition reach the processes
+ * holding streams of such avatars: the partition's owner, where the gateway sends those streams.
+ */
+const appendedTopic = (p: number) => `live.stream-appended.${p}`
 /** Entries per broadcast message. */
 const BROADCAST_ENTRIES = 100
 
@@ -45,8 +49,11 @@ export class StreamApp {
   private readonly membersOf: (guildId: string) => Promise<string[] | undefined>
   private readonly isWatched: (avatarId: string) => Promise<boolean | undefined>
 
+  /** The partitions this process listens to (it holds a stream of an avatar in each), with how to stop. */
+  private readonly listening = new Map<number, () => void>()
+
   constructor(private readonly d: StreamDeps) {
-    d.broadcast.subscribe(APPENDED_TOPIC, (entries) => d.hub.deliver(entries as StreamEntry[]))
+    d.hub.onReleased(() => this.stopListeningIdle())
     const db = d.database
     this.membersOf = coalescedReads((guildIds) => guildMemberRepo.membersOf(db.db, guildIds), db.statementsInFlight)
     this.isWatched = coalescedReads(async (ids) => {
@@ -75,9 +82,34 @@ export class StreamApp {
     const numbered = await streamHistory.append(tx, entries)
     if (numbered.length === 0) return
     this.d.database.afterCommit(() => {
-      // In messages of a bounded size (NATS refuses one over its payload limit, 1 MB by default).
-      for (let i = 0; i < numbered.length; i += BROADCAST_ENTRIES) this.d.broadcast.publish(APPENDED_TOPIC, numbered.slice(i, i + BROADCAST_ENTRIES))
+      const byPartition = new Map<number, StreamEntry[]>()
+      for (const e of numbered) {
+        const p = partition(e.avatarId)
+        const group = byPartition.get(p)
+        if (group) group.push(e)
+        else byPartition.set(p, [e])
+      }
+      for (const [p, entries] of byPartition) {
+        // In messages of a bounded size (NATS refuses one over its payload limit, 1 MB by default).
+        for (let i = 0; i < entries.length; i += BROADCAST_ENTRIES) this.d.broadcast.publish(appendedTopic(p), entries.slice(i, i + BROADCAST_ENTRIES))
+      }
     })
+  }
+
+  /** Listens to the news of the avatar's partition (from before its stream reads the history, so nothing falls between). */
+  private listenFor(avatarId: string): void {
+    const p = partition(avatarId)
+    if (this.listening.has(p)) return
+    this.listening.set(p, this.d.broadcast.subscribe(appendedTopic(p), (entries) => this.d.hub.deliver(entries as StreamEntry[])))
+  }
+
+  /** Stops listening to partitions this process holds no stream of any more. */
+  private stopListeningIdle(): void {
+    for (const [p, stop] of this.listening) {
+      if (this.d.hub.holdsAnyOf(p)) continue
+      stop()
+      this.listening.delete(p)
+    }
   }
 
   /** A single-use ticket to open the avatar's stream without a header (`EventSource`). */
@@ -117,6 +149,7 @@ export class StreamApp {
   async open(grant: StreamGrant, lastEventId: string | undefined, sink: StreamSink): Promise<() => void> {
     const asked = parseLastEventId(lastEventId)
     const now = this.d.clock.now()
+    this.listenFor(grant.avatarId)
     const { lastSeq: current, watchedUntil } = await streamHistory.position(this.d.database, grant.avatarId)
     await this.d.hub.watch([grant.avatarId])
     // Nothing was recorded while nobody watched: a replay across that time would miss it.

@@ -1,6 +1,7 @@
 import type { Clock } from '../../../platform/clock.js'
 import { reconnectHint } from '../../../platform/http/streaming.js'
 import type { Logger } from '../../../platform/log.js'
+import { partition } from '../../../platform/ownership/partitions.js'
 import { STREAM_CATCH_UP_MS, STREAM_HEARTBEAT_MS, STREAM_READ_PAGE, STREAM_WATCH_RENEW_MS } from '../domain/rules.js'
 import { sseControl, sseEvent, type StreamEntry } from '../domain/stream.js'
 
@@ -122,6 +123,7 @@ export class StreamHub {
   /** The server is closing: streams end, with a reconnect hint, as they are opened. */
   private closing = false
   private renewedAt = 0
+  private readonly released: (() => void)[] = []
 
   constructor(
     private readonly history: HistoryReader,
@@ -135,6 +137,17 @@ export class StreamHub {
   /** The avatars this process holds open streams of. */
   holds(avatarId: string): boolean {
     return this.byAvatar.has(avatarId)
+  }
+
+  /** Whether this process holds a stream of any avatar in partition `p`. */
+  holdsAnyOf(p: number): boolean {
+    for (const avatarId of this.byAvatar.keys()) if (partition(avatarId) === p) return true
+    return false
+  }
+
+  /** Calls `listener` each time the last stream of an avatar here ends. */
+  onReleased(listener: () => void): void {
+    this.released.push(listener)
   }
 
   get size(): number {
@@ -248,6 +261,8 @@ export class StreamHub {
     const set = this.byAvatar.get(c.grant.avatarId)
     if (!set) return
     set.delete(c)
-    if (set.size === 0) this.byAvatar.delete(c.grant.avatarId)
+    if (set.size > 0) return
+    this.byAvatar.delete(c.grant.avatarId)
+    for (const listener of this.released) listener()
   }
 }
