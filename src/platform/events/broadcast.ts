@@ -11,9 +11,15 @@ export interface Broadcast {
    * until the answered function is called. Before the bus starts or after.
    */
   subscribe(topic: string, handler: (data: unknown) => void): () => void
+  /**
+   * Calls `listener` whenever messages may have been lost on the way: this process's connection
+   * was interrupted or could not keep up, or another process's was (so what it sent meanwhile may
+   * never have arrived). A receiver that can read what it missed reads then, and need not poll.
+   */
+  onPossibleLoss(listener: () => void): void
 }
 
-/** One process: messages go straight to its own subscribers, after the current task. */
+/** One process: messages go straight to its own subscribers, after the current task; none is ever lost. */
 export class LocalBroadcast implements Broadcast {
   private readonly handlers = new Map<string, ((data: unknown) => void)[]>()
 
@@ -24,6 +30,8 @@ export class LocalBroadcast implements Broadcast {
       for (const handle of handlers) handle(data)
     })
   }
+
+  onPossibleLoss(): void {}
 
   subscribe(topic: string, handler: (data: unknown) => void): () => void {
     const handlers = this.handlers.get(topic) ?? []

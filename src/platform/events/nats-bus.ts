@@ -23,6 +23,8 @@ interface NatsBusOptions {
   maxAgeSeconds: number
 }
 
+/** The platform's own broadcast topic: a process back on NATS after an interruption. */
+const LOSS_TOPIC = '_reconnected'
 const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000
 const REDELIVERY_DELAY_MS = 500
 /** Deliveries of one durable consumer handled at once by this process. */
@@ -63,12 +65,14 @@ export class NatsBus implements EventBus {
   private closing = false
   private jsm: JetStreamManager | undefined
   private readonly listeners = new Set<Listener>()
+  private readonly lossListeners: (() => void)[] = []
 
   /**
    * Core NATS, outside the stream's subjects (`<prefix>_broadcast.<topic>`, so JetStream stores
    * none of it): one plain subscription per subscriber, made when the bus starts or at once after.
    */
   readonly broadcast: Broadcast = {
+    onPossibleLoss: (listener) => void this.lossListeners.push(listener),
     publish: (topic, data) => {
       if (!this.nc || this.nc.isClosed()) return
       this.nc.publish(this.broadcastSubject(topic), JSON.stringify(data))
@@ -117,6 +121,7 @@ export class NatsBus implements EventBus {
     // No async traces: with them every publish and every ack makes an Error up front (for its
     // stack, should it fail), which took ~5% of a busy publisher's CPU; our logs name what failed.
     this.nc = await connect({ servers: this.options.url, maxReconnectAttempts: -1, name: `questline-${process.pid}`, noAsyncTraces: true })
+    void this.watchForLoss(this.nc)
     const jsm = await jetstreamManager(this.nc)
     this.jsm = jsm
     const config = { name: stream, subjects: [`${prefix}.>`], duplicate_window: DUPLICATE_WINDOW_NS, max_age: this.options.maxAgeSeconds * 1_000_000_000 }
@@ -246,6 +251,25 @@ export class NatsBus implements EventBus {
       byPair.set(c.pair, b)
     })
     return [...byPair.values()]
+  }
+
+  /**
+   * Broadcasts are at most once: a connection interrupted (here, or at a process that published
+   * meanwhile) or a subscriber that fell behind may have lost some. Each process says so to the
+   * others when it is back, and its listeners hear of both.
+   */
+  private async watchForLoss(nc: NatsConnection): Promise<void> {
+    const lost = () => {
+      for (const listener of this.lossListeners) listener()
+    }
+    const lossSubject = this.broadcastSubject(LOSS_TOPIC)
+    nc.subscribe(lossSubject, { callback: () => lost() })
+    for await (const s of nc.status()) {
+      if (s.type === 'slowConsumer') lost()
+      if (s.type !== 'reconnect') continue
+      lost()
+      nc.publish(lossSubject)
+    }
   }
 
   async close(): Promise<void> {

@@ -54,6 +54,7 @@ export class StreamApp {
 
   constructor(private readonly d: StreamDeps) {
     d.hub.onReleased(() => this.stopListeningIdle())
+    d.broadcast.onPossibleLoss(() => d.hub.resync())
     const db = d.database
     this.membersOf = coalescedReads((guildIds) => guildMemberRepo.membersOf(db.db, guildIds), db.statementsInFlight)
     this.isWatched = coalescedReads(async (ids) => {

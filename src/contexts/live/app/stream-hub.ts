@@ -38,6 +38,8 @@ interface HubOptions {
   catchUpMs: number
   /** How often the avatars of the open streams are watched again (their recording renewed). */
   watchRenewMs: number
+  /** How often the hub looks whether that is due (no read unless it is); WATCH_CHECK_MS unless given. */
+  watchCheckMs?: number
 }
 
 /**
@@ -110,10 +112,16 @@ class Connection {
   }
 }
 
+/** How often the hub looks whether the open streams' recording is due for renewal (no read unless it is). */
+const WATCH_CHECK_MS = 1_000
+
 /**
  * The open streams of this process, by avatar. Entries arrive by broadcast (from whichever
- * process recorded them); every `catchUpMs` the hub also compares each stream's position with the
- * database, so a broadcast lost on the way costs a delay, never an event. Every `heartbeatMs` each
+ * process recorded them) and the database is read only when one may be missing: an entry whose
+ * number skips one makes its stream catch up, the bus reporting a possible loss makes every
+ * stream compare its position with the database (`resync`), and so does a sweep every
+ * `catchUpMs` (a backstop: a process that died between its commit and its broadcast). A broadcast
+ * lost on the way costs a delay, never an event. Every `heartbeatMs` each
  * stream gets a comment line, and streams whose token has expired or been revoked end.
  */
 export class StreamHub {
@@ -200,14 +208,21 @@ export class StreamHub {
     }
     every(this.options.heartbeatMs, () => this.heartbeat())
     every(this.options.catchUpMs, () => void this.sweep())
+    every(this.options.watchCheckMs ?? WATCH_CHECK_MS, () => void this.renewWatch())
+  }
+
+  /** Broadcasts may have been lost (the bus says so): every stream compares itself with the database now. */
+  resync(): void {
+    void this.sweep()
   }
 
   /**
    * Renews the recording of the open streams' avatars once `watchRenewMs` have passed on the
-   * platform's clock (checked at every sweep, so a clock set forward — tests — renews within a
-   * second, not after the window has lapsed).
+   * platform's clock (checked every WATCH_CHECK_MS, so a clock set forward — tests — renews within
+   * a second, not after the window has lapsed).
    */
   private async renewWatch(): Promise<void> {
+    if (this.byAvatar.size === 0) return
     const now = this.clock.now().getTime()
     if (now - this.renewedAt < this.options.watchRenewMs && now >= this.renewedAt) return
     this.renewedAt = now
@@ -238,7 +253,6 @@ export class StreamHub {
     if (this.sweeping || this.byAvatar.size === 0) return
     this.sweeping = true
     try {
-      await this.renewWatch()
       const latest = await this.history.lastSeqs([...this.byAvatar.keys()])
       for (const [avatarId, seq] of latest) {
         for (const c of this.byAvatar.get(avatarId) ?? []) if (c.position < seq) void c.catchUp()

@@ -13,8 +13,12 @@ export const STREAM_HISTORY_EVENTS = 500
 export const STREAM_READ_PAGE = 200
 /** A comment line this often keeps an idle stream open through proxies (and finds a dead client). */
 export const STREAM_HEARTBEAT_MS = 15_000
-/** How often each process compares its open streams with the database (a missed broadcast costs at most this). */
-export const STREAM_CATCH_UP_MS = 1_000
+/**
+ * How often each process compares its open streams with the database whatever happened: the
+ * backstop for a broadcast lost with no sign of it (its sender died between commit and send).
+ * Gaps in a stream's numbers and losses the bus reports are caught up at once.
+ */
+export const STREAM_CATCH_UP_MS = 30_000
 /** What a client that stops reading may leave unsent before it is dropped (bounded memory per stream). */
 export const STREAM_MAX_BUFFERED_BYTES = 256 * 1024
 /** A stream ticket is good for one `EventSource` opened within this long. */
