@@ -10,6 +10,7 @@ import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { buildTestApp, type TestApp } from './support/app.js'
 import { newPlayer } from './support/players.js'
+import { internalDocument } from './support/internal-document.js'
 
 /** The tags an operation of the public document may carry: one per context, plus `account` (the /me routes). */
 const TAGS = ['auth', 'account', 'avatars', 'items', 'habits', 'quests', 'guilds', 'battles', 'marketplace', 'inbox', 'stream', 'problems']
@@ -73,7 +74,7 @@ let problemTypes: Map<string, ProblemTypeView>
 beforeAll(async () => {
   app = await buildTestApp()
   doc = (await app.inject({ url: '/openapi.json' })).json()
-  internalDoc = (await app.inject({ url: '/internal/openapi.json' })).json()
+  internalDoc = await internalDocument(app)
   const listed: ProblemTypeView[] = (await app.inject({ url: '/problems', headers: { accept: 'application/json' } })).json()
   problemTypes = new Map(listed.map((t) => [t.type, t]))
 })

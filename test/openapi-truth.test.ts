@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { TestApp } from './support/app.js'
 import { clip, fuzzWorld, undocumentedStatus, type FuzzWorld, type Operation } from './support/fuzz-world.js'
 import { encodeText } from './support/openapi-wire.js'
+import { internalDocument } from './support/internal-document.js'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
   world = await fuzzWorld()
   app = world.app
   doc = (await app.inject({ url: '/openapi.json' })).json()
-  internalDoc = (await app.inject({ url: '/internal/openapi.json' })).json()
+  internalDoc = await internalDocument(app)
   operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({
     key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, params: [], statuses: Object.keys(op.responses ?? {}).map(Number),
     pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),

@@ -237,7 +237,7 @@ describe('split services under faults', () => {
     const MAX_REQUESTS_PER_CLIENT = 1_500
     const natsUrl = process.env.TEST_NATS_URL
     if (!natsUrl) throw new Error('The split-faults project needs TEST_NATS_URL.')
-    const app = await buildOwnSplitApp({ env: { ACCESS_TOKEN_TTL_SECONDS: '86400', DATABASE_POOL_SIZE: '2', ...LEASES }, shape: SHARED_SHAPE },
+    const app = await buildOwnSplitApp({ env: { ACCESS_TOKEN_TTL_SECONDS: '86400', ...LEASES }, shape: SHARED_SHAPE },
       ownStream(natsUrl, `qlrolling_${process.pid}_${Date.now().toString(36)}`))
     onTestFinished(() => app.close())
     const players = await Promise.all(Array.from({ length: CLIENTS }, () => newPlayer(app)))

@@ -186,10 +186,11 @@ export async function startTestCluster(
       ...(templates.bundle ? { entry: [templates.bundle] } : {}),
       testControls: true,
       env: {
-        // The machine's PostgreSQL takes 100 connections, and a cluster is ten processes that run beside the
-        // other projects' databases: at the default pool of 10, one busy cluster could take them all (CI saw
-        // "sorry, too many clients already" as 500s under faults).
-        DATABASE_URL: db.url!, DATABASE_POOL_SIZE: '4', ...nats.env, LOG_LEVEL: output ? 'warn' : 'error', JOBS_ENABLED: 'false',
+        // The machine's PostgreSQL takes 100 connections, and a cluster is up to fourteen processes that run
+        // beside a fault test's cluster and the other projects' databases: at the default pool of 10, one busy
+        // cluster could take them all, and at 4 two clusters and a fault test's did (CI saw "sorry, too many
+        // clients already").
+        DATABASE_URL: db.url!, DATABASE_POOL_SIZE: '2', ...nats.env, LOG_LEVEL: output ? 'warn' : 'error', JOBS_ENABLED: 'false',
         JWT_PRIVATE_KEY: jwk, ...env,
       },
       output: lines,
