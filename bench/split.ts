@@ -91,7 +91,8 @@ async function split(avatarReplicas: number): Promise<void> {
   await withBenchDatabase(ADMIN_URL, (url) => withStream(NATS_URL, async (nats) => {
     const cluster = await Cluster.start({
       port: 0, host: '127.0.0.1',
-      contexts: [{ context: 'avatar', replicas: avatarReplicas }, { context: 'tracking', replicas: 1 }, { context: 'guild', replicas: 1 }, { context: 'quest', replicas: 1 }],
+      // Every context: the gateway calls each (a player's export), and refuses to start without one.
+      contexts: [{ context: 'avatar', replicas: avatarReplicas }, ...['tracking', 'guild', 'quest', 'marketplace', 'live'].map((context) => ({ context, replicas: 1 }))],
       env: { DATABASE_URL: url, ...nats, LOG_LEVEL: 'warn', JWT_PRIVATE_KEY: JSON.stringify(await generateSigningJwk()) },
       output: (line) => console.log(line),
     })

@@ -234,12 +234,13 @@ export async function buildSplitApp(opts: SplitAppOptions): Promise<SplitTestApp
     await release()
     throw e
   })
-  return drive(opts, {
-    gateway: () => lease.gateway, processes: () => lease.processes, database, jwk: lease.jwk,
-    close: async () => {
-      await database.close()
-      await release()
-    },
+  const close = async () => {
+    await database.close()
+    await release()
+  }
+  return drive(opts, { gateway: () => lease.gateway, processes: () => lease.processes, database, jwk: lease.jwk, close }).catch(async (e: unknown) => {
+    await close()
+    throw e
   })
 }
 
@@ -251,12 +252,16 @@ export async function buildOwnSplitApp(opts: SplitAppOptions, nats: NatsSettings
   const output = process.env.QL_TEST_SPLIT_LOGS ? (line: string) => console.log(line) : undefined
   const own = await startTestCluster(inject('templates'), nats, opts.env ?? {}, opts.shape ?? OWN_SHAPE, 4, output)
   const c = own.cluster
+  // A cluster whose app could not be made (its database refused a connection) is stopped here: nobody else would.
   const app = await drive(opts, {
     gateway: () => c.url,
     processes: () => c.live(),
     database: own.db.database,
     jwk: own.jwk,
     close: own.stop,
+  }).catch(async (e: unknown) => {
+    await own.stop()
+    throw e
   })
   return {
     ...app,
