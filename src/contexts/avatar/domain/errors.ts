@@ -87,6 +87,6 @@ export class ReservedAvatarId extends BadRequest {
 /** A creation for an account deleted meanwhile (its token not yet refused here): as a revoked token, 401. */
 export class AccountClosed extends Unauthorized {
   constructor() {
-    super('The account of this access token no longer exists.', 'invalid-token')
+    super('The account of this access token has been deleted.', 'invalid-token')
   }
 }

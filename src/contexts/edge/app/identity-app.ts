@@ -229,7 +229,7 @@ export class IdentityApp {
       }
       if (verdict !== 'rotate') return { error: verdict }
       const user = await userRepo.findById(tx, row.userId)
-      if (!user) return { error: 'for an account that no longer exists' }
+      if (!user) return { error: 'for a deleted account' }
       await refreshTokenRepo.markSpent(tx, row.id, now)
       return { session: await this.startSession(tx, user.id, user.role as Role, row.familyId) }
     })

@@ -26,7 +26,7 @@ export class WrongPassword extends Unauthorized {
 /** An access token whose account is gone (deleted meanwhile, or a service's, which has none): as a revoked token, 401. */
 export class AccountGone extends Unauthorized {
   constructor() {
-    super('The account of this access token no longer exists.', 'invalid-token')
+    super('The account of this access token has been deleted.', 'invalid-token')
   }
 }
 
