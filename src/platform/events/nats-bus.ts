@@ -8,6 +8,7 @@ import type { Broadcast } from './broadcast.js'
 import { failuresOf, partitionOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 import { PARTITIONS } from '../ownership/partitions.js'
+import { Slots } from '../slots.js'
 
 interface NatsBusOptions {
   url: string
@@ -30,7 +31,13 @@ const REDELIVERY_DELAY_MS = 500
 /** Deliveries of one durable consumer handled at once by this process. */
 const MAX_IN_FLIGHT = 64
 /** How long a process keeps trying to set up its stream and consumers before it gives up. */
-const SETUP_DEADLINE_MS = 30_000
+const SETUP_DEADLINE_MS = 60_000
+/**
+ * JetStream API requests one process has in flight while setting up consumers: a replica takes
+ * over hundreds of durables at start, and a burst of them all at once queues at the server
+ * until requests time out (seen with several clusters starting together on one NATS server).
+ */
+const SETUP_REQUESTS_AT_ONCE = 8
 
 /** A broadcast subscriber, and its NATS subscription once the bus has started. */
 interface Listener {
@@ -64,6 +71,7 @@ export class NatsBus implements EventBus {
   private rebalancing: Promise<void> = Promise.resolve()
   private closing = false
   private jsm: JetStreamManager | undefined
+  private readonly setupSlots = new Slots(SETUP_REQUESTS_AT_ONCE)
   private readonly listeners = new Set<Listener>()
   private readonly lossListeners: (() => void)[] = []
 
@@ -172,26 +180,26 @@ export class NatsBus implements EventBus {
 
   private async startReading(pair: string, durable: string, producer: string, p: number, handlers: Subscription['handlers'][string]): Promise<void> {
     const { stream, prefix } = this.options
-    await this.untilDone(`consumer ${durable}`, () => this.jsm!.consumers.add(stream, {
+    // Adding a durable that exists with this configuration answers its info, from which the
+    // consumer is made without asking for it again.
+    const info = await this.setupSlots.run(() => this.untilDone(`consumer ${durable}`, () => this.jsm!.consumers.add(stream, {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: `${prefix}.${producer}.*.${p}`,
       ack_wait: this.options.ackWaitSeconds * 1_000_000_000,
       max_deliver: -1,
-    }))
-    const consumer = await this.js!.consumers.get(stream, durable)
-    const messages = await consumer.consume({ max_messages: MAX_IN_FLIGHT })
+    })))
+    const messages = await this.js!.consumers.getConsumerFromInfo(info).consume({ max_messages: MAX_IN_FLIGHT })
     this.consuming.set(durable, { pair, durable, messages, loop: this.handle(messages, handlers) })
   }
 
   /** Setting up JetStream: failures retried with a growing pause, for `SETUP_DEADLINE_MS` in all. */
-  private async untilDone(what: string, work: () => Promise<unknown>): Promise<void> {
+  private async untilDone<T>(what: string, work: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + SETUP_DEADLINE_MS
     for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
       try {
-        await work()
-        return
+        return await work()
       } catch (e) {
         if (Date.now() + pause > deadline) throw e
         this.log?.warn({ err: e, what }, 'JetStream setup failed; trying again')
