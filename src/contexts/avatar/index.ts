@@ -8,7 +8,7 @@ import { SYSTEM } from '../../platform/auth/principal.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Database } from '../../platform/db/database.js'
 import { NotFound } from '../../platform/errors.js'
-import { effectKey, on } from '../../platform/events/contract.js'
+import { effectKey, on, onParticipants } from '../../platform/events/contract.js'
 import { exactlyOnce } from '../../platform/events/inbox.js'
 import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox, type DomainEvent } from '../../platform/events/outbox.js'
@@ -62,8 +62,8 @@ export const avatarModule = contextModule({
       consumers: [
         on(HabitAttended, (e) => unlessGone(app.rewardCompletion(e.payload.avatarId, completionOf(e.payload), key(e, e.payload.avatarId)))),
         on(HabitMissed, (e) => unlessGone(app.settleMissedWindow(e.payload.avatarId, e.payload, key(e, e.payload.avatarId)))),
-        on(BattleWon, async (e) => void (await Promise.all(e.payload.participants.map((id) => reward(e, id, e.payload.reward))))),
-        on(BattleLost, async (e) => void (await Promise.all(e.payload.participants.map((id) => damage(e, id, e.payload.penalty))))),
+        onParticipants(BattleWon, async (e, avatarIds) => void (await Promise.all(avatarIds.map((id) => reward(e, id, e.payload.reward))))),
+        onParticipants(BattleLost, async (e, avatarIds) => void (await Promise.all(avatarIds.map((id) => damage(e, id, e.payload.penalty))))),
         on(BossStruckBack, (e) => damage(e, e.payload.avatarId, e.payload.damage)),
         on(QuestCompleted, (e) => reward(e, e.payload.avatarId, e.payload.reward)),
         on(AccountDeleted, exactlyOnce(deps.database, inbox, deps.clock, (e) => app.deleteAllOf(e.payload.userId))),

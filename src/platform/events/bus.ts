@@ -19,12 +19,36 @@ export function partitionOf(event: DomainEvent): number {
   return partition(typeof avatarId === 'string' ? avatarId : event.aggregateId)
 }
 
+/**
+ * The partitions an event travels to: its own (`partitionOf`), and for an event naming several
+ * avatars (its payload's `participants`, as a battle's end does) each of theirs, so that its
+ * effect on each avatar is applied by the replica owning that avatar, never by another beside it.
+ */
+export function partitionsOf(event: DomainEvent): number[] {
+  const home = partitionOf(event)
+  const participants = (event.payload as { participants?: unknown } | null)?.participants
+  if (!Array.isArray(participants)) return [home]
+  return [...new Set([home, ...participants.filter((id): id is string => typeof id === 'string').map(partition)])]
+}
+
+/**
+ * Which copy of an event a delivery is, when the event travelled to several partitions: the
+ * partition this copy is for. Absent when the delivery is the whole event (a bus that does not
+ * partition, or an event published once).
+ */
+export interface Delivery {
+  partition: number
+}
+
+/** What a consumer does with one delivery of an event. */
+export type DeliveryHandler = (event: DomainEvent, delivery?: Delivery) => Promise<void>
+
 /** Events one consuming context wants, and what it does with each. */
 export interface Subscription {
   /** The consuming context; one durable consumer per context, shared by its replicas. */
   consumer: string
   /** Producer context → event type → handler. */
-  handlers: Record<string, Record<string, (event: DomainEvent) => Promise<void>>>
+  handlers: Record<string, Record<string, DeliveryHandler>>
   /** The partitions this process consumes (a bus shared by replicas); all when absent. */
   ownership?: Ownership
 }

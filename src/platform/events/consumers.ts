@@ -1,4 +1,4 @@
-import type { Subscription } from './bus.js'
+import { partitionOf, type Subscription } from './bus.js'
 import { payloadCheck, type EventContract, type EventHandler, type EventOf } from './contract.js'
 import type { DeadLetters } from './dead-letters.js'
 import type { DomainEvent } from './outbox.js'
@@ -13,14 +13,17 @@ const fits = <C extends EventContract>(_contract: C, _event: DomainEvent, reason
  */
 export function subscriptionOf(consumer: string, handlers: EventHandler[], deadLetters: DeadLetters): Subscription {
   const byProducer: Subscription['handlers'] = {}
-  for (const { contract, handle } of handlers) {
+  for (const { contract, handle, everyCopy } of handlers) {
     const ofProducer = (byProducer[contract.producer] ??= {})
     if (ofProducer[contract.type]) throw new Error(`${consumer} handles ${contract.producer}.${contract.type} twice`)
     const check = payloadCheck(contract)
-    ofProducer[contract.type] = async (event) => {
+    ofProducer[contract.type] = async (event, delivery) => {
+      // A copy of the event for other partitions' avatars: handled whole by its own partition's.
+      if (delivery && !everyCopy && delivery.partition !== partitionOf(event)) return
       const reason = check(event.payload)
-      if (fits(contract, event, reason)) return handle(event)
-      await deadLetters.park(consumer, contract.producer, event, reason ?? 'unknown')
+      if (fits(contract, event, reason)) return handle(event, delivery)
+      // Parked once, from the event's own copy.
+      if (!delivery || delivery.partition === partitionOf(event)) await deadLetters.park(consumer, contract.producer, event, reason ?? 'unknown')
     }
   }
   return { consumer, handlers: byProducer }

@@ -5,7 +5,9 @@
  */
 import type { Static, TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
+import type { Delivery } from './bus.js'
 import type { DomainEvent } from './outbox.js'
+import { partition } from '../ownership/partitions.js'
 
 export interface EventContract<T extends string = string, S extends TSchema = TSchema> {
   /** The producing context: events travel on `questline.<producer>.<type>`. */
@@ -29,7 +31,12 @@ export interface EventHandler<C extends EventContract = EventContract> {
   contract: C
   // A method, so a handler of one contract may stand in a list of any: it is only ever called
   // with an event its contract's check let through (`subscriptionOf`).
-  handle(event: EventOf<C>): Promise<void>
+  handle(event: EventOf<C>, delivery?: Delivery): Promise<void>
+  /**
+   * Handles every copy of an event that travels to several partitions (`partitionsOf`), each for
+   * its partition's avatars; any other handler gets the event once, its own partition's copy.
+   */
+  everyCopy?: true
 }
 
 /** `on(HabitAttended, (e) => …)`: `e.payload` is typed by the contract's schema and checked before the call. */
@@ -41,6 +48,23 @@ export interface EventHandler<C extends EventContract = EventContract> {
 export const effectKey = (eventId: string, aggregateId: string): string => `event:${eventId}:${aggregateId}`
 
 export const on = <C extends EventContract>(contract: C, handle: (event: EventOf<C>) => Promise<void>): EventHandler<C> => ({ contract, handle })
+
+/**
+ * `onParticipants(BattleLost, (e, avatarIds) => …)`: an event's effect on the avatars it names
+ * (`participants`). On a partitioned bus each partition's copy brings that partition's avatars,
+ * so each is changed by the replica owning it; on a bus that delivers events whole, all of them.
+ */
+export const onParticipants = <C extends EventContract<string, TSchema>>(
+  contract: EventOf<C>['payload'] extends { participants: string[] } ? C : never,
+  handle: (event: EventOf<C>, avatarIds: string[]) => Promise<void>,
+): EventHandler<C> => ({
+  contract,
+  everyCopy: true,
+  handle: (event, delivery) => {
+    const all = (event.payload as { participants: string[] }).participants
+    return handle(event, delivery ? all.filter((id) => partition(id) === delivery.partition) : all)
+  },
+})
 
 /** One event's payload checked against its contract: undefined when it fits, else why not. */
 type PayloadCheck = (payload: unknown) => string | undefined

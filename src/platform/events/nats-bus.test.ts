@@ -1,10 +1,22 @@
 /**
- * The NATS bus's broadcasts against a nats-server of the test's own (stopped and started again):
- * at most once, so a process hears when some may have been lost and reads what it missed.
+ * The NATS bus against a nats-server of the test's own: broadcasts are at most once (stopped and
+ * started again, a process hears when some may have been lost); an event naming avatars of
+ * several partitions reaches each avatar's owner, and the rest of its consumers once.
  */
+import { connect } from '@nats-io/transport-node'
+import { jetstream } from '@nats-io/jetstream'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { PrivateNats } from '../../../test/support/private-nats.js'
+import { BattleLost } from '../../contracts/events/guild.js'
+import { newId } from '../ids.js'
+import type { Ownership } from '../ownership/ownership.js'
+import { partition, PARTITIONS } from '../ownership/partitions.js'
+import { subjectOf } from './bus.js'
+import { on, onParticipants } from './contract.js'
+import { subscriptionOf } from './consumers.js'
+import type { DeadLetters } from './dead-letters.js'
 import { NatsBus } from './nats-bus.js'
+import type { DomainEvent } from './outbox.js'
 
 let nats: PrivateNats
 const buses: NatsBus[] = []
@@ -18,8 +30,7 @@ afterAll(async () => {
 })
 
 /** A process's bus: every one on the same stream and subjects, as a cluster's are. */
-const busOn = (url: string) => {
-  const id = `qlbcast_${process.pid}`
+const busOn = (url: string, id = `qlbcast_${process.pid}`) => {
   const bus = new NatsBus({ url, stream: id, prefix: id, ackWaitSeconds: 5, maxAgeSeconds: 3600 }, undefined)
   buses.push(bus)
   return bus
@@ -47,4 +58,55 @@ test('each process hears of a possible loss when NATS comes back after an interr
   await expect.poll(() => losses.every((n) => n > 0), { timeout: 15_000, interval: 100 }).toBe(true)
   // b's own subscription is back too: the news goes through again.
   await heardOnceSent(2)
+}, 30_000)
+
+/** Owns a fixed set of partitions. */
+const owning = (partitions: number[]): Ownership => ({ owned: () => new Set(partitions), onChange: () => undefined })
+const noDeadLetters = { park: () => Promise.reject(new Error('nothing should be parked')) } as unknown as DeadLetters
+
+test('an event naming avatars of several partitions: each avatar changed once, by its partition\'s owner; a whole-event consumer runs once', async () => {
+  const id = `qlcopies_${process.pid}`
+  const halves = [Array.from({ length: PARTITIONS / 2 }, (_, p) => p), Array.from({ length: PARTITIONS / 2 }, (_, p) => p + PARTITIONS / 2)]
+  const changed: [number, string][] = []
+  const whole: number[] = []
+  const buses = halves.map((owned, i) => {
+    const bus = busOn(nats.url, id)
+    const handlers = [
+      onParticipants(BattleLost, async (_e, avatarIds) => void changed.push(...avatarIds.map((a): [number, string] => [i, a]))),
+    ]
+    bus.subscribe({ ...subscriptionOf('avatar', handlers, noDeadLetters), ownership: owning(owned) })
+    bus.subscribe({ ...subscriptionOf('guild', [on(BattleLost, async () => void whole.push(i))], noDeadLetters), ownership: owning(owned) })
+    return bus
+  })
+  await Promise.all(buses.map((b) => b.start()))
+
+  // Avatars in many partitions, the battle's own among them or not.
+  const participants = Array.from({ length: 24 }, () => newId())
+  const battle = (avatars: string[]): DomainEvent => ({
+    id: newId(), type: 'BattleLost', occurredAt: new Date().toISOString(), aggregateId: newId(), version: 2,
+    payload: { battleId: newId(), guildId: newId(), bossType: 'DRAGON', participants: avatars, penalty: 5 },
+  })
+  const ownerOf = (avatarId: string) => halves.findIndex((h) => h.includes(partition(avatarId)))
+  const event = battle(participants)
+  expect(await buses[0]!.publish('guild', [event])).toEqual([])
+  // Published again (a relay retrying): the server drops every copy as a duplicate.
+  expect(await buses[1]!.publish('guild', [event])).toEqual([])
+  await expect.poll(() => changed.length, { timeout: 10_000 }).toBe(participants.length)
+  await expect.poll(() => whole.length, { timeout: 10_000 }).toBe(1)
+  expect(whole).toEqual([ownerOf(event.aggregateId)])
+  expect(changed.map(([, a]) => a).sort()).toEqual([...participants].sort())
+  for (const [by, avatarId] of changed) expect(by).toBe(ownerOf(avatarId))
+
+  // A message that is no copy (as published before copies, or by a version without them) is the
+  // whole event: its one consumer changes every avatar it names.
+  changed.length = 0
+  const unmarked = battle(participants.slice(0, 6))
+  const nc = await connect({ servers: nats.url })
+  await jetstream(nc).publish(subjectOf(id, 'guild', 'BattleLost', partition(unmarked.aggregateId)), JSON.stringify(unmarked), { msgID: unmarked.id })
+  await nc.close()
+  await expect.poll(() => changed.length, { timeout: 10_000 }).toBe(6)
+  expect(new Set(changed.map(([by]) => by))).toEqual(new Set([ownerOf(unmarked.aggregateId)]))
+  await new Promise((r) => setTimeout(r, 200))
+  expect(changed.length).toBe(6)
+  expect(whole.length).toBe(2)
 }, 30_000)

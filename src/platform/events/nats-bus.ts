@@ -1,11 +1,11 @@
 import {
   AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager,
 } from '@nats-io/jetstream'
-import { connect, type NatsConnection, type Subscription as NatsSubscription } from '@nats-io/transport-node'
+import { connect, headers, type NatsConnection, type Subscription as NatsSubscription } from '@nats-io/transport-node'
 import type { Logger } from '../log.js'
 import { ownsAll, type Ownership } from '../ownership/ownership.js'
 import type { Broadcast } from './broadcast.js'
-import { failuresOf, partitionOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
+import { failuresOf, partitionOf, partitionsOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 import { PARTITIONS } from '../ownership/partitions.js'
 import { Slots } from '../slots.js'
@@ -26,6 +26,8 @@ interface NatsBusOptions {
 
 /** The platform's own broadcast topic: a process back on NATS after an interruption. */
 const LOSS_TOPIC = '_reconnected'
+/** On each copy of an event published to several partitions (`partitionsOf`): the partition it is for. */
+const COPY_HEADER = 'Questline-Copy-For'
 const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000
 const REDELIVERY_DELAY_MS = 500
 /** Deliveries of one durable consumer handled at once by this process. */
@@ -56,7 +58,8 @@ interface Consuming {
 
 /**
  * Events over NATS JetStream: one stream for all subjects `<prefix>.<context>.<EventType>.<partition>`,
- * published with the event id as message id (the server drops duplicates within its window).
+ * published with the event id as message id (the server drops duplicates within its window); an
+ * event naming several avatars goes as one marked copy to each of their partitions (`partitionsOf`).
  * Each consuming context has one durable consumer per producing context and partition (this
  * server version filters a consumer on one subject only), read by the replica that owns the
  * partition (ownership/): it starts reading a partition it comes to own and stops one it loses.
@@ -221,7 +224,8 @@ export class NatsBus implements EventBus {
         m.ack()
         continue
       }
-      const work = handler(m.json<DomainEvent>()).then(() => m.ack(), (e: unknown) => {
+      const copyFor = m.headers?.get(COPY_HEADER)
+      const work = handler(m.json<DomainEvent>(), copyFor ? { partition: Number(copyFor) } : undefined).then(() => m.ack(), (e: unknown) => {
         this.log?.warn({ err: e, subject: m.subject }, 'event handler failed; redelivering')
         m.nak(REDELIVERY_DELAY_MS)
       }).finally(() => inFlight.delete(work))
@@ -234,8 +238,21 @@ export class NatsBus implements EventBus {
   async publish(context: string, events: DomainEvent[]): Promise<PublishFailure[]> {
     const js = this.js
     if (!js) throw new Error('The NATS bus is not started.')
-    const subject = (e: DomainEvent) => subjectOf(this.options.prefix, context, e.type, partitionOf(e))
-    return failuresOf(events, await Promise.allSettled(events.map((e) => js.publish(subject(e), JSON.stringify(e), { msgID: e.id }))))
+    const publishOne = async (e: DomainEvent) => {
+      const home = partitionOf(e)
+      const partitions = partitionsOf(e)
+      const body = JSON.stringify(e)
+      if (partitions.length === 1) return void (await js.publish(subjectOf(this.options.prefix, context, e.type, home), body, { msgID: e.id }))
+      // One copy per partition, each marked as a copy (a message without the mark is the whole
+      // event, as every message a version without copies published), each with an id of its
+      // own, so the server's duplicate check drops a republished copy, never another partition's.
+      await Promise.all(partitions.map((p) => {
+        const marked = headers()
+        marked.set(COPY_HEADER, String(p))
+        return js.publish(subjectOf(this.options.prefix, context, e.type, p), body, { msgID: p === home ? e.id : `${e.id}.${p}`, headers: marked })
+      }))
+    }
+    return failuresOf(events, await Promise.allSettled(events.map(publishOne)))
   }
 
   async ping(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { BatchStats } from '../writer/batcher.js'
+import { attemptsMadeAgain } from '../writer/retry.js'
 import type { BackgroundReads } from './metrics-sampler.js'
 
 /**
@@ -29,6 +30,11 @@ export class Metrics {
 
   constructor(withProcessMetrics: boolean, sources: MetricsSource[], reads: BackgroundReads) {
     if (withProcessMetrics) collectDefaultMetrics({ register: this.registry })
+    new Gauge({
+      name: 'write_attempts_made_again', registers: [this.registry],
+      help: 'Write attempts made again on fresh state (another process changed the aggregate first, or remembered state was stale)',
+      collect() { this.set(attemptsMadeAgain()) },
+    })
     for (const add of sources) add(this.registry, reads)
   }
 

@@ -17,6 +17,15 @@ const FAILED_ATTEMPTS = 3
 const RACE_ATTEMPTS = 30
 const MAX_PAUSE_MS = 50
 
+let madeAgain = 0
+
+/**
+ * Attempts of this process made again on fresh state (for /metrics): another writer changed the
+ * aggregate first, or a refusal was decided on a remembered state. Near zero while each hot
+ * aggregate has one owner, whose memory is then exact.
+ */
+export const attemptsMadeAgain = (): number => madeAgain
+
 /**
  * Runs a read-decide-write attempt until it writes. The write is guarded (by the version that was
  * read, and by unique keys), so a race with another process writes nothing: the attempt is made
@@ -28,9 +37,12 @@ export async function untilWritten<T>(what: string, attempt: () => Promise<T | t
     try {
       const answer = await attempt()
       if (answer !== RACE_LOST) return answer
+      madeAgain++
     } catch (e) {
       if (e instanceof AppError) throw e
-      if (!LOST_RACES.has(pgErrorCode(e) ?? '') && ++failures >= FAILED_ATTEMPTS) {
+      const raced = LOST_RACES.has(pgErrorCode(e) ?? '')
+      if (raced) madeAgain++
+      else if (++failures >= FAILED_ATTEMPTS) {
         throw new ServiceUnavailable(`The database did not take the change of ${what} (${(e as Error).message}); nothing was applied.`)
       }
     }
