@@ -7,12 +7,12 @@ import { connect } from '@nats-io/transport-node'
 import { jetstream } from '@nats-io/jetstream'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { PrivateNats } from '../../../test/support/private-nats.js'
-import { BattleLost } from '../../contracts/events/guild.js'
+import { Type } from 'typebox'
 import { newId } from '../ids.js'
 import type { Ownership } from '../ownership/ownership.js'
 import { partition, PARTITIONS } from '../ownership/partitions.js'
 import { subjectOf } from './bus.js'
-import { on, onParticipants } from './contract.js'
+import { eventsOf, on, onParticipants } from './contract.js'
 import { subscriptionOf } from './consumers.js'
 import type { DeadLetters } from './dead-letters.js'
 import { NatsBus } from './nats-bus.js'
@@ -60,6 +60,9 @@ test('each process hears of a possible loss when NATS comes back after an interr
   await heardOnceSent(2)
 }, 30_000)
 
+/** An event naming several avatars, as a battle's end does. */
+const BattleLost = eventsOf('guild')('BattleLost', Type.Object({ battleId: Type.String(), participants: Type.Array(Type.String()), penalty: Type.Integer() }))
+
 /** Owns a fixed set of partitions. */
 const owning = (partitions: number[]): Ownership => ({ owned: () => new Set(partitions), onChange: () => undefined })
 const noDeadLetters = { park: () => Promise.reject(new Error('nothing should be parked')) } as unknown as DeadLetters
@@ -83,8 +86,8 @@ test('an event naming avatars of several partitions: each avatar changed once, b
   // Avatars in many partitions, the battle's own among them or not.
   const participants = Array.from({ length: 24 }, () => newId())
   const battle = (avatars: string[]): DomainEvent => ({
-    id: newId(), type: 'BattleLost', occurredAt: new Date().toISOString(), aggregateId: newId(), version: 2,
-    payload: { battleId: newId(), guildId: newId(), bossType: 'DRAGON', participants: avatars, penalty: 5 },
+    id: newId(), type: 'BattleLost', occurredAt: '2026-11-28T12:00:00.000Z', aggregateId: newId(), version: 2,
+    payload: { battleId: newId(), participants: avatars, penalty: 5 },
   })
   const ownerOf = (avatarId: string) => halves.findIndex((h) => h.includes(partition(avatarId)))
   const event = battle(participants)
