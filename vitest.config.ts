@@ -9,8 +9,8 @@ const apiProject = (backend: 'embedded' | 'postgres', bus: 'in-process' | 'nats'
   test: {
     name: bus === 'nats' ? 'api-postgres-nats' : `api-${backend}`,
     include,
-    // The launcher test starts split services (split project); the fault tests have their own project.
-    exclude: ['test/web/**', 'test/launcher.test.ts', 'test/split-faults.test.ts', 'test/rolling-restart.test.ts', '**/node_modules/**'],
+    // The launcher test starts split services (split project); the fault tests and the runtime tree have their own projects.
+    exclude: ['test/web/**', 'test/launcher.test.ts', 'test/split-faults.test.ts', 'test/rolling-restart.test.ts', 'test/runtime-tree.test.ts', '**/node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: backend, QL_TEST_BUS: bus },
     testTimeout: 60_000,
@@ -30,9 +30,10 @@ const splitProject = {
     // Left out: suites that reach under the API (storage, rank tallies, job slots, token
     // revocations, signing keys, retention), or point one process at a stand-in (marketplace faults) or a web build of
     // their own (web serving), or run all-in-one processes of their own (crash batching, operator commands),
-    // or play the game's rules through a simulated year (the same rules in every shape; hours over HTTP).
+    // or play the game's rules through a simulated year (the same rules in every shape; hours over HTTP),
+    // or serve a runtime tree of their own (its project).
     exclude: ['test/simulated-year.test.ts', 'test/storage.test.ts', 'test/guild-rank.test.ts', 'test/job-slots.test.ts', 'test/token-revocations.test.ts', 'test/signing-keys.test.ts', 'test/retention.test.ts', 'test/marketplace-faults.test.ts',
-      'test/web-serving.test.ts', 'test/gateway.test.ts', 'test/split-faults.test.ts', 'test/rolling-restart.test.ts', 'test/crash-batching.test.ts', 'test/operator.test.ts', 'test/web/**'],
+      'test/web-serving.test.ts', 'test/gateway.test.ts', 'test/split-faults.test.ts', 'test/rolling-restart.test.ts', 'test/crash-batching.test.ts', 'test/operator.test.ts', 'test/runtime-tree.test.ts', 'test/web/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: 'postgres', QL_TEST_BUS: 'nats', QL_TEST_TARGET: 'split' },
     fileParallelism: false,
@@ -55,6 +56,20 @@ const splitFaultsProject = {
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 60_000,
+  },
+}
+
+/**
+ * The runtime tree (npm run build:runtime) made once and served from a temporary directory as the
+ * image serves it: on the embedded database, and one context alone on PostgreSQL when
+ * TEST_DATABASE_URL is set. Its processes make their own data places: no global setup.
+ */
+const runtimeTreeProject = {
+  test: {
+    name: 'runtime-tree',
+    include: ['test/runtime-tree.test.ts'],
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
   },
 }
 
@@ -93,6 +108,7 @@ export default defineConfig({
       // TEST_SPLIT=false leaves it out of a quick local run.
       ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL && process.env.TEST_SPLIT !== 'false' ? [splitProject] : []),
       ...(process.env.TEST_DATABASE_URL && process.env.TEST_NATS_URL ? [splitFaultsProject] : []),
+      runtimeTreeProject,
       ...(webSkipped ? [] : [webProject]),
     ],
   },

@@ -9,15 +9,18 @@ import { isStale, WEB } from './outputs.js'
 
 export const WEB_ROOT = fileURLToPath(new URL('../web', import.meta.url))
 
-/** Builds when asked to, or when stale; answers whether it built. */
-export async function buildWebApp(opts: { ifStale?: boolean; quiet?: boolean } = {}): Promise<boolean> {
+/** Builds (into web/dist, or `outDir`) when asked to, or when stale; answers whether it built. */
+export async function buildWebApp(opts: { ifStale?: boolean; quiet?: boolean; outDir?: string } = {}): Promise<boolean> {
   if (opts.ifStale && !isStale(WEB)) return false
   const { build } = await import('vite')
   // Vite and the React plugin choose production output by NODE_ENV; vitest sets it to 'test'.
   const nodeEnv = process.env.NODE_ENV
   process.env.NODE_ENV = 'production'
   try {
-    await build({ configFile: path.join(WEB_ROOT, 'vite.config.ts'), mode: 'production', logLevel: opts.quiet ? 'warn' : 'info' })
+    await build({
+      configFile: path.join(WEB_ROOT, 'vite.config.ts'), mode: 'production', logLevel: opts.quiet ? 'warn' : 'info',
+      ...(opts.outDir ? { build: { outDir: opts.outDir } } : {}),
+    })
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV
     else process.env.NODE_ENV = nodeEnv

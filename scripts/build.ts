@@ -36,15 +36,17 @@ const BANNER = [
  * A bundled CommonJS module that reads files beside its code through `__dirname` (the Swagger
  * UI's page and assets) still finds them in node_modules: its `__dirname` and `__filename` are
  * the original file's, found relative to the output file, so a checkout moved elsewhere keeps working.
+ * `treeRoot` is the directory whose node_modules holds them when the output runs (the checkout's
+ * by default; a runtime tree's copy keeps the checkout's layout).
  */
-function fileLocations(outDir: string): Plugin {
+function fileLocations(outDir: string, treeRoot: string): Plugin {
   return {
     name: 'questline-file-locations',
     setup(b) {
       b.onLoad({ filter: /[\\/]node_modules[\\/].*\.c?js$/ }, async (args) => {
         const contents = await readFile(args.path, 'utf8')
         if (!/\b__(dirname|filename)\b/.test(contents) || !isCommonJs(args.path)) return undefined
-        const relative = JSON.stringify(path.relative(outDir, args.path))
+        const relative = JSON.stringify(path.relative(outDir, path.join(treeRoot, path.relative(ROOT, args.path))))
         return {
           contents: `var __filename = __questlineJoin(__questlineDir, ${relative}), __dirname = __questlineDirname(__filename);\n${contents}`,
           loader: 'js',
@@ -74,9 +76,9 @@ function isCommonJs(file: string): boolean {
  * Bundles the platform into `outDir` (dist/ by default): `questline.js` and the chunks it loads
  * only when needed (the NATS client, the PostgreSQL driver, the HTTP proxy of split services).
  * Written beside and swapped in, so a process starting meanwhile never sees half a build.
- * Answers the entry's path.
+ * `treeRoot`: where the node_modules it runs with is (see `fileLocations`). Answers the entry's path.
  */
-export async function buildServer(outDir = SERVER.dir): Promise<string> {
+export async function buildServer(outDir = SERVER.dir, { treeRoot = ROOT } = {}): Promise<string> {
   const started = Date.now()
   const temporary = `${outDir}.building-${process.pid}`
   const previous = `${outDir}.previous-${process.pid}`
@@ -91,7 +93,7 @@ export async function buildServer(outDir = SERVER.dir): Promise<string> {
     target: 'node20.19',
     external: EXTERNAL,
     banner: { js: BANNER },
-    plugins: [fileLocations(outDir)],
+    plugins: [fileLocations(outDir, treeRoot)],
     // Less text for node to parse at every start (a sixth less time loading it); names stay, so
     // stack traces still name their functions, and NODE_OPTIONS=--enable-source-maps maps them to src/.
     minifyWhitespace: true,

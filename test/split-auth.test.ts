@@ -10,17 +10,15 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { loadConfig } from '../src/config.js'
-import { KeyRing } from '../src/platform/auth/key-ring.js'
 import { generateSigningJwk } from '../src/platform/auth/keys.js'
 import { SYSTEM } from '../src/platform/auth/principal.js'
-import { AccessTokens } from '../src/platform/auth/tokens.js'
-import { systemClock } from '../src/platform/clock.js'
 import { buildPlatform } from '../src/server.js'
 import { freePort } from '../src/platform/net/free-port.js'
 import { buildTestApp, splitTarget, type TestApp } from './support/app.js'
 import { backend } from './support/backends.js'
 import { newPlayer } from './support/players.js'
 import { send, type OwnSplitTestApp, type SplitTestApp } from './support/split-app.js'
+import { tokensSignedWith } from './support/tokens.js'
 
 type Request = { method?: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: object }
 interface Answer {
@@ -67,11 +65,6 @@ async function avatarPlatformBeside(beside: TestApp, env: Record<string, string>
     ownServiceToken: async () => (await (await tokensSignedWith(env.JWT_PRIVATE_KEY)).issue(SYSTEM.userId, 'service')).token,
     close: () => platform.http.close(),
   }
-}
-
-/** Tokens signed with the key (a private JWK), or unset with a fresh one. */
-async function tokensSignedWith(jwk: string | undefined): Promise<AccessTokens> {
-  return new AccessTokens(await KeyRing.configured(jwk), { issuer: 'questline', audience: 'questline', ttlSeconds: 3600 }, systemClock, { isRevoked: () => false })
 }
 
 /** An access token for the user signed with a key no Questline process holds. */

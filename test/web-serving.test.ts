@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildTestApp, type TestApp } from './support/app.js'
 
@@ -19,6 +19,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'questline-web-'))
   await mkdir(path.join(dir, 'assets'))
   await writeFile(path.join(dir, 'index.html'), INDEX)
+  await writeFile(path.join(dir, 'index.html.gz'), gzipSync(INDEX))
   await writeFile(path.join(dir, 'assets', 'app-1a2b3c.js'), SCRIPT)
   await writeFile(path.join(dir, 'assets', 'app-1a2b3c.js.gz'), gzipSync(SCRIPT))
   app = await buildTestApp({ env: { WEB_DIR: dir } })
@@ -36,6 +37,13 @@ describe('the web app', () => {
     expect(res.headers['cache-control']).toBe('no-cache')
     expect(res.body).toBe(INDEX)
     expect((await app.inject({ method: 'HEAD', url: '/' })).statusCode).toBe(200)
+  })
+
+  test('/ to a client that accepts gzip and asks for no particular type (curl --compressed, a probe) is the page, gzipped', async () => {
+    const res = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip' } })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(res.rawPayload).toString('utf8')).toBe(INDEX)
   })
 
   test('the app\'s own routes get index.html when a browser asks for a page', async () => {

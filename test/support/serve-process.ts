@@ -1,7 +1,7 @@
 /**
- * `questline` as an operator runs it: a server process of its own (from source) on a data place,
- * and one-shot commands (backup, restore, admin) beside it. For tests that kill, restart or
- * operate on a whole process.
+ * `questline` as an operator runs it: a server process of its own (from source, or from a runtime
+ * tree) on a data place, and one-shot commands (backup, restore, admin) beside it. For tests that
+ * kill, restart or operate on a whole process.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -10,9 +10,11 @@ import path from 'node:path'
 import { inject } from 'vitest'
 import { freePort } from '../../src/platform/net/free-port.js'
 import { backend, createDatabase, databaseUrl, dropDatabase } from './backends.js'
+import { waitUntilReady } from './runtime-smoke.js'
+
+export { json } from './runtime-smoke.js'
 
 const START_TIMEOUT_MS = 60_000
-const ENTRY = ['--import', 'tsx', 'src/main.ts']
 
 export interface Server {
   url: string
@@ -27,26 +29,31 @@ function ownEnvironment(env: Record<string, string>): Record<string, string | un
   return { ...inherited, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ...env }
 }
 
-export async function startServer(env: Record<string, string>, args: string[] = []): Promise<Server> {
+/** How node starts Questline: from source in the checkout by default; a runtime tree's bundle from the tree. */
+export interface Entry {
+  args: string[]
+  cwd?: string
+}
+
+const FROM_SOURCE: Entry = { args: ['--import', 'tsx', 'src/main.ts'] }
+
+export async function startServer(env: Record<string, string>, args: string[] = [], entry: Entry = FROM_SOURCE): Promise<Server> {
   const port = await freePort()
-  const child = spawn(process.execPath, [...ENTRY, 'serve', ...args], {
+  const child = spawn(process.execPath, [...entry.args, 'serve', ...args], {
     env: { ...ownEnvironment(env), PORT: String(port), HOST: '127.0.0.1' },
+    ...(entry.cwd ? { cwd: entry.cwd } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
   for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')))
   const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + START_TIMEOUT_MS
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output}`)
-    const up = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.ok, () => false)
-    if (up) return { url, child, output: () => output }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`the server did not come up: ${output}`)
-    }
-    await new Promise((r) => setTimeout(r, 100))
+  try {
+    await waitUntilReady(url, { withinMs: START_TIMEOUT_MS, exited: () => (child.exitCode !== null ? `exit code ${child.exitCode}` : undefined) })
+  } catch (e) {
+    child.kill('SIGKILL')
+    throw new Error(`${(e as Error).message}\n${output}`)
   }
+  return { url, child, output: () => output }
 }
 
 export const stopServer = (s: Server, signal: 'SIGKILL' | 'SIGTERM' = 'SIGTERM') => new Promise<void>((resolve) => {
@@ -58,19 +65,10 @@ export const stopServer = (s: Server, signal: 'SIGKILL' | 'SIGTERM' = 'SIGTERM')
 /** A one-shot command: its exit code and output. */
 export function runCommand(env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...ENTRY, ...args], { env: ownEnvironment(env), timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...FROM_SOURCE.args, ...args], { env: ownEnvironment(env), timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
     })
   })
-}
-
-export async function json(url: string, init: RequestInit & { token?: string; key?: string; body?: string } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (init.token) headers.authorization = `Bearer ${init.token}`
-  if (init.key) headers['idempotency-key'] = init.key
-  const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(10_000) })
-  const text = await res.text()
-  return { status: res.status, body: text ? JSON.parse(text) : undefined }
 }
 
 export interface DataPlace {

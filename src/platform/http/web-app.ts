@@ -27,7 +27,8 @@ export async function serveWebApp(app: FastifyInstance, root: string): Promise<W
   await app.register(fastifyStatic, {
     root,
     wildcard: false,
-    index: 'index.html',
+    // A list: with preCompressed, @fastify/static finds a directory's compressed index only in an array (a string finds none: 404).
+    index: ['index.html'],
     cacheControl: false,
     // The build writes a .gz beside each text file; a client that accepts gzip gets it.
     preCompressed: true,
