@@ -2,6 +2,7 @@
  * Every setting of the platform, read from the environment once and validated here.
  * Nothing else reads process.env.
  */
+import { readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -187,6 +188,41 @@ function httpUrl(env: Env, name: string): string | undefined {
   return url
 }
 
+/** The contents of the file the setting names, without its final line break (Docker and Kubernetes mount secrets as files). */
+function fileContents(env: Env, name: string): string | undefined {
+  const file = optional(env, name)
+  if (file === undefined) return undefined
+  try {
+    return readFileSync(file, 'utf8').replace(/\r?\n$/, '')
+  } catch (e) {
+    throw new ConfigError(`${name} names ${file}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)}).`)
+  }
+}
+
+/** A secret: the setting itself, or the contents of the file `<NAME>_FILE` names. Both set is refused: which wins would be a guess. */
+function secret(env: Env, name: string): string | undefined {
+  const value = optional(env, name)
+  const fromFile = fileContents(env, `${name}_FILE`)
+  if (fromFile === undefined) return value
+  if (value !== undefined) throw new ConfigError(`Set ${name} or ${name}_FILE, not both.`)
+  return fromFile
+}
+
+/** DATABASE_URL with the password of `DATABASE_PASSWORD_FILE` in it, when that is set. */
+function databaseUrlOf(env: Env): string | undefined {
+  const databaseUrl = optional(env, 'DATABASE_URL')
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`)
+  }
+  const password = fileContents(env, 'DATABASE_PASSWORD_FILE')
+  if (password === undefined) return databaseUrl
+  if (!databaseUrl) throw new ConfigError('DATABASE_PASSWORD_FILE is the password of DATABASE_URL, which is unset.')
+  const url = new URL(databaseUrl)
+  if (url.password !== '') throw new ConfigError('DATABASE_URL holds a password already; leave DATABASE_PASSWORD_FILE unset.')
+  url.password = encodeURIComponent(password)
+  return url.toString()
+}
+
 /** A JSON array of JWK objects. */
 function jwkList(env: Env, name: string): Record<string, unknown>[] {
   const raw = optional(env, name)
@@ -204,10 +240,7 @@ function jwkList(env: Env, name: string): Record<string, unknown>[] {
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const databaseUrl = optional(env, 'DATABASE_URL')
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`)
-  }
+  const databaseUrl = databaseUrlOf(env)
   const avatarUrl = httpUrl(env, 'AVATAR_URL')
   const jwksUrl = httpUrl(env, 'JWKS_URL')
   const port = integer(env, 'PORT', 8080, 0, 65535)
@@ -229,7 +262,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobsEnabled: oneOf(env, 'JOBS_ENABLED', ['true', 'false'] as const, 'true') === 'true',
     economyMode: oneOf(env, 'ECONOMY_MODE', ['open', 'authoritative'] as const, 'open'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
-    jwtPrivateKey: optional(env, 'JWT_PRIVATE_KEY'),
+    jwtPrivateKey: secret(env, 'JWT_PRIVATE_KEY'),
     jwtPreviousPublicKeys: jwkList(env, 'JWT_PREVIOUS_PUBLIC_KEYS'),
     jwksUrl,
     jwtIssuer: optional(env, 'JWT_ISSUER') ?? 'questline',

@@ -4,7 +4,7 @@
  * several partitions reaches each avatar's owner, and the rest of its consumers once.
  */
 import { connect } from '@nats-io/transport-node'
-import { jetstream } from '@nats-io/jetstream'
+import { jetstream, jetstreamManager } from '@nats-io/jetstream'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { PrivateNats } from '../../../test/support/private-nats.js'
 import { Type } from 'typebox'
@@ -15,7 +15,7 @@ import { subjectOf } from './bus.js'
 import { eventsOf, on, onParticipants } from './contract.js'
 import { subscriptionOf } from './consumers.js'
 import type { DeadLetters } from './dead-letters.js'
-import { NatsBus } from './nats-bus.js'
+import { NatsBus, streamSettings } from './nats-bus.js'
 import type { DomainEvent } from './outbox.js'
 
 let nats: PrivateNats
@@ -113,3 +113,14 @@ test('an event naming avatars of several partitions: each avatar changed once, b
   expect(changed.length).toBe(6)
   expect(whole.length).toBe(2)
 }, 30_000)
+
+test('a stream provisioned beforehand keeps what its provisioner set (a replica count, here a description) when a process starts on it', async () => {
+  const id = `qlprov_${process.pid}`
+  const nc = await connect({ servers: nats.url })
+  const jsm = await jetstreamManager(nc)
+  await jsm.streams.add({ ...streamSettings(id, id, 600), description: 'provisioned by the deployment' })
+  await busOn(nats.url, id).start()
+  const { config } = await jsm.streams.info(id)
+  expect(config).toMatchObject({ ...streamSettings(id, id, 3600), description: 'provisioned by the deployment', num_replicas: 1 })
+  await nc.close()
+})

@@ -41,6 +41,15 @@ const SETUP_DEADLINE_MS = 60_000
  */
 const SETUP_REQUESTS_AT_ONCE = 8
 
+/**
+ * The stream's settings as a process makes or updates it. An update sends only these: the server
+ * keeps the rest as they are (the client merges them into the stream's current settings), so a
+ * replica count set by whoever provisioned the stream (deploy/helm's stream job) stays.
+ */
+export function streamSettings(stream: string, prefix: string, maxAgeSeconds: number) {
+  return { name: stream, subjects: [`${prefix}.>`], duplicate_window: DUPLICATE_WINDOW_NS, max_age: maxAgeSeconds * 1_000_000_000 }
+}
+
 /** A broadcast subscriber, and its NATS subscription once the bus has started. */
 interface Listener {
   topic: string
@@ -135,7 +144,7 @@ export class NatsBus implements EventBus {
     void this.watchForLoss(this.nc)
     const jsm = await jetstreamManager(this.nc)
     this.jsm = jsm
-    const config = { name: stream, subjects: [`${prefix}.>`], duplicate_window: DUPLICATE_WINDOW_NS, max_age: this.options.maxAgeSeconds * 1_000_000_000 }
+    const config = streamSettings(stream, prefix, this.options.maxAgeSeconds)
     // A server just started may not serve JetStream yet, and replicas starting together race to
     // make the stream: tried again until it is there.
     await this.untilDone('the stream', async () => {

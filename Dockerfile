@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# Questline in one image for every shape: the whole platform (`serve`, the default), one context
+# (`serve --only avatar`), the gateway (`serve --only edge`), or `migrate`. See docs/deploy.md.
+#
+#   docker build -t questline .
+#   docker run -p 8080:8080 -v questline-data:/data questline
+
+# Both stages on the same Debian (glibc) base: npm ci picks the native modules' binaries
+# (@node-rs/argon2, esbuild) for the platform the runtime stage runs on.
+ARG NODE_IMAGE=node:22.22.0-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY . .
+# npm ci also builds (the prepare script: dist/ and web/dist); build:runtime then makes the
+# runtime directory: dist/ (the server bundle and the web app), drizzle/ migrations, package.json,
+# package-lock.json and the production node_modules.
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund && npm run build:runtime -- /runtime
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=build --chown=root:root /runtime/ ./
+# The embedded database, its lock file and the operator socket live in /data: the only place the
+# process writes, owned by the unprivileged user it runs as (uid 1000, the image's `node`).
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+# slim has no curl: node asks /readyz (200 once started with its database and bus; 503 while
+# starting or draining).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# What bin/questline.js loads once its build is current; the image's build is, so no bin/ shim.
+ENTRYPOINT ["node", "dist/questline.js"]
+CMD ["serve"]

@@ -1,0 +1,273 @@
+/**
+ * The deployment files held against the code: no container runs on the CI machines, so CI reads
+ * compose.yaml, the Helm chart's manifests (rendered by scripts/helm-template.ts) and the Dockerfile,
+ * and fails when a setting they pass is not one src/config.ts reads (or is refused by it), a probe
+ * or scrape names a path or port a process does not serve, a context has no Deployment or compose
+ * service, a process lacks where a context it calls runs, the image's entry is not what
+ * bin/questline.js runs, the stream job's settings are not the processes', or a pod may be killed
+ * before it has drained. Each workload is assembled (not started) with its own settings and
+ * arguments, as `questline serve` would, and asked for the paths it serves.
+ */
+import { generateKeyPairSync } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { parse } from 'yaml'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { loadConfig } from '../src/config.js'
+import { CONTEXT_NAMES } from '../src/contexts/modules.js'
+import { Database } from '../src/platform/db/database.js'
+import { streamSettings } from '../src/platform/events/nats-bus.js'
+import { listenForMetrics } from '../src/platform/http/metrics-listener.js'
+import { assemblePlatform, type ContextName } from '../src/server.js'
+import { settingsRead } from './check-docs.js'
+import { Chart } from './helm-template.js'
+
+type Manifest = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed YAML, read by shape
+type Env = Record<string, string>
+
+const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')
+const CONTEXTS = CONTEXT_NAMES.filter((c) => c !== 'edge')
+/** `name=postgres://…` stand-ins for what a Secret holds. */
+const SECRET_VALUES: Record<string, string | undefined> = {
+  'database-url': 'postgres://questline:secret@postgres:5432/questline',
+  'database-migration-url': 'postgres://questline:secret@postgres:5432/questline',
+}
+
+/** Whether src/config.ts reads the setting: by name, or as one of its per-context families (`UPSTREAM_AVATAR`). */
+const known = (() => {
+  const names = settingsRead(loadConfig, read('src/config.ts'))
+  return (name: string) => names.includes(name) || names.some((family) => family.endsWith('_<CONTEXT>') &&
+    name.startsWith(family.replace('<CONTEXT>', '')) && (CONTEXT_NAMES as readonly string[]).includes(name.slice(family.length - 9).toLowerCase()))
+})()
+
+/** `--only a,b` of a `serve` command line. */
+const onlyOf = (args: string[]) => args[args.indexOf('--only') + 1]!.split(',') as ContextName[]
+
+let database: Database
+let secretsDir: string
+beforeAll(async () => {
+  database = await Database.embedded({})
+  secretsDir = mkdtempSync(path.join(tmpdir(), 'ql-deploy-'))
+}, 60_000)
+afterAll(async () => {
+  await database?.close()
+  rmSync(secretsDir, { recursive: true, force: true })
+})
+
+/** The process `questline <args>` with these settings would be: assembled, asked which GET paths it serves, closed. */
+async function serves(args: string[], env: Env, paths: string[]): Promise<string[]> {
+  expect(args[0], args.join(' ')).toBe('serve')
+  const config = loadConfig({ ...env, LOG_LEVEL: 'silent', JOBS_ENABLED: 'false' })
+  const { http } = await assemblePlatform({ config, logger: false, database, ...(args.includes('--only') ? { only: onlyOf(args) } : {}) })
+  try {
+    await http.ready()
+    return paths.filter((url) => http.hasRoute({ method: 'GET', url }))
+  } finally {
+    await http.close()
+  }
+}
+
+/** The Dockerfile's instructions, continuation lines joined. */
+function dockerfile(): { instruction: string; value: string }[] {
+  return read('Dockerfile').replace(/\\\n/g, ' ').split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'))
+    .map((l) => /^(\w+)\s+(.*)$/.exec(l.trim())!).map((m) => ({ instruction: m[1]!.toUpperCase(), value: m[2]! }))
+}
+
+/** The path a health check command asks (`fetch('http://127.0.0.1:8080/readyz')`, or `… + '/readyz'`). */
+const healthCheckPath = (command: string) => {
+  const m = /http:\/\/127\.0\.0\.1:\d+(\/[\w/-]*)|'(\/[\w/-]*)'/.exec(command)
+  return m?.[1] ?? m?.[2]
+}
+
+describe('the image', () => {
+  const instructions = dockerfile()
+  const of = (name: string) => instructions.filter((i) => i.instruction === name).map((i) => i.value)
+
+  test('its entry is what bin/questline.js loads, with npm start\'s command: the bundle, serve', () => {
+    const bundle = /await import\('\.\.\/(dist\/[\w.]+\.js)'\)\s*$/.exec(read('bin/questline.js'))?.[1]
+    const startArgs = (JSON.parse(read('package.json')) as { scripts: Env }).scripts.start!.split(' ')
+    expect(startArgs.slice(0, 2)).toEqual(['node', 'bin/questline.js'])
+    expect(of('ENTRYPOINT').map((v) => JSON.parse(v) as unknown)).toEqual([['node', bundle]])
+    expect(of('CMD').map((v) => JSON.parse(v) as unknown)).toEqual([startArgs.slice(2)])
+  })
+
+  test('both stages are on one base (native modules), the runtime runs unprivileged, and its settings are read by src/config.ts', () => {
+    expect(of('FROM').map((v) => v.split(/\s+/)[0])).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}'])
+    expect(of('USER').at(-1)).not.toMatch(/^(root|0)$/)
+    const env = Object.fromEntries(of('ENV').flatMap((v) => [...v.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])))
+    expect(Object.keys(env).filter((name) => name !== 'NODE_ENV' && !known(name))).toEqual([])
+    expect(env).toMatchObject({ HOST: '0.0.0.0', DATA_DIR: '/data' })
+    expect(of('EXPOSE')).toEqual([env.PORT])
+    expect(of('VOLUME').map((v) => JSON.parse(v) as unknown)).toEqual([[env.DATA_DIR]])
+  })
+
+  test('its health check asks a path the platform serves', async () => {
+    const [check] = of('HEALTHCHECK')
+    const probe = healthCheckPath(check ?? '')
+    expect(probe).toBeDefined()
+    expect(await serves(['serve'], {}, [probe!])).toEqual([probe])
+  }, 60_000)
+})
+
+describe('compose.yaml', () => {
+  const compose = parse(read('compose.yaml'), { merge: true }) as Manifest
+  const services = Object.entries(compose.services as Record<string, Manifest>)
+  /** The services running the Questline image, with their command line (the image's CMD by default). */
+  const questline = services.filter(([, s]) => s.build === '.').map(([name, s]) => ({ name, service: s, args: (s.command ?? ['serve']) as string[] }))
+  /** The service's settings, each file a secret names made a file of a stand-in. */
+  const settingsOf = (s: Manifest): Env => Object.fromEntries(Object.entries((s.environment ?? {}) as Env).map(([k, v]) => {
+    if (!k.endsWith('_FILE')) return [k, String(v)]
+    const secret = path.basename(v)
+    expect(s.secrets, `${k} names a secret the service is not given`).toContain(secret)
+    const file = path.join(secretsDir, secret)
+    writeFileSync(file, secret.startsWith('jwt') ? JSON.stringify(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' })) : 'secret')
+    return [k, file]
+  }))
+
+  test('every setting a Questline service is given is one src/config.ts reads, and takes', () => {
+    for (const { name, service } of questline) {
+      const env = settingsOf(service)
+      expect(Object.keys(env).filter((k) => !known(k)), name).toEqual([])
+      expect(() => loadConfig(env), name).not.toThrow()
+      expect(service.entrypoint, `${name} keeps the image's entry`).toBeUndefined()
+    }
+  })
+
+  test('the default is the whole platform on a volume at /data; the split profile runs every context, three of them twice, and the gateway', () => {
+    const embedded = compose.services.questline as Manifest
+    expect(embedded.profiles).toBeUndefined()
+    expect(embedded.volumes).toEqual([expect.stringMatching(/^[\w-]+:\/data$/)])
+    const split = questline.filter(({ service }) => service.profiles?.includes('split'))
+    const serving = (context: string) => split.filter(({ args }) => args.includes('--only') && onlyOf(args).includes(context as ContextName))
+    for (const context of CONTEXT_NAMES) expect(serving(context).length, context).toBeGreaterThanOrEqual(['avatar', 'tracking', 'live'].includes(context) ? 2 : 1)
+    expect(split.find(({ args }) => args[0] === 'migrate'), 'a one-shot migrate').toMatchObject({ service: { restart: 'no' } })
+    for (const infra of ['postgres', 'nats']) expect(compose.services[infra]?.healthcheck, infra).toBeDefined()
+  })
+
+  test('each replica finds itself among its context\'s upstreams, and every upstream is a service that serves that context', () => {
+    const serviceNames = new Set(questline.map((q) => q.name))
+    for (const { name, service, args } of questline.filter(({ args }) => args.includes('--only'))) {
+      const env = service.environment as Env
+      for (const [key, urls] of Object.entries(env).filter(([k]) => k.startsWith('UPSTREAM_'))) {
+        for (const url of urls.split(',')) {
+          const host = new URL(url).hostname
+          expect(serviceNames.has(host), `${name}: ${key} names ${host}`).toBe(true)
+          expect(onlyOf(questline.find((q) => q.name === host)!.args), `${host} serves ${key}`).toContain(key.slice(9).toLowerCase())
+        }
+      }
+      const own = onlyOf(args)[0]!
+      if (own !== 'edge') expect(env[`UPSTREAM_${own.toUpperCase()}`]?.split(','), name).toContain(env.ADVERTISE_URL)
+    }
+  })
+
+  test('every health check asks a path its process serves, and a container stops only after it has drained', async () => {
+    for (const { name, service, args } of questline.filter(({ args }) => args[0] === 'serve')) {
+      const probe = healthCheckPath((service.healthcheck?.test as string[]).join(' '))
+      expect(probe, name).toBeDefined()
+      expect(await serves(args, settingsOf(service), [probe!]), name).toEqual([probe])
+      const config = loadConfig(settingsOf(service))
+      expect(Number(/^(\d+)s$/.exec(service.stop_grace_period as string)?.[1]) * 1000, name).toBeGreaterThan(config.drainTimeoutMs)
+    }
+  }, 120_000)
+})
+
+describe('the Helm chart', () => {
+  const chart = new Chart(new URL('../deploy/helm/questline', import.meta.url).pathname)
+  const values = { database: { url: SECRET_VALUES['database-url'] }, serviceMonitor: { enabled: true }, gateway: { ingress: { enabled: true } } }
+  const manifests = chart.manifests<Manifest>(values)
+  const ofKind = (kind: string) => manifests.filter((m) => m.kind === kind)
+  const questlineImage = (image: string) => image.split(':')[0] === (parse(read('deploy/helm/questline/values.yaml')) as Manifest).image.repository
+  /** Every Questline container of the chart, with its settings (from a Secret: the stand-ins; optional keys left out). */
+  const containers = [...ofKind('Deployment'), ...ofKind('Job')].flatMap((m) => (m.spec.template.spec.containers as Manifest[])
+    .filter((c) => questlineImage(c.image as string)).map((container) => ({ workload: m, container, env: Object.fromEntries((container.env as Manifest[])
+      .map((e) => [e.name as string, e.value ?? SECRET_VALUES[e.valueFrom?.secretKeyRef?.key as string]])
+      .filter(([, v]) => v !== undefined)) as Env })))
+  const deployments = containers.filter(({ workload }) => workload.kind === 'Deployment')
+
+  test('every setting a Questline container is given is one src/config.ts reads, and takes; none replaces the image\'s entry', () => {
+    expect(containers.length).toBeGreaterThan(CONTEXTS.length)
+    for (const { workload, container, env } of containers) {
+      expect((container.env as Manifest[]).map((e) => e.name as string).filter((k) => !known(k)), workload.metadata.name).toEqual([])
+      expect(() => loadConfig(env), workload.metadata.name).not.toThrow()
+      expect(container.command, workload.metadata.name).toBeUndefined()
+    }
+  })
+
+  test('every context has a Deployment serving it, the gateway one serving the edge, each with a Service, a PodDisruptionBudget and an autoscaler when asked', () => {
+    for (const context of CONTEXT_NAMES) {
+      const serving = deployments.filter(({ container }) => (container.args as string[])[0] === 'serve' && onlyOf(container.args as string[]).includes(context))
+      expect(serving.length, `${context} has a Deployment`).toBe(1)
+    }
+    const names = deployments.map(({ workload }) => workload.metadata.name as string)
+    expect(ofKind('Service').map((s) => s.metadata.name as string).sort()).toEqual([...names].sort())
+    expect(ofKind('PodDisruptionBudget').map((s) => s.metadata.name as string).sort()).toEqual([...names].sort())
+    const scaled = chart.manifests<Manifest>({ ...values, contexts: { avatar: { autoscaling: { enabled: true } } } })
+    expect(scaled.filter((m) => m.kind === 'HorizontalPodAutoscaler').map((m) => m.spec.scaleTargetRef.name as string)).toEqual(['questline-avatar'])
+    expect(scaled.find((m) => m.kind === 'Deployment' && m.metadata.name === 'questline-avatar')!.spec.replicas).toBeUndefined()
+  })
+
+  test('every Secret key a container reads is in the Secret the chart makes', () => {
+    const secret = ofKind('Secret')[0]!
+    for (const { container } of containers) {
+      for (const ref of (container.env as Manifest[]).map((e) => e.valueFrom?.secretKeyRef as Manifest | undefined).filter((r) => r !== undefined)) {
+        expect(ref.name).toBe(secret.metadata.name)
+        if (!ref.optional) expect(Object.keys(secret.stringData as Env)).toContain(ref.key)
+      }
+    }
+  })
+
+  test('every upstream and the JWKS URL name a Service, on a port it publishes, of the process serving that context', () => {
+    const services = new Map(ofKind('Service').map((s) => [s.metadata.name as string, s]))
+    const serving = new Map(deployments.map(({ workload, container }) => [workload.metadata.name as string, onlyOf(container.args as string[])]))
+    for (const { workload, env } of deployments) {
+      for (const [key, value] of Object.entries(env).filter(([k]) => k.startsWith('UPSTREAM_') || k === 'JWKS_URL')) {
+        const url = new URL(value)
+        const service = services.get(url.hostname)
+        expect(service, `${workload.metadata.name}: ${key}`).toBeDefined()
+        expect((service!.spec.ports as Manifest[]).map((p) => String(p.port)), key).toContain(url.port || '80')
+        expect(serving.get(url.hostname), key).toContain(key === 'JWKS_URL' ? 'edge' : key.slice(9).toLowerCase())
+      }
+    }
+  })
+
+  test('every probe asks a path its process serves, on its API port; the scrape asks the metrics port; a pod is killed only after it has drained', async () => {
+    for (const { workload, container, env } of deployments) {
+      const pod = workload.spec.template.spec as Manifest
+      const ports = new Map((container.ports as Manifest[]).map((p) => [p.name as string, String(p.containerPort)]))
+      const probes = ['startupProbe', 'livenessProbe', 'readinessProbe'].map((p) => container[p]?.httpGet as Manifest)
+      expect(probes.map((p) => ports.get(p.port as string)), workload.metadata.name).toEqual([env.PORT, env.PORT, env.PORT])
+      const paths = probes.map((p) => p.path as string)
+      expect(await serves(container.args as string[], env, paths), workload.metadata.name).toEqual(paths)
+      const preStopSeconds = Number((container.lifecycle.preStop.exec.command as string[])[1])
+      expect(pod.terminationGracePeriodSeconds * 1000, workload.metadata.name).toBeGreaterThan(loadConfig(env).drainTimeoutMs + preStopSeconds * 1000)
+      expect(ports.get('metrics')).toBe(env.METRICS_PORT)
+    }
+    const [monitor] = ofKind('ServiceMonitor')
+    const [endpoint] = monitor!.spec.endpoints as Manifest[]
+    expect(ofKind('Service').every((s) => (s.spec.ports as Manifest[]).some((p) => p.name === endpoint!.port && p.targetPort === 'metrics'))).toBe(true)
+    // /metrics on the listener METRICS_PORT opens: asked for real, on a free port.
+    const config = loadConfig({ ...deployments[0]!.env, METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOBS_ENABLED: 'false' })
+    const { http } = await assemblePlatform({ config, logger: false, database, only: onlyOf(deployments[0]!.container.args as string[]) })
+    try {
+      const at = await listenForMetrics(http)
+      expect((await fetch(`${at}${endpoint!.path}`)).status).toBe(200)
+    } finally {
+      await http.close()
+    }
+  }, 120_000)
+
+  test('migrations run as a hook before install and upgrade; the stream job gives the stream the processes\' settings and its replica count', () => {
+    const [migrate] = containers.filter(({ workload }) => workload.kind === 'Job')
+    expect(migrate!.container.args).toEqual(['migrate'])
+    expect(migrate!.workload.metadata.annotations['helm.sh/hook']).toBe('pre-install,pre-upgrade')
+    const stream = JSON.parse(ofKind('ConfigMap').find((m) => m.metadata.name === 'questline-stream')!.data['stream.json'] as string) as Manifest
+    for (const { env } of deployments) {
+      const config = loadConfig(env)
+      const settings = streamSettings(config.natsStream, config.natsSubjectPrefix, config.retentionDays * 86_400)
+      expect(stream).toMatchObject({ ...settings, num_replicas: (parse(read('deploy/helm/questline/values.yaml')) as Manifest).nats.streamReplicas })
+    }
+    const job = ofKind('Job').find((m) => m.metadata.name === 'questline-stream')!
+    expect(job.spec.template.spec.containers[0].args[0]).toContain(`nats stream add ${stream.name} --config`)
+  })
+})
