@@ -13,7 +13,7 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY . .
 # npm ci also builds (the prepare script: dist/ and web/dist); build:runtime then makes the
-# runtime directory: dist/ (the server bundle and the web app), drizzle/ migrations, package.json,
+# runtime directory: dist/ (the server bundle), web/dist (the web app), drizzle/ migrations, package.json,
 # package-lock.json and the production node_modules.
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund && npm run build:runtime -- /runtime
 
