@@ -28,6 +28,13 @@ function ownEnvironment(env: Record<string, string>): Record<string, string | un
 }
 
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<Server> {
+  const server = await launchServer(env, args)
+  await untilReady(server)
+  return server
+}
+
+/** A server process begun, not waited for: `untilReady` waits for its /readyz. */
+export async function launchServer(env: Record<string, string>, args: string[] = []): Promise<Server> {
   const port = await freePort()
   const child = spawn(process.execPath, [...ENTRY, 'serve', ...args], {
     env: { ...ownEnvironment(env), PORT: String(port), HOST: '127.0.0.1' },
@@ -35,15 +42,19 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   })
   let output = ''
   for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')))
-  const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + START_TIMEOUT_MS
+  return { url: `http://127.0.0.1:${port}`, child, output: () => output }
+}
+
+/** Waits until the server answers /readyz 200; throws (killing it) when it exits first or takes longer than `withinMs`. */
+export async function untilReady(server: Server, withinMs = START_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + withinMs
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output}`)
-    const up = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.ok, () => false)
-    if (up) return { url, child, output: () => output }
+    if (server.child.exitCode !== null) throw new Error(`the server exited with ${server.child.exitCode}: ${server.output()}`)
+    const up = await fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.ok, () => false)
+    if (up) return
     if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`the server did not come up: ${output}`)
+      server.child.kill('SIGKILL')
+      throw new Error(`the server did not come up within ${withinMs} ms: ${server.output()}`)
     }
     await new Promise((r) => setTimeout(r, 100))
   }
