@@ -40,6 +40,7 @@ function fail(message: string): never {
 }
 
 async function main(argv: string[]): Promise<void> {
+  const loaded = performance.now()
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -53,7 +54,7 @@ async function main(argv: string[]): Promise<void> {
   const logger = createLogger(config.logLevel)
 
   if (command === 'migrate') {
-    const database = await openDatabase(config)
+    const database = await openDatabase(config, { log: logger || undefined })
     try {
       await migrateDatabase(database, config.databaseUrl)
     } finally {
@@ -89,9 +90,12 @@ async function main(argv: string[]): Promise<void> {
     testControls,
   })
   const { http } = platform
+  const assembled = performance.now()
   const log = logger || undefined
   const stop = async (signal: string) => {
     logger.info({ signal }, 'draining: finishing what is under way')
+    // A process started meanwhile on the same data directory waits for this one instead of refusing it.
+    await platform.database.markStopping().catch((e: unknown) => logger.warn({ err: e }, 'could not mark the data directory\'s lock as stopping'))
     const drained = await drain(http, config.drainTimeoutMs)
     if (!drained) logger.warn({ drainTimeoutMs: config.drainTimeoutMs }, 'drain timed out: connections left were cut')
     process.exit(drained ? 0 : 1)
@@ -107,7 +111,7 @@ async function main(argv: string[]): Promise<void> {
   const listening = performance.now()
   await platform.start()
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${path.relative(process.cwd(), config.dataDir) || '.'}`
-  logger.info({ listeningMs: Math.round(listening), readyMs: Math.round(performance.now()) },
+  logger.info({ loadedMs: Math.round(loaded), assembledMs: Math.round(assembled), listeningMs: Math.round(listening), readyMs: Math.round(performance.now()), startMs: platform.startPhases },
     `Questline is up on http://${config.host}:${config.port} (${where}); API docs at /docs`)
   if (!config.databaseUrl) {
     await serveOperatorSocket(config.dataDir, {

@@ -38,6 +38,7 @@ import { Retention } from './platform/jobs/retention.js'
 import { Vacuum } from './platform/jobs/vacuum.js'
 import { Scheduler } from './platform/jobs/scheduler.js'
 import type { Logger } from './platform/log.js'
+import { allSettledOrFirstFailure, phaseTimer } from './platform/start-steps.js'
 import { servedElsewhere, type ContextModule, type ContextParts } from './platform/module.js'
 
 export { CONTEXT_NAMES, type ContextName }
@@ -63,14 +64,24 @@ interface PlatformOptions {
   testControls?: boolean
 }
 
+/** How long after the start the metrics sampler first reads (then every METRICS_SAMPLE_SECONDS). */
+const FIRST_METRICS_SAMPLE_AFTER_MS = 2_000
+
+/** Beyond the previous process's drain: closing its database and exiting. */
+const PREVIOUS_PROCESS_EXIT_MARGIN_MS = 10_000
+
 /**
  * The configured database. The embedded one is answered before it is ready (`waitReady: false`):
  * its data directory is locked, and PGlite starts while the caller goes on; `opened` settles then.
+ * A previous process still stopping on the data directory is waited for: its drain
+ * (DRAIN_TIMEOUT_MS) and a margin.
  */
-export async function openDatabase(config: Config, opts: { waitReady?: boolean } = {}): Promise<Database> {
-  return config.databaseUrl
-    ? Database.postgres(config.databaseUrl, config.databasePoolSize)
-    : Database.embedded({ dataDir: config.dataDir, waitReady: opts.waitReady ?? true })
+export async function openDatabase(config: Config, opts: { waitReady?: boolean; log?: Logger | undefined } = {}): Promise<Database> {
+  if (config.databaseUrl) return Database.postgres(config.databaseUrl, config.databasePoolSize)
+  const waitForStoppingMs = config.drainTimeoutMs + PREVIOUS_PROCESS_EXIT_MARGIN_MS
+  const onWaiting = (pid: number, waitMs: number) =>
+    opts.log?.warn({ pid, waitMs }, `the data directory is held by the previous process (pid ${pid}), which is stopping: waiting for it to finish (at most ${Math.ceil(waitMs / 1000)} s)`)
+  return Database.embedded({ dataDir: config.dataDir, waitReady: opts.waitReady ?? true, lock: { waitForStoppingMs, onWaiting } })
 }
 
 interface Platform {
@@ -98,6 +109,8 @@ interface AssembledPlatform extends Platform {
    * /readyz (503) and holds every other request. A failure closes the server's parts and rejects.
    */
   start(): Promise<void>
+  /** Milliseconds each step of `start()` took, by name (the start-up log line, the bench). */
+  readonly startPhases: Readonly<Record<string, number>>
 }
 
 async function createBus(config: Config, logger: Logger | false): Promise<EventBus> {
@@ -126,7 +139,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
   const settable = opts.testControls && !opts.clock ? new SettableClock() : undefined
   const clock = opts.clock ?? settable ?? systemClock
   const log = opts.logger || undefined
-  const database = opts.database ?? (await openDatabase(config, { waitReady: false }))
+  const database = opts.database ?? (await openDatabase(config, { waitReady: false, log }))
   const closers: (() => Promise<void>)[] = []
   let closed: Promise<void> | undefined
   const closeAll = () => {
@@ -246,16 +259,25 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
     closers.push(() => scheduler.close())
     http.addHook('onClose', closeAll)
 
+    const startPhases: Record<string, number> = {}
     const start = async () => {
+      const timed = phaseTimer(startPhases)
       try {
-        if (!opts.database) await migrateDatabase(database, config.databaseUrl)
-        await keys.start()
-        await revocations.start()
-        await bus.start()
+        await timed('database', () => database.opened)
+        if (!opts.database) await timed('migrations', () => migrateDatabase(database, config.databaseUrl))
+        // Independent of one another once the schema is there: side by side (a pool overlaps
+        // their queries; the embedded engine at least their waits).
+        await allSettledOrFirstFailure([
+          timed('keys', () => keys.start()),
+          timed('revocations', () => revocations.start()),
+          // The relay hands events to the bus: the bus first.
+          timed('bus', () => bus.start()).then(() => timed('relay', () => relay.start())),
+        ])
         for (const pool of [...pools.values(), ...peers.pools]) pool.startHealthChecks()
-        await relay.start()
         if (config.jobsEnabled) scheduler.start()
-        sampler.start()
+        // Its first reading (table sizes, backlogs: a dozen queries) waits a moment, so that it does
+        // not queue ahead of the first requests on the embedded engine's one connection.
+        sampler.start(Math.min(config.metricsSampleSeconds * 1000, FIRST_METRICS_SAMPLE_AFTER_MS))
         await listenForMetrics(http)
         markStarted()
       } catch (e) {
@@ -264,7 +286,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
         throw e
       }
     }
-    return { http, database, relay, bus, scheduler, tokens, keys, revocations, clock, sampler, start }
+    return { http, database, relay, bus, scheduler, tokens, keys, revocations, clock, sampler, start, startPhases }
   } catch (e) {
     await closeAll()
     throw e

@@ -38,6 +38,13 @@ export interface Entry {
 const FROM_SOURCE: Entry = { args: ['--import', 'tsx', 'src/main.ts'] }
 
 export async function startServer(env: Record<string, string>, args: string[] = [], entry: Entry = FROM_SOURCE): Promise<Server> {
+  const server = await launchServer(env, args, entry)
+  await untilReady(server)
+  return server
+}
+
+/** A server process begun, not waited for: `untilReady` waits for its /readyz. */
+export async function launchServer(env: Record<string, string>, args: string[] = [], entry: Entry = FROM_SOURCE): Promise<Server> {
   const port = await freePort()
   const child = spawn(process.execPath, [...entry.args, 'serve', ...args], {
     env: { ...ownEnvironment(env), PORT: String(port), HOST: '127.0.0.1' },
@@ -46,14 +53,18 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   })
   let output = ''
   for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')))
-  const url = `http://127.0.0.1:${port}`
+  return { url: `http://127.0.0.1:${port}`, child, output: () => output }
+}
+
+/** Waits until the server answers /readyz 200; throws (killing it) when it exits first or takes longer than `withinMs`. */
+export async function untilReady(server: Server, withinMs = START_TIMEOUT_MS): Promise<void> {
+  const { child } = server
   try {
-    await waitUntilReady(url, { withinMs: START_TIMEOUT_MS, exited: () => (child.exitCode !== null ? `exit code ${child.exitCode}` : undefined) })
+    await waitUntilReady(server.url, { withinMs, exited: () => (child.exitCode !== null ? `exit code ${child.exitCode}` : undefined) })
   } catch (e) {
     child.kill('SIGKILL')
-    throw new Error(`${(e as Error).message}\n${output}`)
+    throw new Error(`${(e as Error).message}\n${server.output()}`)
   }
-  return { url, child, output: () => output }
 }
 
 export const stopServer = (s: Server, signal: 'SIGKILL' | 'SIGTERM' = 'SIGTERM') => new Promise<void>((resolve) => {

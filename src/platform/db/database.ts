@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
-import { DataDirLock } from './lock-file.js'
+import { type AcquireOptions, DataDirLock } from './lock-file.js'
 
 type Db = PgDatabase<PgQueryResultHKT>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -43,6 +43,7 @@ export class Database {
     readonly opened: Promise<void>,
     /** Raw client for dumps (embedded only). */
     readonly pglite?: PGlite,
+    private readonly lock?: DataDirLock,
   ) {
     // Whoever needs it awaits `opened`; a failure nobody awaited yet must not end the process.
     opened.catch(() => undefined)
@@ -53,8 +54,8 @@ export class Database {
    * locked and PGlite has begun starting (reading its files, compiling its WebAssembly), so the
    * caller can do other work meanwhile; `opened` tells when it is ready.
    */
-  static async embedded(opts: { dataDir?: string; loadDataDir?: Blob; waitReady?: boolean }): Promise<Database> {
-    const lock = opts.dataDir ? await DataDirLock.acquire(opts.dataDir) : undefined
+  static async embedded(opts: { dataDir?: string; loadDataDir?: Blob; waitReady?: boolean; lock?: AcquireOptions }): Promise<Database> {
+    const lock = opts.dataDir ? await DataDirLock.acquire(opts.dataDir, opts.lock) : undefined
     try {
       const client = new PGlite({
         ...(opts.dataDir ? { dataDir: opts.dataDir + '/pgdata' } : {}),
@@ -69,7 +70,7 @@ export class Database {
         } finally {
           await lock?.release()
         }
-      }, raw, client.waitReady, client)
+      }, raw, client.waitReady, client, lock)
       if (opts.waitReady !== false) await database.opened
       return database
     } catch (e) {
@@ -167,6 +168,14 @@ export class Database {
       }
     }
     return guarded as P
+  }
+
+  /**
+   * Says, in the data directory's lock, that this process is stopping: a process starting on the
+   * same directory meanwhile waits for it to finish rather than refusing (embedded only).
+   */
+  async markStopping(): Promise<void> {
+    await this.lock?.markStopping()
   }
 
   async ping(): Promise<void> {

@@ -51,3 +51,52 @@ test('an older lock holding only a pid: a dead pid is stale, a live one still ho
   await writeFile(lockFile(), '')
   await (await DataDirLock.acquire(dir)).release()
 })
+
+test('a start while the holder is stopping waits for it, says so once, and takes the lock when it lets go', async () => {
+  const previous = await DataDirLock.acquire(dir)
+  await previous.markStopping()
+  expect(JSON.parse(await readFile(lockFile(), 'utf8'))).toMatchObject({ pid: process.pid, stopping: true })
+  const waitedFor: number[] = []
+  const next = await DataDirLock.acquire(dir, {
+    waitForStoppingMs: 30_000,
+    onWaiting: (pid) => {
+      waitedFor.push(pid)
+      void previous.release()
+    },
+  })
+  expect(waitedFor).toEqual([process.pid])
+  expect(JSON.parse(await readFile(lockFile(), 'utf8')).stopping).toBeUndefined()
+  await next.release()
+})
+
+test('a stopping holder that does not let go in time is refused, saying it is stopping', async () => {
+  const other = process.ppid
+  await writeFile(lockFile(), JSON.stringify({ pid: other, start: await startTimeOf(other), boot: await bootId(), stopping: true }))
+  await expect(DataDirLock.acquire(dir, { waitForStoppingMs: 200 })).rejects.toThrow(/still held by a Questline process that is stopping \(pid \d+\), after waiting 200 ms/)
+  await expect(DataDirLock.acquire(dir)).rejects.toThrow(DataDirInUse)
+})
+
+test('a live holder that is not stopping is refused at once, however long a start would wait for a stopping one', async () => {
+  const other = process.ppid
+  await writeFile(lockFile(), JSON.stringify({ pid: other, start: await startTimeOf(other), boot: await bootId() }))
+  const began = performance.now()
+  let waited = false
+  await expect(DataDirLock.acquire(dir, { waitForStoppingMs: 60_000, onWaiting: () => (waited = true) })).rejects.toThrow(/in use by another Questline process/)
+  expect(waited).toBe(false)
+  expect(performance.now() - began).toBeLessThan(1_000)
+})
+
+test('a stopping lock whose holder died meanwhile is stale: taken over at once', async () => {
+  await writeFile(lockFile(), JSON.stringify({ pid: 2147483646, stopping: true }))
+  let waited = false
+  await (await DataDirLock.acquire(dir, { waitForStoppingMs: 60_000, onWaiting: () => (waited = true) })).release()
+  expect(waited).toBe(false)
+})
+
+test('a lock released while being marked stopping stays released', async () => {
+  const lock = await DataDirLock.acquire(dir)
+  const marked = lock.markStopping()
+  await lock.release()
+  await marked
+  await (await DataDirLock.acquire(dir)).release()
+})

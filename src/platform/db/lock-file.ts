@@ -15,6 +15,21 @@ interface Holder {
   /** The process's start time in clock ticks since boot (/proc/<pid>/stat); absent where unknown. */
   start?: string
   boot?: string
+  /** Set by the holder when told to stop: it is draining and lets go of the lock soon. */
+  stopping?: boolean
+}
+
+/** How often a start waiting for a stopping holder looks at the lock again. */
+const STOPPING_POLL_MS = 50
+
+export interface AcquireOptions {
+  /**
+   * How long to wait for a holder that is stopping (draining after SIGTERM) to let go; 0 refuses
+   * at once. A holder that is not stopping is always refused at once.
+   */
+  waitForStoppingMs?: number
+  /** Told once, when the wait for a stopping holder begins. */
+  onWaiting?: (pid: number, waitMs: number) => void
 }
 
 const readProc = (file: string): string | undefined => {
@@ -78,32 +93,76 @@ function holds(h: Holder, file: string): boolean {
  * whole (written aside, then linked into place), so nobody ever reads a half-written lock.
  */
 export class DataDirLock {
-  private constructor(private readonly file: string) {}
+  private marking: Promise<void> | undefined
 
-  static async acquire(dataDir: string): Promise<DataDirLock> {
+  private constructor(
+    private readonly file: string,
+    private readonly holder: Holder,
+  ) {}
+
+  /**
+   * Locks `dataDir` for this process. A live holder is refused at once, unless it is stopping
+   * (`markStopping`): a restart begun while the previous process drains waits for it to finish,
+   * up to `waitForStoppingMs`, rather than failing.
+   */
+  static async acquire(dataDir: string, opts: AcquireOptions = {}): Promise<DataDirLock> {
     await mkdir(dataDir, { recursive: true })
     const file = path.resolve(dataDir, 'questline.lock')
-    for (let attempt = 0; attempt < 3; attempt++) {
-      if (await createWhole(file, JSON.stringify(thisProcess()))) {
+    const holder = thisProcess()
+    const waitUntil = performance.now() + (opts.waitForStoppingMs ?? 0)
+    let waitingFor: number | undefined
+    for (let staleRemoved = 0; staleRemoved < 3;) {
+      if (await createWhole(file, JSON.stringify(holder))) {
         held.add(file)
-        return new DataDirLock(file)
+        return new DataDirLock(file, holder)
       }
       const text = await readFile(file, 'utf8').catch(() => '')
       const owner = parseHolder(text)
-      if (owner && holds(owner, file)) {
+      if (!owner || !holds(owner, file)) {
+        await removeStale(file, text)
+        staleRemoved++
+        continue
+      }
+      if (!owner.stopping) {
         throw new DataDirInUse(
           `The data directory ${dataDir} is in use by another Questline process (pid ${owner.pid}). ` +
             `Stop it, or start this one with another DATA_DIR.`,
         )
       }
-      await removeStale(file, text)
+      if (performance.now() >= waitUntil) {
+        throw new DataDirInUse(
+          `The data directory ${dataDir} is still held by a Questline process that is stopping (pid ${owner.pid})` +
+            `${waitingFor === undefined ? '' : `, after waiting ${opts.waitForStoppingMs} ms`}. Wait for it to exit, or stop it.`,
+        )
+      }
+      if (waitingFor !== owner.pid) {
+        waitingFor = owner.pid
+        opts.onWaiting?.(owner.pid, Math.round(waitUntil - performance.now()))
+      }
+      await new Promise((resolve) => setTimeout(resolve, STOPPING_POLL_MS))
     }
     throw new DataDirInUse(`Could not lock the data directory ${dataDir}.`)
   }
 
-  release(): Promise<void> {
+  /**
+   * Records in the lock that this process is stopping, so that a start meanwhile waits for it
+   * rather than refusing the data directory. Rewritten whole (written aside, renamed over it).
+   */
+  markStopping(): Promise<void> {
+    this.marking ??= (async () => {
+      if (!held.has(this.file)) return
+      const aside = `${this.file}.${randomUUID()}`
+      await writeFile(aside, JSON.stringify({ ...this.holder, stopping: true }), { mode: 0o600 })
+      await rename(aside, this.file)
+    })()
+    return this.marking
+  }
+
+  async release(): Promise<void> {
+    // A mark still being written would put the lock back after it is removed.
+    await this.marking?.catch(() => undefined)
     held.delete(this.file)
-    return rm(this.file, { force: true })
+    await rm(this.file, { force: true })
   }
 }
 

@@ -59,3 +59,18 @@ test('sampling now waits for a reading under way and reads again, so it sees wha
   expect(value()).toBe(2)
   expect(reads).toBe(2)
 })
+
+test('a start told to wait takes its first reading after that, not at once', async () => {
+  let reads = 0
+  const later = new MetricsSampler(60_000)
+  later.sampled('count', async () => ++reads)
+  later.start(60_000)
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(reads).toBe(0)
+  later.stop()
+  const atOnce = new MetricsSampler(60_000)
+  atOnce.sampled('count', async () => ++reads)
+  atOnce.start()
+  await expect.poll(() => reads).toBe(1)
+  atOnce.stop()
+})

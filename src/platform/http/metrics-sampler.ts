@@ -58,15 +58,17 @@ export class MetricsSampler implements BackgroundReads {
     return this.latest
   }
 
-  /** Samples now, then every interval until `stop`. */
-  start(): void {
+  /** Samples after `firstAfterMs` (now by default), then every interval until `stop`. */
+  start(firstAfterMs = 0): void {
     const round = async () => {
       await this.sampleNow()
       if (this.stopped) return
       this.timer = setTimeout(() => void round(), this.everyMs)
       this.timer.unref()
     }
-    void round()
+    if (firstAfterMs <= 0) return void round()
+    this.timer = setTimeout(() => void round(), firstAfterMs)
+    this.timer.unref()
   }
 
   /** No further sampling; a reading under way is left to finish (or fail quietly) on its own. */
