@@ -7,7 +7,7 @@ import { on } from '../../platform/events/contract.js'
 import { exactlyOnce } from '../../platform/events/inbox.js'
 import { inboxPruning } from '../../platform/events/retention.js'
 import { Outbox } from '../../platform/events/outbox.js'
-import { pruning } from '../../platform/jobs/retention.js'
+import { daysBefore, pruning } from '../../platform/jobs/retention.js'
 import { contextModule } from '../../platform/module.js'
 import type { AvatarClient } from '../avatar/client.js'
 import { HabitCommands } from './app/habit-commands.js'
@@ -15,14 +15,16 @@ import { HabitQueries } from './app/habit-queries.js'
 import { TrackingJobs } from './app/tracking-jobs.js'
 import { httpTrackingClient, inProcessTrackingClient, type TrackingClient } from './client.js'
 import { reminderRecordsEndedBefore } from './domain/reminder.js'
-import { MISSED_JOB_EVERY_MS, REMINDER_JOB_EVERY_MS } from './domain/rules.js'
+import { ATTEND_KEYS_KEPT_DAYS, MISSED_JOB_EVERY_MS, REMINDER_JOB_EVERY_MS } from './domain/rules.js'
+import { bulkAttendRoutes } from './http/bulk-routes.js'
 import { habitRoutes } from './http/routes.js'
 import { trackingServiceRoutes } from './http/service-routes.js'
 import { settingsRoutes } from './http/settings-routes.js'
 import { statsRoutes } from './http/stats-routes.js'
 import { buildPortability, portabilityRoutes, type Portability } from './portability/index.js'
 import { reminderRepo } from './store/window-records.js'
-import { inbox, outbox as outboxTable, remindersSent } from './store/tables.js'
+import { attendAnswers, inbox, outbox as outboxTable, remindersSent } from './store/tables.js'
+import { attendanceStore } from './store/attendances.js'
 import { TRACKING_PROBLEMS } from './http/problem-types.js'
 import { habitAggregate } from './store/habit-aggregate.js'
 import type { Habit } from './domain/habit.js'
@@ -44,6 +46,7 @@ export const trackingModule = contextModule({
     return {
       apiRoutes: async (f) => {
         await f.register(habitRoutes, { commands, queries })
+        await f.register(bulkAttendRoutes, { commands })
         await f.register(settingsRoutes, { commands, queries })
         await f.register(statsRoutes, { queries })
         await f.register(portability.apiRoutes)
@@ -84,6 +87,11 @@ export const trackingModule = contextModule({
         inboxPruning(deps.database, inbox),
         // A record of a reminder sent is needed while its window may still be current.
         pruning(remindersSent, (h, limit) => reminderRepo.pruneSome(deps.database.db, reminderRecordsEndedBefore(h.now), limit)),
+        // An attend's key answers again for ATTEND_KEYS_KEPT_DAYS, or for the platform's retention when that is longer.
+        pruning(attendAnswers, (h, limit) => {
+          const kept = daysBefore(h.now, ATTEND_KEYS_KEPT_DAYS)
+          return attendanceStore.pruneAnswers(deps.database.db, kept < h.retention ? kept : h.retention, limit)
+        }),
       ],
     }
   },

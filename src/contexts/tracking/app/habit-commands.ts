@@ -23,6 +23,7 @@ import { settingsAggregate, type StoredSettings } from '../store/settings-aggreg
 import { completionRepo, missedRepo } from '../store/window-records.js'
 import { attendableHabitAggregate, type AttendableHabit } from '../store/habit-aggregate.js'
 import { attendCommand, authorizeHabit } from './attend-batch.js'
+import { attendInBulk, type BulkAttendItem, type BulkAttendResult } from './bulk-attends.js'
 import type { TrackingDeps } from './deps.js'
 import { judgeEndedWindows } from './judging.js'
 
@@ -57,7 +58,7 @@ export class HabitCommands {
     this.attends = new AggregateWriter<AttendableHabit, TrackingDraft>(attendableHabitAggregate(d.outbox), {
       database: d.database, clock: d.clock, missing: (id) => new NotFound('Habit', id),
       // A habit's decision needs its avatar's settings, which change without the habit's version: always read.
-      remember: 0, load: (asked) => attendanceStore.load(d.database.db, asked.map((a) => a.id)),
+      remember: 0, load: (asked) => attendanceStore.load(d.database.db, asked),
     })
   }
 
@@ -209,6 +210,11 @@ export class HabitCommands {
     const attendedAt = parseLocalDateTime(date)
     if (!attendedAt) throw new InvalidDate(date)
     await this.attends.submit(id, attendCommand(p, attendedAt, this.d.clock))
+  }
+
+  /** Keyed attends of one avatar's habits, each applied (or refused) as `attend` would, in order (bulk-attends.ts). */
+  attendMany(p: Principal, avatarId: string, items: BulkAttendItem[]): Promise<BulkAttendResult[]> {
+    return attendInBulk(this.d, this.attends, p, avatarId, items)
   }
 
   /**

@@ -27,6 +27,17 @@ export const STREAK_WALK_MAX = 2000
 /** An attend may name a time at most this far ahead of the habit's local now (time zones, clock skew). */
 export const ATTEND_FUTURE_TOLERANCE_HOURS = 24
 
+/** A bulk attend (`POST /avatars/{id}/attends`) takes 1 to this many items: a day or two of check-ins queued offline. */
+export const BULK_ATTENDS_MAX = 100
+/** A bulk item's key, chosen by the client: 8–64 characters of A–Z, a–z, 0–9, _ and - (long enough to be unique, safe in logs). */
+export const ATTEND_KEY_MIN = 8
+export const ATTEND_KEY_MAX = 64
+/**
+ * How long an attend's key answers its first result again: a check-in may wait offline for weeks,
+ * and its retry must still apply nothing twice (longer than the platform's RETENTION_DAYS default).
+ */
+export const ATTEND_KEYS_KEPT_DAYS = 30
+
 /** Experience per completion: 10 + min(streak − 1, 10). */
 export const REWARD_BASE_EXPERIENCE = 10
 export const REWARD_STREAK_BONUS_CAP = 10

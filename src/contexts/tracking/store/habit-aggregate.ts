@@ -5,7 +5,7 @@ import type { LocalDate } from '../../../platform/time/index.js'
 import type { Habit } from '../domain/habit.js'
 import type { SettingsEntry } from '../domain/settings.js'
 import { fromHabit, toHabit } from './habit-rows.js'
-import { completions, habits } from './tables.js'
+import { attendAnswers, completions, habits } from './tables.js'
 
 /**
  * The habit as the platform writer stores it: its row (all but its avatar, owner, paging position
@@ -27,9 +27,16 @@ export const habitAggregate = (outbox: Outbox<TrackingDraft>): AggregateDefiniti
 /** A habit as an attend decides on it: with the slots its completions filled and its avatar's day settings, read with it. */
 export type AttendableHabit = Habit & { slots: LocalDate[]; history: SettingsEntry[] }
 
-/** The same habit, as attends load it (`attendanceStore.load`): the slots and the settings are read, never written. */
+/**
+ * The same habit, as attends load it (`attendanceStore.load`): the slots and the settings are read, never written;
+ * a keyed attend's answer is written with its completion.
+ */
 export const attendableHabitAggregate = (outbox: Outbox<TrackingDraft>): AggregateDefinition<AttendableHabit, typeof habits, 'completions'> => ({
   ...habitAggregate(outbox),
+  answers: {
+    table: attendAnswers, key: attendAnswers.key, of: attendAnswers.habitId, operation: attendAnswers.operation, result: attendAnswers.result,
+    at: attendAnswers.answeredAt,
+  },
   toState: (row) => ({ ...toHabit(row), slots: [], history: [] }),
   toRow: ({ slots: _slots, history: _history, ...h }) => fromHabit(h),
 })

@@ -71,6 +71,24 @@ export const habits = trackingSchema.table(
   ],
 )
 
+/**
+ * The first result of each keyed attend (a bulk item's key, scoped to its avatar): applied ones
+ * written by the platform writer with the completion, refusals after them. A key answers this again.
+ */
+export const attendAnswers = trackingSchema.table(
+  'attend_answers',
+  {
+    key: text('key').primaryKey(),
+    habitId: uuid('habit_id').notNull(),
+    /** `attend <date>`: the same key with another date names another call. */
+    operation: text('operation').notNull(),
+    /** null: applied (204); else the refusal `{status, problem}`. */
+    result: jsonb('result'),
+    answeredAt: instant('answered_at').notNull(),
+  },
+  (t) => [index('attend_answers_answered_at_idx').on(t.answeredAt)],
+)
+
 export const completions = trackingSchema.table(
   'completions',
   {
