@@ -1095,6 +1095,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/avatars/{id}/attends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete many habits' windows at once, each check-in with its own key (for check-ins queued offline)
+         * @description Each item is applied in order as `POST /habits/{id}/attend` would apply it, and answers what that would: status 204 when applied, else the refusal's status and its problem (a habit unknown, archived or of another avatar, a date outside its windows, a window completed by an earlier item…); one refused item never holds back the others. An item whose key was answered before for this avatar (within 30 days) answers that first result again and applies nothing, so a replayed batch changes nothing; the same key with another habit or date is 409 `idempotency-key-reused` for that item. The request itself is refused with 400 `validation` naming the field for 0 or more than 100 items, a malformed item, or a key twice in it. Rewards follow by event as for single attends. Only the avatar's owner (or a service or admin token): 403 `not-owner` otherwise; an unknown avatar is 404 `not-found`.
+         */
+        post: operations["attendHabitsInBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/avatars/{id}/settings": {
         parameters: {
             query?: never;
@@ -7969,6 +7989,150 @@ export interface operations {
                 content?: never;
             };
             /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-date` (/problems/invalid-date): Invalid date; `attend-in-future` (/problems/attend-in-future): Completion in the future; `before-first-window` (/problems/before-first-window): Before the first window; `window-already-completed` (/problems/window-already-completed): Window already completed; `day-already-completed` (/problems/day-already-completed): Day already completed; `habit-archived` (/problems/habit-archived): Habit archived */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-owner` (/problems/not-owner): Not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    attendHabitsInBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "attends": [
+                 *         {
+                 *           "key": "ck-2026-03-02-run",
+                 *           "habitId": "0b6f8e52-6d1c-4f67-9a43-2f1f9c1e7a10",
+                 *           "date": "2026-03-02T07:30:00"
+                 *         },
+                 *         {
+                 *           "key": "ck-2026-03-02-read",
+                 *           "habitId": "5d2c7a9e-3b8f-4e21-8c65-9d0e4f3a2b71",
+                 *           "date": "2026-03-02T21:15:00"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–100 check-ins, applied in this order; keys unique within the request */
+                    attends: {
+                        /** @description Chosen by the client, unique among its check-ins: 8–64 characters of A–Z, a–z, 0–9, _ and - */
+                        key: string;
+                        /** Format: uuid */
+                        habitId: string;
+                        /** @description Local date-time YYYY-MM-DDTHH:mm:ss[.SSS], no offset */
+                        date: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "key": "ck-2026-03-02-run",
+                     *           "status": 204
+                     *         },
+                     *         {
+                     *           "key": "ck-2026-03-02-read",
+                     *           "status": 400,
+                     *           "problem": {
+                     *             "type": "/problems/window-already-completed",
+                     *             "title": "Window already completed",
+                     *             "status": 400,
+                     *             "detail": "The window 2026-03-02–2026-03-03 is completed already."
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description One result per item, in the order of the items */
+                        results: {
+                            key: string;
+                            /** @description What `POST /habits/{id}/attend` answers for the item: 204 applied, else the refusal's 4xx */
+                            status: number;
+                            problem?: components["schemas"]["Problem"];
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
