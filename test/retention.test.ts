@@ -191,3 +191,29 @@ test('the stream history keeps what a replay may ask for (15 minutes or 500 even
     s.close()
   }
 })
+
+test('an attend key answers its first result for 30 days, past RETENTION_DAYS, and goes after', async ({ onTestFinished }) => {
+  const clock = new ManualClock(new Date())
+  const app = await buildTestApp({ clock, env: { RETENTION_DAYS: '7' } })
+  onTestFinished(() => app.close())
+  const p = await newPlayer(app)
+  const item = { key: 'offline-check-in-1', habitId: await newHabit(app, p), date: clock.now().toISOString().slice(0, 19) }
+  const checkIn = async () => {
+    await signIn(app, p)
+    const res = await app.inject({ method: 'POST', url: `/api/v1/avatars/${p.avatarId}/attends`, headers: p.auth, payload: { attends: [item] } })
+    expect(res.statusCode, res.body).toBe(200)
+    return res.json().results[0].status
+  }
+  const keys = () => count(app, sql`select count(*) as n from tracking.attend_answers where key like ${`attend/${p.avatarId}/%`}`)
+  expect(await checkIn()).toBe(204)
+
+  clock.advance(8 * DAY_MS)
+  await app.runJob(PRUNE_JOB)
+  expect(await keys()).toBe(1)
+  // The first answer again (decided afresh, the window completed would refuse it).
+  expect(await checkIn()).toBe(204)
+
+  clock.advance(23 * DAY_MS)
+  await app.runJob(PRUNE_JOB)
+  expect(await keys()).toBe(0)
+})

@@ -69,12 +69,12 @@ export const bulkAttendRoutes: FastifyPluginAsyncTypebox<{ commands: HabitComman
     schema: {
       tags: ['habits'],
       operationId: 'attendHabitsInBulk',
-      summary: "Complete many habits' windows at once, each check-in with its own key (for check-ins queued offline)",
+      summary: 'Complete many windows at once, each check-in with its own key',
       description: `Each item is applied in order as \`POST /habits/{id}/attend\` would apply it, and answers what that would: status ` +
         '204 when applied, else the refusal\'s status and its problem (a habit unknown, archived or of another avatar, a date outside its ' +
         'windows, a window completed by an earlier item…); one refused item never holds back the others. An item whose key was answered ' +
         `before for this avatar (within ${ATTEND_KEYS_KEPT_DAYS} days) answers that first result again and applies nothing, so a replayed ` +
-        'batch changes nothing; the same key with another habit or date is 409 `idempotency-key-reused` for that item. The request itself ' +
+        'batch changes nothing; an item whose key named another habit or date answers 409 `/problems/idempotency-key-reused`. The request itself ' +
         `is refused with 400 \`validation\` naming the field for 0 or more than ${BULK_ATTENDS_MAX} items, a malformed item, or a key twice ` +
         `in it. Rewards follow by event as for single attends. ${AVATAR_OWNER_ONLY}`,
       params: AvatarParams,
