@@ -6,7 +6,7 @@ export class EmailTaken extends Conflict {
   }
 }
 
-/** The same answer whether or not the email exists, so it cannot be used to find accounts. */
+/** The same answer whether or not the email exists, so it tells no one which accounts there are. */
 export class InvalidCredentials extends Unauthorized {
   constructor() {
     super('The email or password is wrong.', 'invalid-credentials')
