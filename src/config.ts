@@ -7,6 +7,7 @@ import { isIP } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { WEBHOOK_TIMEOUT_MS } from './contexts/live/domain/rules.js'
+import { CHAT_RETENTION_DAYS_DEFAULT } from './contexts/guild/domain/rules.js'
 
 export type EconomyMode = 'open' | 'authoritative'
 
@@ -94,6 +95,8 @@ export interface Config {
    * outbox events, inbox records, settled sagas and registrations, idempotency keys (`RETENTION_DAYS`).
    */
   retentionDays: number
+  /** Days a guild chat message is kept before the retention job deletes it (`CHAT_RETENTION_DAYS`). */
+  chatRetentionDays: number
   /**
    * How often a live stream gets a comment line, and is ended when its token has expired or was
    * revoked (`STREAM_HEARTBEAT_MS`).
@@ -281,6 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
     serviceCallRetries: integer(env, renamed(env, 'SERVICE_CALL_RETRIES', 'AVATAR_RETRIES'), 2, 0, 10),
     webDir: path.resolve(optional(env, 'WEB_DIR') ?? DEFAULT_WEB_DIR),
     retentionDays: integer(env, 'RETENTION_DAYS', 7, 1, 3650),
+    chatRetentionDays: integer(env, 'CHAT_RETENTION_DAYS', CHAT_RETENTION_DAYS_DEFAULT, 1, 3650),
     streamHeartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
     webhookAllowPrivate: oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', WEBHOOK_TIMEOUT_MS, 100, 60_000),

@@ -127,7 +127,7 @@ describe('service-only routes (under /internal/v1, answered by the avatar\'s own
     expect((await internal({ url: internalUrl('nobody-here', '/owner'), headers: service })).statusCode).toBe(404)
   })
 
-  test('GET …/profile answers owner, level, effective attack and defense, health and deaths in one read to a service token, and which keyed calls it took; players get 403', async () => {
+  test('GET …/profile answers owner, name, level, effective attack and defense, health and deaths in one read to a service token, and which keyed calls it took; players get 403', async () => {
     const p = await newPlayer(app)
     await giveItem(app, p, { type: 'ARMOR', name: 'Tin Vest', power: 7 })
     expect((await app.inject({ method: 'POST', url: url(p.avatarId, '/inventory/items/equip'), headers: p.auth, payload: { type: 'ARMOR', name: 'Tin Vest' } })).statusCode).toBe(204)
@@ -137,7 +137,7 @@ describe('service-only routes (under /internal/v1, answered by the avatar\'s own
     const res = await internal({ url: internalUrl(p.avatarId, '/profile'), headers: service })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({
-      ownerId: p.userId, level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor,
+      ownerId: p.userId, name: avatar.name, level: avatar.level.levelNumber, attack: stats.attack, defense: stats.armor,
       health: avatar.health.current, maxHealth: avatar.health.max, deaths: 0, taken: [],
     })
     // Asked about keyed calls, it says which it has taken: the player's damage keyed 'profile-hit' (a player's keys are
@@ -153,6 +153,28 @@ describe('service-only routes (under /internal/v1, answered by the avatar\'s own
     expect(asPlayer.statusCode).toBe(403)
     expect(asPlayer.json().type).toBe('/problems/service-only')
     expect((await internal({ url: internalUrl('nobody-here', '/profile'), headers: service })).statusCode).toBe(404)
+  })
+
+  test('GET /internal/v1/avatar-profiles answers several profiles in one read, the unknown left out; over 100 ids is 400; players get 403', async () => {
+    const [a, b] = [await newPlayer(app, 'First Reader'), await newPlayer(app, 'Second Reader')]
+    const profiles = (ids: string[], headers = service) =>
+      internal({ url: `/internal/v1/avatar-profiles?${new URLSearchParams(ids.map((id): [string, string] => ['ids', id])).toString()}`, headers })
+    const res = await profiles([b.avatarId, 'nobody-here', a.avatarId, b.avatarId])
+    expect(res.statusCode, res.body).toBe(200)
+    const one = (await internal({ url: internalUrl(a.avatarId, '/profile'), headers: service })).json()
+    expect(res.json().items).toEqual([
+      expect.objectContaining({ avatarId: b.avatarId, ownerId: b.userId, name: 'Second Reader', taken: [] }),
+      { avatarId: a.avatarId, ...one },
+    ])
+    expect((await profiles([a.avatarId])).json().items).toHaveLength(1)
+    const tooMany = await profiles(Array.from({ length: 101 }, (_, i) => `avatar-${i}`))
+    expect(tooMany.statusCode).toBe(400)
+    expect(JSON.stringify(tooMany.json().errors)).toContain('ids')
+    expect((await profiles(['not an id!'])).statusCode).toBe(400)
+    expect((await internal({ url: '/internal/v1/avatar-profiles', headers: service })).statusCode).toBe(400)
+    const asPlayer = await profiles([a.avatarId], a.auth)
+    expect(asPlayer.statusCode).toBe(403)
+    expect(asPlayer.json().type).toBe('/problems/service-only')
   })
 
   test('PUT provisions an avatar for a user, idempotently; another owner is 409; players get 403', async () => {

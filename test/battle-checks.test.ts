@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import { AvatarApp } from '../src/contexts/avatar/app/avatar-app.js'
+import { LeagueApp } from '../src/contexts/avatar/app/league-app.js'
 import { inProcessAvatarClient } from '../src/contexts/avatar/client.js'
 import { outbox as avatarOutbox } from '../src/contexts/avatar/store/tables.js'
 import { BattleApp } from '../src/contexts/guild/app/battle-app.js'
@@ -27,8 +28,10 @@ afterAll(() => testDb.drop())
 /** One process: its avatar and battle contexts (`unreachable`: its battle context cannot reach the avatar context to apply strike-backs). */
 function process(opts: { unreachable?: boolean } = {}) {
   const database = testDb.database
-  const avatars = new AvatarApp({ database, clock: systemClock, economyMode: 'open', outbox: new Outbox('avatar', avatarOutbox, systemClock, database) })
-  const reachable = inProcessAvatarClient(avatars, database)
+  const avatarEvents = new Outbox('avatar', avatarOutbox, systemClock, database)
+  const avatars = new AvatarApp({ database, clock: systemClock, economyMode: 'open', outbox: avatarEvents })
+  const leagues = new LeagueApp({ database, clock: systemClock, outbox: avatarEvents, avatarExists: (id) => avatars.get(id) })
+  const reachable = inProcessAvatarClient(avatars, leagues, database)
   const port = opts.unreachable ? { ...reachable, damage: () => Promise.reject(new Error('avatar service unreachable')) } : reachable
   const outbox = new Outbox('guild', guildOutbox, systemClock, database)
   const battles = new BattleApp({ database, clock: systemClock, avatars: port, outbox })

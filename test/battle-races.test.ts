@@ -21,9 +21,11 @@ beforeAll(async () => {
 afterAll(() => testDb.drop())
 
 // Strong and healthy enough that no strike-back fells anyone before the turns run out.
-const fighter: AvatarProfile = { ownerId: SYSTEM.userId, level: 10, attack: 100, defense: 100, health: 1_000, maxHealth: 1_000, deaths: 0, taken: [] }
+const fighter: AvatarProfile = { ownerId: SYSTEM.userId, name: 'Fighter', level: 10, attack: 100, defense: 100, health: 1_000, maxHealth: 1_000, deaths: 0, taken: [] }
+const fighters = (ids: readonly string[]) => new Map(ids.map((id) => [id, fighter]))
 const avatars = {
-  isOwner: async () => true, ownerOf: async () => SYSTEM.userId, profile: async () => fighter, damage: async () => ({ died: false, health: fighter.health }),
+  isOwner: async () => true, ownerOf: async () => SYSTEM.userId, profile: async () => fighter, profiles: async (ids: string[]) => fighters(ids),
+  damage: async () => ({ died: false, health: fighter.health }),
 } as unknown as AvatarClient
 const deps = () => ({ database: testDb.database, clock: systemClock, avatars, outbox: new Outbox('guild', outboxTable, systemClock, testDb.database) })
 
@@ -58,13 +60,13 @@ test("a start that read the guild before a member joined is made again on the me
     await guilds.accept(SYSTEM, guild.id, invite.id, { avatarId, nickname: avatarId.slice(0, 12) })
   }
   await admit(early)
-  // The start reads the guild (lead and early), then their fighters: while it reads early's, late joins.
+  // The start reads the guild (lead and early), then their fighters: while it reads them, late joins.
   let joined: Promise<void> | undefined
-  const profile = async (id: string) => {
-    if (id === early && !joined) await (joined = admit(late))
-    return fighter
+  const profiles = async (ids: string[]) => {
+    if (ids.includes(early) && !joined) await (joined = admit(late))
+    return fighters(ids)
   }
-  const battles = new BattleApp({ ...deps(), avatars: { ...avatars, profile } as unknown as AvatarClient })
+  const battles = new BattleApp({ ...deps(), avatars: { ...avatars, profiles } as unknown as AvatarClient })
   const battle = await battles.start(SYSTEM, { guildId: guild.id, bossType: 'DRAGON', requesterId: lead })
   expect(battle.participants.map((x) => x.avatarId).sort()).toEqual([early, late, lead].sort())
 })

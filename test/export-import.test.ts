@@ -84,6 +84,16 @@ test("the export holds every avatar of the token's account with each habit's who
   })
   expect(own.quests).toEqual({ created: [], joined: [] })
   expect(own.guild).toBeNull()
+  // The week's league entry from that play; no season has closed yet. It was reached when the last reward was credited:
+  // between the second completion and the suite's settling on the 5th (split processes credit as events arrive).
+  expect(own.league).toEqual({
+    tier: 'BRONZE', results: [],
+    entries: [{ season: '2026-W10', tier: 'BRONZE', division: expect.any(Number), score: expect.any(Number), reachedAt: expect.any(String) }],
+  })
+  expect(own.league.entries[0].score).toBeGreaterThanOrEqual(20)
+  const reached = Date.parse(own.league.entries[0].reachedAt)
+  expect(reached).toBeGreaterThanOrEqual(Date.parse('2026-03-03T08:00:00Z'))
+  expect(reached).toBeLessThanOrEqual(Date.parse('2026-03-05T08:00:00Z'))
   // The missed window's damage came with a notification.
   expect(own.notifications.map((n: { type: string }) => n.type)).toContain('HABIT_MISSED')
 
@@ -109,6 +119,8 @@ test('an export imported onto a fresh avatar exports the same habits and history
   // An import never rewards: the avatar is as it was (experience, level, money).
   const now = await app.inject({ url: `/api/v1/avatars/${fresh}`, headers: p.auth })
   expect({ level: now.json().level, money: now.json().money }).toEqual({ level: wallet.json().level, money: wallet.json().money })
+  // ...and scores nothing in the leagues.
+  expect(after.avatars[1].league).toEqual({ tier: 'BRONZE', entries: [], results: [] })
 })
 
 test('the same document imported again makes none of its habits twice, and answers which the avatar has already', async () => {

@@ -14,11 +14,21 @@ const START_TIMEOUT_MS = 90_000
 
 function launch(env: Record<string, string>): { child: ChildProcess; lines: string[]; exited: Promise<number | null> } {
   const { DATABASE_URL: _db, NATS_URL: _nats, ...inherited } = process.env
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/launcher.ts'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // A process group of its own: a test that fails kills the launcher and every process it started at once.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/launcher.ts'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   const lines: string[] = []
   for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (l) => lines.push(l))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return { child, lines, exited }
+}
+
+/** The launcher and its children, whatever state the test left them in (SIGKILL to the launcher alone would orphan them). */
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL')
+  } catch {
+    // Already gone.
+  }
 }
 
 const listening = (port: number) => new Promise<boolean>((resolve) => {
@@ -46,7 +56,7 @@ test('on an empty database: every process migrates at once and comes up, logs ca
     DATABASE_URL: db.url, ...nats.env, PORT: String(port), HOST: '127.0.0.1',
     REPLICAS_AVATAR: '2', LOG_LEVEL: 'info', JOBS_ENABLED: 'false',
   })
-  onTestFinished(() => void child.kill('SIGKILL'))
+  onTestFinished(() => killGroup(child))
   await expect.poll(() => lines.some((l) => l.includes('Questline (split) is up on')), { timeout: START_TIMEOUT_MS, interval: 250 }).toBe(true)
   const processes = lines.flatMap((l) => l.match(/^\[launcher\] {3}(\S+) http:\/\/127\.0\.0\.1:(\d+)$/)?.slice(1) ?? [])
   const names = processes.filter((_, i) => i % 2 === 0)

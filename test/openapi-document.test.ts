@@ -13,13 +13,14 @@ import { newPlayer } from './support/players.js'
 import { internalDocument } from './support/internal-document.js'
 
 /** The tags an operation of the public document may carry: one per context, plus `account` (the /me routes). */
-const TAGS = ['auth', 'account', 'avatars', 'items', 'habits', 'quests', 'guilds', 'battles', 'marketplace', 'inbox', 'stream', 'problems']
+const TAGS = ['auth', 'account', 'avatars', 'items', 'habits', 'quests', 'guilds', 'battles', 'leagues', 'marketplace', 'inbox', 'stream', 'problems']
 /** The internal document's one tag: routes only services call. */
 const INTERNAL_TAGS = ['service']
 /** Every operation only services call, each under /internal/v1 (its context's process answers it; no gateway forwards it). */
 const INTERNAL_OPERATIONS = [
-  'PUT /internal/v1/avatars/{id}', 'GET /internal/v1/avatars/{id}/owner', 'GET /internal/v1/avatars/{id}/profile',
-  'GET /internal/v1/avatars/{id}/earnings', 'GET /internal/v1/exports/avatars',
+  'PUT /internal/v1/avatars/{id}', 'GET /internal/v1/avatars/{id}/owner', 'GET /internal/v1/avatars/{id}/profile', 'GET /internal/v1/avatar-profiles',
+  'GET /internal/v1/avatars/{id}/earnings', 'GET /internal/v1/exports/avatars', 'GET /internal/v1/exports/avatars/{id}/league',
+  'GET /internal/v1/exports/guilds/avatars/{id}/messages',
   'PUT /internal/v1/habits/{id}', 'POST /internal/v1/habits/quest-unlinks', 'GET /internal/v1/exports/tracking/avatars/{id}/settings',
   'GET /internal/v1/exports/tracking/avatars/{id}/habits', 'GET /internal/v1/exports/tracking/habits/{id}/history',
   'GET /internal/v1/exports/guilds/avatars/{id}', 'GET /internal/v1/exports/quests/avatars/{id}',

@@ -106,7 +106,9 @@ describe('webhooks', () => {
     const cut = await afterSending(async () => (await deliveriesOf(app, p, endpoint.id)).find((d) => d.attempts === 1), 'the attempt recorded')
     const tookMs = Date.now() - r.received[0]!.at
     expect(cut).toMatchObject({ status: 'PENDING', lastStatusCode: null, lastError: `no answer within ${TIMEOUT_MS} ms`, nextAttemptAt: expect.any(String) })
-    expect(tookMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 100)
+    // The receiver stamps the request once its body is in, some time after the sender's clock began (connecting, and
+    // under load the event loop's lag): from below, only that it waited most of the timeout, not that it failed at once.
+    expect(tookMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 1_000)
     expect(tookMs).toBeLessThan(TIMEOUT_MS + 2_500)
   })
 

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { Database } from '../platform/db/database.js'
 import type { AvatarApp } from './avatar/app/avatar-app.js'
+import type { LeagueApp } from './avatar/app/league-app.js'
 import { inProcessAvatarClient } from './avatar/client.js'
 import type { GuildApp } from './guild/app/guild-app.js'
+import type { ChatApp } from './guild/app/chat-app.js'
 import { inProcessGuildClient } from './guild/client.js'
 import type { InboxApp } from './live/app/inbox-app.js'
 import { inProcessLiveClient } from './live/client.js'
@@ -31,9 +33,9 @@ const unreachable = <T>(): T => new Proxy({}, { get: (_t, name) => { throw new E
 
 type Port = Record<string, (...args: unknown[]) => Promise<unknown>>
 const ports = () => [
-  { name: 'AvatarClient', port: inProcessAvatarClient(unreachable<AvatarApp>(), database) as unknown as Port },
+  { name: 'AvatarClient', port: inProcessAvatarClient(unreachable<AvatarApp>(), unreachable<LeagueApp>(), database) as unknown as Port },
   { name: 'TrackingClient', port: inProcessTrackingClient({ commands: unreachable<HabitCommands>(), queries: unreachable<HabitQueries>(), exports: unreachable<TrackingExport>() }, database) as unknown as Port },
-  { name: 'GuildClient', port: inProcessGuildClient(unreachable<GuildApp>(), database) as unknown as Port },
+  { name: 'GuildClient', port: inProcessGuildClient(unreachable<GuildApp>(), unreachable<ChatApp>(), database) as unknown as Port },
   { name: 'QuestClient', port: inProcessQuestClient(unreachable<QuestApp>(), database) as unknown as Port },
   { name: 'MarketplaceClient', port: inProcessMarketplaceClient(unreachable<MarketplaceApp>(), database) as unknown as Port },
   { name: 'LiveClient', port: inProcessLiveClient(unreachable<InboxApp>(), database) as unknown as Port },
@@ -50,8 +52,8 @@ test('every method of every in-process port throws inside an open transaction, n
       }
     }
   })
-  // 12 avatar methods, 6 tracking, 3 guild, 1 each quest, marketplace and live.
-  expect(refused).toBe(24)
+  // 14 avatar methods, 6 tracking, 4 guild, 1 each quest, marketplace and live.
+  expect(refused).toBe(27)
 })
 
 test('outside a transaction, and once it has committed, the call goes through', async () => {

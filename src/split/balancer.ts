@@ -67,7 +67,7 @@ export class Balancer {
   private forward(target: string, req: IncomingMessage, body: Buffer, res: ServerResponse): Promise<'done' | 'not-taken'> {
     return new Promise((resolve) => {
       const upstream = request(target + req.url, { method: req.method, agent: this.agent, headers: headersOn(req, body) }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        res.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers))
         res.flushHeaders()
         answer.pipe(res)
         answer.once('end', () => resolve('done'))
@@ -87,12 +87,23 @@ export class Balancer {
   }
 }
 
-/** Hop-by-hop headers end at the balancer; the body goes on whole, so with its length. */
+/** Hop-by-hop headers end at the balancer, both ways (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer'])
 
-function headersOn(req: IncomingMessage, body: Buffer): Record<string, string | string[]> {
+/**
+ * An answer goes on with the balancer's own connection headers: a gateway's `Keep-Alive: timeout=72`
+ * passed through would tell the client to keep an idle connection longer than the balancer keeps it,
+ * and the client's next request could meet the balancer closing it.
+ */
+function withoutHopByHop(given: IncomingMessage['headers']): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {}
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value
+  for (const [name, value] of Object.entries(given)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value
+  return headers
+}
+
+/** The request's end-to-end headers; the body goes on whole, so with its length. */
+function headersOn(req: IncomingMessage, body: Buffer): Record<string, string | string[]> {
+  const headers = withoutHopByHop(req.headers)
   headers['x-forwarded-for'] = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ')
   headers['x-forwarded-proto'] ??= 'http'
   if (body.length > 0 || !(req.method === 'GET' || req.method === 'HEAD')) headers['content-length'] = String(body.length)

@@ -171,13 +171,17 @@ async function drive(opts: SplitAppOptions, target: {
       const answers = await Promise.all(target.processes().map(async (p) => ({ p, a: await control(p, 'settle') })))
       // A process that cannot settle now (its bus is down) is not quiet.
       const failed = answers.filter(({ a }) => a.status !== 200)
-      const pending = answers.reduce((n, { a }) => n + Number(a.json.pending ?? 0), 0) + (await unpublished())
-      quiet = pending === 0 && failed.length === 0 ? quiet + 1 : 0
-      if (Date.now() > deadline) {
-        const why = failed.map(({ p, a }) => `${p.name}: ${a.status} ${JSON.stringify(a.json)}`).join('; ')
-        throw new Error(`events still pending after ${timeoutMs / 1000} s: ${pending}${why ? `; ${why}` : ''}`)
+      const delivering = answers.filter(({ a }) => Number(a.json.pending ?? 0) > 0)
+      const outboxes = await unpublished()
+      quiet = delivering.length === 0 && outboxes === 0 && failed.length === 0 ? quiet + 1 : 0
+      // Past the deadline, a quiet look is still confirmed by a second one.
+      if (quiet === 0 && Date.now() > deadline) {
+        const why = [...delivering.map(({ p, a }) => `${p.name}: ${String(a.json.pending)} events waiting or unacknowledged`),
+          ...(outboxes ? [`${outboxes} outbox rows unpublished`] : []),
+          ...failed.map(({ p, a }) => `${p.name}: ${a.status} ${JSON.stringify(a.json)}`)]
+        throw new Error(`events still pending after ${timeoutMs / 1000} s: ${why.join('; ')}`)
       }
-      if (quiet < 2) await new Promise((r) => setTimeout(r, pending === 0 && failed.length === 0 ? 20 : 100))
+      if (quiet < 2) await new Promise((r) => setTimeout(r, quiet > 0 ? 20 : 100))
     }
   }
 

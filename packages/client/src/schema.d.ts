@@ -799,6 +799,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/avatars/{id}/league": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The avatar's league this week: its tier and division
+         * @description A season is an ISO week from Monday 00:00 UTC. The score is experience gained in the season from play (habits, quests, battles), never from grants or imports. Divisions hold 30 avatars of one tier. At the season's end the top 7 go up a tier and the bottom 5 down (nobody in a division of 12 or fewer); ranks 1–3 earn 50/30/20 money. Any signed-in player may read any avatar; an unknown one is 404 `not-found`.
+         */
+        get: operations["getAvatarLeague"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/avatars/{id}/league/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The avatar's past league seasons, newest first
+         * @description Each closed season the avatar played: tier, rank, score, result and reward, in pages of `limit` (`next` names the following page). A cursor that names no season of this history is 400 `invalid-cursor`. Any signed-in player may read any avatar; an unknown one is 404 `not-found`.
+         */
+        get: operations["getAvatarLeagueHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leaderboards/experience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The all-time experience board: the top, or the ranks around an avatar
+         * @description Every avatar by total experience (the experience every level left consumed plus the experience within its level), most first; equal totals rank by who reached theirs first, then by avatar id, so ranks run 1..n without ties. Without `around`, the first `limit` ranks; with it, the `limit` ranks centred on that avatar, shifted at either end of the board so the page still holds `limit` entries when the board has that many. `total` counts the avatars on the board. Any signed-in player may read it. `limit` is 1–101 (default 11; 400 `validation` beyond); an unknown `around` avatar is 404 `not-found`.
+         */
+        get: operations["getExperienceBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/habits": {
         parameters: {
             query?: never;
@@ -1783,6 +1843,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/guilds/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a guild's chat, newest first (members only)
+         * @description The caller must own a member of the guild (403 `guild-members-only`); 404 `not-found` for an unknown guild. `before` (a page's `next`) gives the messages posted before that one; one that names no message of this guild is 400 `invalid-cursor`. A deleted message is listed as a tombstone: `text` null, with `deletedBy` and `deletedAt`.
+         */
+        get: operations["listGuildMessages"];
+        put?: never;
+        /**
+         * Post a message in a guild's chat (members only)
+         * @description The author is the caller's avatar among the members (the longest-serving, if several). The caller must own a member of the guild (403 `guild-members-only`); 404 `not-found` for an unknown guild. A message is 1–1000 characters after trimming (400 `invalid-message-text`). More than 10 messages in 10 s from one member is 429 `chat-rate-limited`, with `Retry-After` (the seconds until the oldest message of the window leaves it). After `@`, a quoted name (`@"Sir Reg"`) or the longest member name that follows (ignoring case, not followed by more letters, digits, `_` or `-`) mentions that member: each member mentioned (once per message, never the author) gets a `MENTION` notification. The Location header names the message. Emits `GuildMessagePosted` (on every member's stream).
+         */
+        post: operations["postGuildMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/guilds/{id}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a chat message (its author, an officer or the leader)
+         * @description The caller must own the message's author (a member or not) or an officer or the leader of the guild: 403 `guild-role-required` for a plain member, 403 `guild-members-only` for anyone else; 404 `not-found` for an unknown guild or message. The message stays as a tombstone; deleting a tombstone again answers 204 and changes nothing. Emits `GuildMessageDeleted` (on every member's stream).
+         */
+        delete: operations["deleteGuildMessage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/quests": {
         parameters: {
             query?: never;
@@ -2234,10 +2338,10 @@ export interface paths {
          * Follow an avatar's live events as server-sent events (owner only)
          * @description Server-sent events of everything that concerns the avatar, as it commits (DESIGN §9.2). Each event:
          *     `id: <n>` (its place in the avatar's stream), `event: <type>`, `data: {"type","occurredAt","payload"}`. Types: AvatarChanged,
-         *     AvatarLeveledUp, AvatarDied, MissedWindowSettled (how a missed window was paid: damage or a streak freeze), HabitCreated, HabitDeleted,
+         *     AvatarLeveledUp, AvatarDied, MissedWindowSettled (how a missed window was paid: damage or a streak freeze), LeagueResult (how a league week ended), HabitCreated, HabitDeleted,
          *     HabitAttended, HabitMissed, QuestCompleted, QuestExpired, ItemBought, ItemSold,
          *     NotificationCreated, InviteSent, InviteWithdrawn, GuildCreated, MemberJoined, MemberLeft, MemberRolesChanged, GuildDisbanded,
-         *     BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleCancelled, BattleWon, BattleLost; payloads as the producing
+         *     BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleCancelled, BattleWon, BattleLost, GuildMessagePosted, GuildMessageDeleted; payloads as the producing
          *     context's events. Control events: `resync` (what followed Last-Event-ID is no longer kept, or the id is unknown: read the
          *     state again), `expired` (the token that opened the stream expired or was revoked; the stream ends), `reconnect` (the server is
          *     going away: the stream ends after a `retry:` of one to two seconds; reconnect with the Last-Event-ID you have). A comment line every
@@ -5922,6 +6026,252 @@ export interface operations {
             };
             /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAvatarLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        season: {
+                            /** @description The ISO week, e.g. `2026-W48` */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description Monday 00:00 UTC
+                             */
+                            startsAt: string;
+                            /**
+                             * Format: date-time
+                             * @description The next Monday 00:00 UTC
+                             */
+                            endsAt: string;
+                        };
+                        /** @enum {string} */
+                        tier: "BRONZE" | "SILVER" | "GOLD" | "PLATINUM" | "DIAMOND";
+                        /** @description True when the avatar has scored this week but its last week is still to close: the season-end job (every few minutes) then places it in the tier that week set */
+                        waiting: boolean;
+                        /** @description Null before the avatar's first scored experience of the week, and while it is `waiting` */
+                        division: {
+                            id: string;
+                            /** @description Best first: by score, then by who reached it first */
+                            members: {
+                                avatarId: string;
+                                name: string;
+                                score: number;
+                                rank: number;
+                            }[];
+                        } | null;
+                        /** @description The last rank promoted (null in the highest tier) */
+                        promotionRank: number | null;
+                        /** @description The first rank demoted, or null when nobody would be */
+                        demotionRank: number | null;
+                    };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAvatarLeagueHistory: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `next` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The ISO week, e.g. `2026-W48` */
+                            season: string;
+                            /** @enum {string} */
+                            tier: "BRONZE" | "SILVER" | "GOLD" | "PLATINUM" | "DIAMOND";
+                            rank: number;
+                            score: number;
+                            /** @enum {string} */
+                            result: "PROMOTED" | "STAYED" | "DEMOTED";
+                            reward: number;
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExperienceBoard: {
+        parameters: {
+            query?: {
+                /** @description 1–64 characters of A–Z, a–z, 0–9, _ and - */
+                around?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "rank": 41,
+                     *           "avatarId": "ada-ranger",
+                     *           "name": "Ada the Ranger",
+                     *           "level": 7,
+                     *           "experience": 1720
+                     *         }
+                     *       ],
+                     *       "total": 1234
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            /** @description 1 for the most total experience; no two avatars share a rank */
+                            rank: number;
+                            avatarId: string;
+                            name: string;
+                            level: number;
+                            /** @description Total experience: every level left plus the experience within this one */
+                            experience: number;
+                        }[];
+                        /** @description Avatars on the board */
+                        total: number;
+                    };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11640,6 +11990,310 @@ export interface operations {
             };
         };
     };
+    listGuildMessages: {
+        parameters: {
+            query?: {
+                /** @description A message of this guild: the page holds the messages posted before it (the `next` of a page) */
+                before?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first */
+                        items: {
+                            id: string;
+                            guildId: string;
+                            author: {
+                                avatarId: string;
+                                /** @description The avatar's public name when it acted */
+                                name: string;
+                            };
+                            /** @description null once deleted */
+                            text: string | null;
+                            /** Format: date-time */
+                            sentAt: string;
+                            deletedBy?: {
+                                avatarId: string;
+                                /** @description The avatar's public name when it acted */
+                                name: string;
+                            };
+                            /** Format: date-time */
+                            deletedAt?: string;
+                        }[];
+                        /** @description The `before` of the page of older messages; null on the last page */
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `invalid-cursor` (/problems/invalid-cursor): Invalid cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `guild-members-only` (/problems/guild-members-only): Guild members only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGuildMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "@Grace ready for the dragon?"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–1000 characters after trimming; `@name` or `@"Two Words"` mentions a member */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        guildId: string;
+                        author: {
+                            avatarId: string;
+                            /** @description The avatar's public name when it acted */
+                            name: string;
+                        };
+                        /** @description null once deleted */
+                        text: string | null;
+                        /** Format: date-time */
+                        sentAt: string;
+                        deletedBy?: {
+                            avatarId: string;
+                            /** @description The avatar's public name when it acted */
+                            name: string;
+                        };
+                        /** Format: date-time */
+                        deletedAt?: string;
+                    };
+                };
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON; `invalid-message-text` (/problems/invalid-message-text): Invalid message text */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `guild-members-only` (/problems/guild-members-only): Guild members only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `chat-rate-limited` (/problems/chat-rate-limited): Too many messages */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteGuildMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation` (/problems/validation): Invalid request; `malformed-request` (/problems/malformed-request): Malformed request; `malformed-json` (/problems/malformed-json): Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` (/problems/unauthorized): Unauthorized; `invalid-token` (/problems/invalid-token): Invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `guild-role-required` (/problems/guild-role-required): Guild role required; `guild-members-only` (/problems/guild-members-only): Guild members only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (/problems/not-found): Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (/problems/payload-too-large): Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `uri-too-long` (/problems/uri-too-long): URI too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (/problems/unsupported-media-type): Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listQuests: {
         parameters: {
             query?: {
@@ -14292,7 +14946,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "INVITE" | "LEVEL_UP" | "DIED" | "BATTLE_WON" | "BATTLE_LOST" | "QUEST_COMPLETED" | "QUEST_EXPIRED" | "HABIT_MISSED" | "STREAK_FROZEN" | "REMINDER" | "WEBHOOK_DISABLED";
+                            type: "INVITE" | "LEVEL_UP" | "DIED" | "BATTLE_WON" | "BATTLE_LOST" | "QUEST_COMPLETED" | "QUEST_EXPIRED" | "HABIT_MISSED" | "STREAK_FROZEN" | "REMINDER" | "WEBHOOK_DISABLED" | "LEAGUE_RESULT" | "MENTION";
                             title: string;
                             body: string;
                             /** @description The facts behind it, by type (ids, amounts): for a client's links and icons */
@@ -14712,7 +15366,7 @@ export interface operations {
                             id: string;
                             url: string;
                             /** @description The event types to deliver, each once */
-                            events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost")[];
+                            events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "LeagueResult" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost" | "GuildMessagePosted" | "GuildMessageDeleted")[];
                             /** @description False once every attempt failed for a day; POST …/enable turns it on again */
                             enabled: boolean;
                             /** Format: date-time */
@@ -14777,7 +15431,7 @@ export interface operations {
                     /** @description An http:// or https:// URL without credentials, on a public address (checked now and at each attempt) */
                     url: string;
                     /** @description The event types to deliver, each once */
-                    events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost")[];
+                    events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "LeagueResult" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost" | "GuildMessagePosted" | "GuildMessageDeleted")[];
                 };
             };
         };
@@ -14793,7 +15447,7 @@ export interface operations {
                         id: string;
                         url: string;
                         /** @description The event types to deliver, each once */
-                        events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost")[];
+                        events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "LeagueResult" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost" | "GuildMessagePosted" | "GuildMessageDeleted")[];
                         /** @description False once every attempt failed for a day; POST …/enable turns it on again */
                         enabled: boolean;
                         /** Format: date-time */
@@ -14953,7 +15607,7 @@ export interface operations {
                         id: string;
                         url: string;
                         /** @description The event types to deliver, each once */
-                        events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost")[];
+                        events: ("AvatarChanged" | "AvatarLeveledUp" | "AvatarDied" | "MissedWindowSettled" | "LeagueResult" | "HabitCreated" | "HabitDeleted" | "HabitAttended" | "HabitMissed" | "HabitReminderDue" | "QuestCompleted" | "QuestExpired" | "ItemBought" | "ItemSold" | "NotificationCreated" | "InviteSent" | "InviteWithdrawn" | "GuildCreated" | "MemberJoined" | "MemberLeft" | "MemberRolesChanged" | "GuildDisbanded" | "BattleStarted" | "BattleTurnTaken" | "BattleCancelled" | "BattleWon" | "BattleLost" | "GuildMessagePosted" | "GuildMessageDeleted")[];
                         /** @description False once every attempt failed for a day; POST …/enable turns it on again */
                         enabled: boolean;
                         /** Format: date-time */

@@ -13,10 +13,14 @@ import type { Database } from '../../platform/db/database.js'
 import { BadRequest, NotFound, NotOwner } from '../../platform/errors.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import type { AvatarApp, AvatarProfile } from './app/avatar-app.js'
+import type { LeagueApp } from './app/league-app.js'
 import { avatarExport, type AvatarExport } from './http/export-schemas.js'
+import { leagueExport, type LeagueExport } from './http/league-schemas.js'
+import { PROFILES_MAX } from './http/schemas.js'
 
-// The avatar's part of a player's export (DESIGN §9.4): the edge composes the document's schema from it.
+// The avatar's parts of a player's export (DESIGN §9.4): the edge composes the document's schema from them.
 export { AvatarExport } from './http/export-schemas.js'
+export { LeagueExport } from './http/league-schemas.js'
 
 export interface AvatarItem {
   type: 'WEAPON' | 'ARMOR' | 'CONSUMABLE'
@@ -39,6 +43,8 @@ export interface AvatarClient {
   ownerOf(avatarId: string): Promise<string | undefined>
   /** Throws NotFound for an unknown avatar. With `keys`, `taken` says which of those keyed calls it has taken (read with it). */
   profile(avatarId: string, keys?: string[]): Promise<AvatarProfile>
+  /** The profiles of those of the avatars that exist, by id, in one read (a guild's members); `taken` empty. */
+  profiles(avatarIds: readonly string[]): Promise<Map<string, AvatarProfile>>
   spend(avatarId: string, amount: number, idempotencyKey: string): Promise<void>
   earn(avatarId: string, amount: number, idempotencyKey: string): Promise<void>
   addItem(avatarId: string, item: AvatarItem, idempotencyKey: string): Promise<void>
@@ -47,6 +53,8 @@ export interface AvatarClient {
   damage(avatarId: string, amount: number, idempotencyKey: string): Promise<{ died: boolean; health: number }>
   /** Every avatar the user owns, oldest first, as exported (DESIGN §9.4). */
   exportOwnedBy(ownerId: string): Promise<AvatarExport[]>
+  /** What the weekly leagues keep of the avatar, as exported (empty lists for an unknown one). */
+  exportLeague(avatarId: string): Promise<LeagueExport>
   /** What the avatar earned (experience, money) in [from, to), to the avatar's bucket of EARNINGS_BUCKET_MINUTES; nothing for an unknown avatar. */
   earnings(avatarId: string, from: Date, to: Date): Promise<{ experience: number; money: number }>
 }
@@ -55,19 +63,21 @@ export interface AvatarClient {
  * The port as a direct call. Each method first checks that no transaction is open here: in one
  * process the call would join it, split it would be an HTTP call under its locks (DESIGN §9.1).
  */
-export function inProcessAvatarClient(app: AvatarApp, database: Database): AvatarClient {
+export function inProcessAvatarClient(app: AvatarApp, leagues: LeagueApp, database: Database): AvatarClient {
   return database.outsideTransactions<AvatarClient>('AvatarClient', {
     provision: (input) => app.provision(input),
     discard: (avatarId) => app.delete(SYSTEM, avatarId).catch((e: unknown) => { if (!(e instanceof NotFound)) throw e }),
     isOwner: (avatarId, userId) => app.isOwner(avatarId, userId),
     ownerOf: (avatarId) => app.ownerOf(avatarId),
     profile: (avatarId, keys) => app.profile(avatarId, keys),
+    profiles: (avatarIds) => app.profilesOf(avatarIds),
     spend: (avatarId, amount, key) => app.spendMoney(SYSTEM, avatarId, amount, key),
     earn: (avatarId, amount, key) => app.earnMoney(SYSTEM, avatarId, amount, key),
     addItem: (avatarId, item, key) => app.addItem(SYSTEM, avatarId, item, key),
     takeItem: (avatarId, name, key) => app.takeItem(SYSTEM, avatarId, name, key),
     damage: (avatarId, amount, key) => app.damage(SYSTEM, avatarId, amount, key),
     exportOwnedBy: async (ownerId) => (await app.ownedBy(ownerId)).map(avatarExport),
+    exportLeague: async (avatarId) => leagueExport(await leagues.exportOf(avatarId)),
     earnings: (avatarId, from, to) => app.earnings(SYSTEM, avatarId, from, to),
   })
 }
@@ -99,6 +109,15 @@ export function httpAvatarClient(baseUrl: string | (() => string), token: TokenS
       if (!profile) throw new NotFound('Avatar', avatarId)
       return profile
     },
+    profiles: async (avatarIds) => {
+      const unique = [...new Set(avatarIds)]
+      const reads = []
+      for (let i = 0; i < unique.length; i += PROFILES_MAX) {
+        const ids = new URLSearchParams(unique.slice(i, i + PROFILES_MAX).map((id): [string, string] => ['ids', id]))
+        reads.push(http.call<{ items: (AvatarProfile & { avatarId: string })[] }>({ method: 'GET', path: `/internal/v1/avatar-profiles?${ids.toString()}` }))
+      }
+      return new Map((await Promise.all(reads)).flatMap((r) => r.items.map(({ avatarId, ...profile }) => [avatarId, profile] as const)))
+    },
     spend: (avatarId, amount, key) => http.call({ method: 'POST', path: path(avatarId, '/money/spend'), body: { amount }, idempotencyKey: key }),
     earn: (avatarId, amount, key) => http.call({ method: 'POST', path: path(avatarId, '/money/earn'), body: { amount }, idempotencyKey: key }),
     addItem: (avatarId, item, key) => http.call({ method: 'POST', path: path(avatarId, '/inventory/items'), body: item, idempotencyKey: key }),
@@ -107,6 +126,8 @@ export function httpAvatarClient(baseUrl: string | (() => string), token: TokenS
     damage: (avatarId, amount, key) =>
       http.call<{ died: boolean; health: number }>({ method: 'POST', path: path(avatarId, '/health/damage'), body: { amount }, idempotencyKey: key }),
     exportOwnedBy: async (ownerId) => (await http.call<{ items: AvatarExport[] }>({ method: 'GET', path: `/internal/v1/exports/avatars?ownerId=${ownerId}` })).items,
+    exportLeague: async (avatarId) =>
+      (await http.call<{ league: LeagueExport }>({ method: 'GET', path: `/internal/v1/exports/avatars/${encodeURIComponent(avatarId)}/league` })).league,
     earnings: (avatarId, from, to) => {
       const span = new URLSearchParams({ from: from.toISOString(), to: to.toISOString() })
       return http.call<{ experience: number; money: number }>({ method: 'GET', path: internalPath(avatarId, `/earnings?${span.toString()}`) })
@@ -167,8 +188,8 @@ export async function requireOwnedProfile(avatars: AvatarClient, p: Principal, a
   return profile
 }
 
-/** Does the caller own any of these avatars (missing ones are not theirs)? Asked all at once. */
+/** Does the caller own any of these avatars (missing ones are not theirs)? One read. */
 export async function ownsAnyOf(avatars: AvatarClient, p: Principal, avatarIds: string[]): Promise<boolean> {
   if (isTrusted(p)) return true
-  return (await Promise.all(avatarIds.map((id) => avatars.isOwner(id, p.userId)))).some(Boolean)
+  return [...(await avatars.profiles(avatarIds)).values()].some((profile) => profile.ownerId === p.userId)
 }

@@ -7,11 +7,12 @@ import type { TokenSource } from '../../platform/auth/service-token.js'
 import type { Database } from '../../platform/db/database.js'
 import { ServiceClient, type ServiceClientOptions } from '../../platform/http/service-client.js'
 import { isId } from '../../platform/ids.js'
+import type { ChatApp } from './app/chat-app.js'
 import type { GuildApp } from './app/guild-app.js'
-import { membershipExport, type GuildMembershipExport } from './http/export-schemas.js'
+import { chatMessagesExport, membershipExport, type ChatMessagesExport, type GuildMembershipExport } from './http/export-schemas.js'
 
 // The guild's part of a player's export (DESIGN §9.4): the edge composes the document's schema from it.
-export { GuildMembershipExport } from './http/export-schemas.js'
+export { ChatMessagesExport, GuildMembershipExport } from './http/export-schemas.js'
 
 export interface GuildClient {
   /** The id of the guild the avatar belongs to, or null. */
@@ -20,14 +21,17 @@ export interface GuildClient {
   exists(guildId: string): Promise<boolean>
   /** The avatar's guild membership as exported (DESIGN §9.4), or null. */
   exportMembership(avatarId: string): Promise<GuildMembershipExport>
+  /** The guild chat messages the avatar wrote, as exported (DESIGN §9.4). */
+  exportChatMessages(avatarId: string): Promise<ChatMessagesExport>
 }
 
 /** The port as a direct call; never inside an open transaction (see inProcessAvatarClient). */
-export function inProcessGuildClient(app: GuildApp, database: Database): GuildClient {
+export function inProcessGuildClient(app: GuildApp, chat: ChatApp, database: Database): GuildClient {
   return database.outsideTransactions<GuildClient>('GuildClient', {
     guildOf: async (avatarId) => (await app.guildOf(avatarId)) ?? null,
     exists: (guildId) => app.exists(guildId),
     exportMembership: async (avatarId) => membershipExport(await app.membershipOf(avatarId)),
+    exportChatMessages: async (avatarId) => chatMessagesExport(await chat.messagesOf(avatarId)),
   })
 }
 
@@ -50,5 +54,7 @@ export function httpGuildClient(baseUrl: string | (() => string), token: TokenSo
     },
     exportMembership: async (avatarId) =>
       (await http.call<{ membership: GuildMembershipExport }>({ method: 'GET', path: `/internal/v1/exports/guilds/avatars/${encodeURIComponent(avatarId)}` })).membership,
+    exportChatMessages: async (avatarId) =>
+      (await http.call<{ messages: ChatMessagesExport }>({ method: 'GET', path: `/internal/v1/exports/guilds/avatars/${encodeURIComponent(avatarId)}/messages` })).messages,
   }
 }

@@ -1,9 +1,9 @@
 import { lt } from 'drizzle-orm'
-import { AvatarChanged, AvatarCreated, AvatarDeleted, AvatarDied, AvatarLeveledUp, MissedWindowSettled } from '../../contracts/events/avatar.js'
+import { AvatarChanged, AvatarCreated, AvatarDeleted, AvatarDied, AvatarLeveledUp, LeagueResult, MissedWindowSettled } from '../../contracts/events/avatar.js'
 import { AccountDeleted } from '../../contracts/events/edge.js'
 import {
-  BattleCancelled, BattleLost, BattleStarted, BattleTurnTaken, BattleWon, GuildCreated, GuildDisbanded, InviteSent, InviteWithdrawn, MemberJoined, MemberLeft,
-  MemberRolesChanged,
+  BattleCancelled, BattleLost, BattleStarted, BattleTurnTaken, BattleWon, GuildCreated, GuildDisbanded, GuildMessageDeleted, GuildMessagePosted, InviteSent,
+  InviteWithdrawn, MemberJoined, MemberLeft, MemberRolesChanged,
 } from '../../contracts/events/guild.js'
 import { NotificationCreated, type LiveDraft } from '../../contracts/events/live.js'
 import { ItemBought, ItemSold } from '../../contracts/events/marketplace.js'
@@ -166,6 +166,7 @@ export const liveModule = contextModule({
       consumers: [
         streaming(AvatarLeveledUp, audience.toAvatar, { draft: notification.leveledUp }),
         streaming(AvatarDied, audience.toAvatar, { draft: notification.died }),
+        streaming(LeagueResult, audience.toAvatar, { draft: notification.leagueResult }),
         // A missed window is told once the avatar has settled it: with damage, or with a streak freeze.
         streaming(MissedWindowSettled, audience.toAvatar, { draft: notification.missedWindowSettled }),
         notifying(HabitReminderDue, audience.toAvatar, notification.reminded),
@@ -187,6 +188,8 @@ export const liveModule = contextModule({
         streaming(BattleTurnTaken, audience.toGuild),
         streaming(BattleCancelled, audience.toGuildAndParticipants),
         streaming(MemberRolesChanged, audience.toGuild),
+        streaming(GuildMessagePosted, audience.toGuild, { draft: notification.mentioned }),
+        streaming(GuildMessageDeleted, audience.toGuild),
         streaming(GuildCreated, audience.toLeader, { before: (tx, ps) => guildMemberRepo.join(tx, ps.map((p) => ({ avatarId: p.leaderAvatarId, guildId: p.guildId }))) }),
         streaming(MemberJoined, audience.toGuild, { before: (tx, ps) => guildMemberRepo.join(tx, ps.map((p) => ({ avatarId: p.avatarId, guildId: p.guildId }))) }),
         streaming(MemberLeft, audience.toGuildAndMember, { before: async (tx, ps) => { for (const p of ps) await guildMemberRepo.leave(tx, p.avatarId, p.guildId) } }),

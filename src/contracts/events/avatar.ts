@@ -52,6 +52,22 @@ export const MissedWindowSettled = event('MissedWindowSettled', Type.Object({
   freezesHeld: Type.Integer({ minimum: 0 }),
 }))
 
+/**
+ * How an avatar's week in its league division ended (DESIGN §9.5), once per avatar and season: its
+ * rank, PROMOTED, STAYED or DEMOTED, the tier it plays next, and the money its rank earned (paid by
+ * the avatar context on this event, once). Its version is 0: it changes no avatar by itself.
+ */
+export const LeagueResult = event('LeagueResult', Type.Object({
+  avatarId: Type.String(),
+  season: Type.String(),
+  tier: Type.String(),
+  nextTier: Type.String(),
+  rank: Type.Integer({ minimum: 1 }),
+  score: Type.Integer({ minimum: 0 }),
+  result: Type.Union([Type.Literal('PROMOTED'), Type.Literal('STAYED'), Type.Literal('DEMOTED')]),
+  reward: Type.Integer({ minimum: 0 }),
+}))
+
 export type AvatarCreated = EventOf<typeof AvatarCreated>
 export type AvatarRenamed = EventOf<typeof AvatarRenamed>
 export type AvatarDeleted = EventOf<typeof AvatarDeleted>
@@ -59,8 +75,9 @@ export type AvatarLeveledUp = EventOf<typeof AvatarLeveledUp>
 export type AvatarDied = EventOf<typeof AvatarDied>
 export type AvatarChanged = EventOf<typeof AvatarChanged>
 export type MissedWindowSettled = EventOf<typeof MissedWindowSettled>
+export type LeagueResult = EventOf<typeof LeagueResult>
 
 export type AvatarDraft = DraftsOf<[
   typeof AvatarCreated, typeof AvatarRenamed, typeof AvatarDeleted, typeof AvatarLeveledUp, typeof AvatarDied,
-  typeof AvatarChanged, typeof MissedWindowSettled,
+  typeof AvatarChanged, typeof MissedWindowSettled, typeof LeagueResult,
 ]>

@@ -28,6 +28,16 @@ export const MemberRolesChanged = event('MemberRolesChanged', Type.Object({
 }))
 /** A pending invite closed without a join: declined by the invited avatar's owner or withdrawn by the guild. */
 export const InviteWithdrawn = event('InviteWithdrawn', Type.Object({ inviteId: Type.String(), guildId: Type.String(), targetAvatarId: Type.String() }))
+const ChatPerson = Type.Object({ avatarId: Type.String(), name: Type.String({ description: "The avatar's public name when it acted" }) })
+/** A member posted in the guild's chat; `mentions` are the members its `@name`s named (never the author). The message is the aggregate. */
+export const GuildMessagePosted = event('GuildMessagePosted', Type.Object({
+  messageId: Type.String(), guildId: Type.String(), author: ChatPerson, text: Type.String(), sentAt: Type.String({ description: 'ISO 8601 instant' }),
+  mentions: Type.Array(Type.String()),
+}))
+/** A chat message was deleted (its author, or an officer or the leader): it stays as a tombstone. */
+export const GuildMessageDeleted = event('GuildMessageDeleted', Type.Object({
+  messageId: Type.String(), guildId: Type.String(), deletedBy: ChatPerson, deletedAt: Type.String({ description: 'ISO 8601 instant' }),
+}))
 export const BattleStarted = event('BattleStarted', Type.Object({ ...Battle, bossType: Type.String(), participants: Participants }))
 /** The boss struck an attacker back: the avatar context applies the damage (its death follows from its own health). */
 export const BossStruckBack = event('BossStruckBack', Type.Object({
@@ -64,6 +74,8 @@ export type MemberLeft = EventOf<typeof MemberLeft>
 export type InviteSent = EventOf<typeof InviteSent>
 export type MemberRolesChanged = EventOf<typeof MemberRolesChanged>
 export type InviteWithdrawn = EventOf<typeof InviteWithdrawn>
+export type GuildMessagePosted = EventOf<typeof GuildMessagePosted>
+export type GuildMessageDeleted = EventOf<typeof GuildMessageDeleted>
 export type BattleStarted = EventOf<typeof BattleStarted>
 export type BossStruckBack = EventOf<typeof BossStruckBack>
 export type BattleTurnTaken = EventOf<typeof BattleTurnTaken>
@@ -74,5 +86,5 @@ export type BattleLost = EventOf<typeof BattleLost>
 export type GuildDraft = DraftsOf<[
   typeof GuildCreated, typeof GuildDisbanded, typeof MemberJoined, typeof MemberLeft, typeof InviteSent,
   typeof MemberRolesChanged, typeof InviteWithdrawn, typeof BattleStarted, typeof BossStruckBack,
-  typeof BattleTurnTaken, typeof BattleCancelled, typeof BattleWon, typeof BattleLost,
+  typeof BattleTurnTaken, typeof BattleCancelled, typeof BattleWon, typeof BattleLost, typeof GuildMessagePosted, typeof GuildMessageDeleted,
 ]>

@@ -68,6 +68,7 @@ const API_TAGS = [
   { name: 'quests', description: 'Quests: sets of habits to complete together for a reward' },
   { name: 'guilds', description: 'Guilds: members, roles, invites, points and ranks' },
   { name: 'battles', description: 'Guild battles against bosses' },
+  { name: 'leagues', description: 'Weekly leagues and the all-time experience board' },
   { name: 'marketplace', description: "Each avatar's marketplace: buying and selling items" },
   { name: 'inbox', description: "Notifications in an avatar's inbox" },
   { name: 'stream', description: 'A live stream of what happens to an avatar (server-sent events)' },

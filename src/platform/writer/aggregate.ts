@@ -14,8 +14,11 @@ export interface Versioned {
   version: number
 }
 
-/** How a part's rows meet rows already there: not at all (a key clash fails the write), or by adding up the named columns. */
-export type PartConflict = { addUp: PgColumn[]; on: PgColumn[] }
+/**
+ * How a part's rows meet rows already there: not at all (a key clash fails the write), or by adding
+ * up the `addUp` columns and taking the new row's `latest` columns.
+ */
+export type PartConflict = { addUp: PgColumn[]; on: PgColumn[]; latest?: PgColumn[] }
 
 /** A table of the context whose rows a change writes together with its aggregate, and only with it. */
 export interface PartDefinition {

@@ -33,21 +33,29 @@ export function writeParams<S extends Versioned>(d: AggregateDefinition<S>, stat
   }
   for (const [name, part] of Object.entries(d.parts ?? {})) {
     const columns = partColumns(part.table)
-    const conflict = part.conflict && { on: part.conflict.on.map((c) => c.name), addUp: part.conflict.addUp.map((c) => c.name) }
+    const conflict = part.conflict && {
+      on: part.conflict.on.map((c) => c.name), addUp: part.conflict.addUp.map((c) => c.name), latest: (part.conflict.latest ?? []).map((c) => c.name),
+    }
     params.push(JSON.stringify(sorted.flatMap((w) => mergeConflicting(conflict, (w.parts[name] ?? []).map((r) => rowJson(columns, r))))))
   }
   return params
 }
 
-/** Rows of one write that would meet on the same key, as one (their `addUp` columns summed): one statement may not touch a row twice. */
-function mergeConflicting(conflict: { on: string[]; addUp: string[] } | undefined, rows: Record<string, unknown>[]): Record<string, unknown>[] {
+/**
+ * Rows of one write that would meet on the same key, as one (their `addUp` columns summed, the last
+ * row's `latest` columns): one statement may not touch a row twice.
+ */
+function mergeConflicting(conflict: { on: string[]; addUp: string[]; latest: string[] } | undefined, rows: Record<string, unknown>[]): Record<string, unknown>[] {
   if (!conflict || rows.length < 2) return rows
   const merged = new Map<string, Record<string, unknown>>()
   for (const row of rows) {
     const k = JSON.stringify(conflict.on.map((c) => row[c]))
     const seen = merged.get(k)
     if (!seen) merged.set(k, { ...row })
-    else for (const c of conflict.addUp) seen[c] = Number(seen[c]) + Number(row[c])
+    else {
+      for (const c of conflict.addUp) seen[c] = Number(seen[c]) + Number(row[c])
+      for (const c of conflict.latest) seen[c] = row[c]
+    }
   }
   return [...merged.values()]
 }

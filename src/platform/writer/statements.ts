@@ -32,7 +32,10 @@ function partInsert(name: string, part: PartDefinition, param: string, key: Colu
   const columns = partColumns(part.table)
   const list = columns.map(quoted).join(', ')
   const conflict = part.conflict
-    ? `on conflict (${part.conflict.on.map(quoted).join(', ')}) do update set ${part.conflict.addUp.map((c) => `${quoted(c)} = p.${quoted(c)} + excluded.${quoted(c)}`).join(', ')}`
+    ? `on conflict (${part.conflict.on.map(quoted).join(', ')}) do update set ${[
+      ...part.conflict.addUp.map((c) => `${quoted(c)} = p.${quoted(c)} + excluded.${quoted(c)}`),
+      ...(part.conflict.latest ?? []).map((c) => `${quoted(c)} = excluded.${quoted(c)}`),
+    ].join(', ')}`
     : ''
   return `${name} as (
   insert into ${tableName(part.table)} as p (${list})

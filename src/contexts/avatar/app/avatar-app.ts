@@ -20,20 +20,9 @@ import { avatarAggregate } from '../store/avatar-aggregate.js'
 import { avatarRepo, type AvatarSearch } from '../store/avatars.js'
 import { earningsRepo } from '../store/earnings.js'
 import { avatarsOwnedBy } from '../store/owned-avatars.js'
+import { experienceBoardPage, type BoardPage } from './experience-board.js'
+import { profileOf, type AvatarProfile, type MissedWindow } from './avatar-profile.js'
 import { authorizeChange, avatarCommand, grown, type AvatarDecision } from './avatar-command.js'
-
-/**
- * A habit's window that ended without its completion, as tracking reports it: local dates, the end
- * exclusive, so `windowEnd` is the day the window ended and its penalty falls on.
- */
-export interface MissedWindow {
-  habitId: string
-  questId: string | null
-  windowStart: string
-  windowEnd: string
-  /** The window's nominal penalty. */
-  damage: number
-}
 
 export interface AvatarDeps {
   database: Database
@@ -43,30 +32,14 @@ export interface AvatarDeps {
   log?: Logger
 }
 
-/** What other contexts judge of an avatar (a purchase, a fight): `AvatarProfile` in the port. */
-export interface AvatarProfile {
-  ownerId: string
-  level: number
-  attack: number
-  defense: number
-  health: number
-  maxHealth: number
-  deaths: number
-  /** Those of the keyed calls asked about that the avatar has taken. */
-  taken: string[]
-}
-
-const profileOf = (a: Avatar, taken: string[]): AvatarProfile => ({
-  ownerId: a.ownerId, level: a.level, attack: rules.effectiveAttack(a), defense: rules.effectiveDefense(a), health: a.health, maxHealth: a.maxHealth,
-  deaths: a.deaths, taken,
-})
-
 const changed = (avatar: Avatar): AvatarDecision<void> => ({ state: avatar, result: undefined })
 
 const keyed = (key: string | undefined, operation: string): KeyedCall | undefined => (key === undefined ? undefined : { key, operation })
 
 /** How many avatars a process remembers as it last wrote them. */
 const REMEMBERED_AVATARS = 10_000
+
+export type { AvatarProfile, MissedWindow }
 
 /**
  * The avatar context's use cases. Every change of an existing avatar is a batched command of the
@@ -117,6 +90,11 @@ export class AvatarApp {
   /** Every avatar the user owns, oldest first (their export, DESIGN §9.4). */
   ownedBy(ownerId: string): Promise<Avatar[]> {
     return avatarsOwnedBy(this.d.database.current(), ownerId)
+  }
+
+  /** The experience board: the top `limit`, or the `limit` ranks around an avatar. Any signed-in player reads it. */
+  experienceBoard(limit: number, around?: string): Promise<BoardPage> {
+    return experienceBoardPage(this.d.database.current(), limit, around)
   }
 
   async isOwner(avatarId: string, userId: string): Promise<boolean> {
@@ -209,12 +187,17 @@ export class AvatarApp {
 
   /** A reward earned by play (events from other contexts); never refused; applied once per key. */
   rewardFromPlay(id: string, reward: { experience: number; money: number }, key: string): Promise<void> {
-    return this.change(SYSTEM, id, (a) => grown(rules.receiveReward(a, reward)), { call: keyed(key, 'reward') })
+    return this.change(SYSTEM, id, (a) => grown(rules.receiveReward(a, reward)), { call: keyed(key, 'reward'), scored: true })
+  }
+
+  /** A league season's reward (LeagueResult): money, never refused, applied once per key; it scores nothing. */
+  payLeagueReward(id: string, money: number, key: string): Promise<void> {
+    return this.change(SYSTEM, id, (a) => grown(rules.receiveReward(a, { experience: 0, money })), { call: keyed(key, 'reward') })
   }
 
   /** A habit completion (HabitAttended): its reward, and the streak freeze its streak may earn, in one change; applied once per key. */
   rewardCompletion(id: string, completion: Completion, key: string): Promise<void> {
-    return this.change(SYSTEM, id, (a) => grown(rewardCompletion(a, completion)), { call: keyed(key, 'reward') })
+    return this.change(SYSTEM, id, (a) => grown(rewardCompletion(a, completion)), { call: keyed(key, 'reward'), scored: true })
   }
 
   /**
@@ -314,6 +297,19 @@ export class AvatarApp {
     return this.profile(id, keys)
   }
 
+  /** Profiles asked over HTTP by a service running apart: those of the avatars that exist, in the order asked. */
+  async profilesFor(p: Principal, ids: string[]): Promise<(AvatarProfile & { avatarId: string })[]> {
+    requireTrusted(p, 'Only services read avatars\' profiles; a player reads its avatar and stats.')
+    return [...(await this.profilesOf(ids))].map(([avatarId, profile]) => ({ avatarId, ...profile }))
+  }
+
+  /** The profiles of those of the avatars that exist, by id (a guild's members), read in one statement. */
+  async profilesOf(ids: readonly string[]): Promise<Map<string, AvatarProfile>> {
+    const unique = [...new Set(ids)]
+    const found = unique.length === 0 ? new Map<string, Avatar>() : await avatarRepo.findMany(this.d.database.db, unique)
+    return new Map(unique.flatMap((id) => { const a = found.get(id); return a ? [[id, profileOf(a, [])] as const] : [] }))
+  }
+
   /**
    * What other contexts may read to judge a purchase or a fight, as the avatar is now; with `keys`,
    * also which of those keyed calls it has taken (`taken`), read with it from the database.
@@ -333,10 +329,13 @@ export class AvatarApp {
 
   // ---- the one way an existing avatar changes ----
 
-  private change<R>(p: Principal, id: string, decide: (a: Avatar) => AvatarDecision<R>, opts: { mints?: boolean; call?: KeyedCall | undefined } = {}): Promise<R> {
+  /** `scored`: a change from play, whose experience counts in the week's league (DESIGN §9.5). */
+  private change<R>(
+    p: Principal, id: string, decide: (a: Avatar) => AvatarDecision<R>, opts: { mints?: boolean; scored?: boolean; call?: KeyedCall | undefined } = {},
+  ): Promise<R> {
     if (opts.mints && this.d.economyMode === 'authoritative' && !isTrusted(p)) {
       return Promise.reject(new Forbidden('This server runs an authoritative economy: value comes only from play.', 'economy-authoritative'))
     }
-    return this.writer.submit(id, avatarCommand(p, decide, opts.call, this.d.clock))
+    return this.writer.submit(id, avatarCommand(p, decide, opts.call, this.d.clock, opts.scored))
   }
 }

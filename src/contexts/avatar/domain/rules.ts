@@ -76,3 +76,38 @@ export const MISSED_DAMAGE_DAYS_KEPT = 14
 export const EARNINGS_BUCKET_MINUTES = 15
 /** Earnings are kept this many days (a year's reports, and then some), then pruned. */
 export const EARNINGS_KEPT_DAYS = 400
+
+// ---- weekly leagues (DESIGN §9.5) ----
+
+/** League tiers, lowest first; a new avatar starts in the first. */
+export const LEAGUE_TIERS = ['BRONZE', 'SILVER', 'GOLD', 'PLATINUM', 'DIAMOND'] as const
+/** What a closed season did to an avatar's tier. */
+export const LEAGUE_OUTCOMES = ['PROMOTED', 'STAYED', 'DEMOTED'] as const
+/** Avatars in one division of a tier's week, at most; the next one to enter opens a new division. */
+export const DIVISION_SIZE = 30
+/** How many of a division's first ranks go up a tier (from any tier but the highest). */
+export const PROMOTED_PER_DIVISION = 7
+/** How many of a division's last ranks go down a tier (from any tier but the lowest). */
+export const DEMOTED_PER_DIVISION = 5
+/** A division of this many members or fewer demotes nobody: a small board should not punish. */
+export const NO_DEMOTION_AT_OR_BELOW = 12
+/** Money paid to a division's ranks 1, 2, 3 at the season's end. */
+export const LEAGUE_REWARDS = [50, 30, 20] as const
+/** How often the season-end job looks for ended seasons to close. */
+export const LEAGUE_CLOSE_JOB_EVERY_MS = 5 * 60_000
+/** A page of league history: `?limit=` by default and at most. */
+export const LEAGUE_HISTORY_DEFAULT_LIMIT = 50
+export const LEAGUE_HISTORY_MAX_LIMIT = 200
+
+// ---- the experience board (DESIGN §9.5: all-time ranks by total experience) ----
+
+/** Entries a board page holds unless asked otherwise, and at most (odd: the avatar asked about sits in the middle). */
+export const EXPERIENCE_BOARD_LIMIT_DEFAULT = 11
+export const EXPERIENCE_BOARD_LIMIT_MAX = 101
+/**
+ * The board's tallies (store/experience-board.ts): level-1 buckets span this much total
+ * experience, level-0 blocks this many seconds of the time a total was reached. The migration's
+ * tally trigger (the experience_board migration) uses the same two numbers.
+ */
+export const EXPERIENCE_BOARD_BUCKET = 100
+export const EXPERIENCE_BOARD_BLOCK_SECONDS = 3600

@@ -139,6 +139,7 @@ export const OwnerView = Type.Object({ userId: Type.String() })
 
 export const ProfileView = Type.Object({
   ownerId: Type.String({ description: 'The user who owns the avatar' }),
+  name: Type.String({ description: "The avatar's public name" }),
   level: Type.Integer(),
   attack: Type.Integer({ description: 'Strength plus the equipped weapon' }),
   defense: Type.Integer({ description: 'Defense plus the equipped armor' }),
@@ -146,6 +147,20 @@ export const ProfileView = Type.Object({
   maxHealth: Type.Integer(),
   deaths: Type.Integer({ description: 'How many times the avatar has died: a battle judges a fighter fallen once this moved on since it entered' }),
   taken: Type.Array(Type.String(), { description: 'Those of the asked `keys` (idempotency keys of calls) the avatar has taken' }),
+})
+
+/** How many avatars one profiles read names: a guild's members fit (MEMBER_CAP) with room. */
+export const PROFILES_MAX = 100
+
+export const ProfilesQuery = Type.Object({
+  // One id arrives as a string (`?ids=a`), more as an array (`?ids=a&ids=b`).
+  ids: Type.Union([AvatarIdString(), Type.Array(AvatarIdString(), { minItems: 1, maxItems: PROFILES_MAX })], { description: `The avatars to read, 1–${PROFILES_MAX}` }),
+})
+
+export const ProfilesView = Type.Object({
+  items: Type.Array(Type.Object({ avatarId: Type.String(), ...ProfileView.properties }), {
+    description: 'The profiles of those of the asked avatars that exist (`taken` is empty), in the order asked; an unknown avatar is left out',
+  }),
 })
 
 const CallKey = Type.String({ minLength: 1, maxLength: 300 })

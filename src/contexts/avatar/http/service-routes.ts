@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { NoContent, noContent, problemResponses } from '../../../platform/http/schemas.js'
 import type { AvatarApp } from '../app/avatar-app.js'
-import { AvatarIdParams, OwnerView, ProfileQuery, ProfileView, ProvisionBody } from './schemas.js'
+import { AvatarIdParams, OwnerView, PROFILES_MAX, ProfileQuery, ProfilesQuery, ProfilesView, ProfileView, ProvisionBody } from './schemas.js'
 
 const params = AvatarIdParams
 
@@ -50,4 +50,16 @@ export const avatarServiceRoutes: FastifyPluginAsyncTypebox<{ app: AvatarApp }> 
       params, querystring: ProfileQuery, response: { 200: ProfileView, ...problemResponses(400, 401, 403, 404) },
     },
   }, async (req) => app.profileFor(req.principal, req.params.id, [req.query.keys ?? []].flat()))
+
+  f.get('/avatar-profiles', {
+    schema: {
+      tags: ['service'],
+      operationId: 'serviceGetAvatarProfiles',
+      summary: 'The profiles of several avatars at once (services only)',
+      description: `For services running apart that judge a guild's members together (its chat's names, a battle's fighters, ` +
+        `who may answer an invite): up to ${PROFILES_MAX} avatars in one read, each as \`GET /internal/v1/avatars/{id}/profile\` ` +
+        'answers it without keys; an unknown avatar is left out of `items`. Refused with 403 `service-only` for a player token.',
+      querystring: ProfilesQuery, response: { 200: ProfilesView, ...problemResponses(400, 401, 403) },
+    },
+  }, async (req) => ({ items: await app.profilesFor(req.principal, [req.query.ids].flat()) }))
 }

@@ -3,11 +3,12 @@ import { deleteSome } from '../../../platform/db/bounded-delete.js'
 import type { Queryable, Tx } from '../../../platform/db/database.js'
 import { NotFound } from '../../../platform/errors.js'
 import type { Avatar } from '../domain/avatar.js'
+import { leagueRepo } from './leagues.js'
 import { appliedCalls, avatars, closedAccounts, earnings } from './tables.js'
 
 type Row = typeof avatars.$inferSelect
 
-const toAvatar = ({ createdAt: _createdAt, ...a }: Row): Avatar => a
+const toAvatar = ({ createdAt: _createdAt, totalExperience: _total, experienceReachedAt: _reached, ...a }: Row): Avatar => a
 
 export interface AvatarSearch {
   name?: string
@@ -64,6 +65,7 @@ export const avatarRepo = {
   async deleteParts(tx: Tx, id: string): Promise<void> {
     await tx.delete(appliedCalls).where(eq(appliedCalls.avatarId, id))
     await tx.delete(earnings).where(eq(earnings.avatarId, id))
+    await leagueRepo.deleteOf(tx, id)
   },
 
   /** Deletes up to `limit` remembered answers of keyed calls applied before `before` (the applied_at index). */

@@ -70,8 +70,9 @@ export class ExportApp {
 
   private async* avatarRecord(avatar: AvatarExport): AsyncGenerator<string> {
     const { tracking, quest, guild, marketplace, live } = this.d.ports
-    const [settings, quests, membership, trade] = await Promise.all([
-      tracking.exportSettings(avatar.id), quest.exportOf(avatar.id), guild.exportMembership(avatar.id), marketplace.exportOf(avatar.id),
+    const [settings, quests, membership, chatMessages, trade, league] = await Promise.all([
+      tracking.exportSettings(avatar.id), quest.exportOf(avatar.id), guild.exportMembership(avatar.id), guild.exportChatMessages(avatar.id),
+      marketplace.exportOf(avatar.id), this.d.ports.avatar.exportLeague(avatar.id),
     ])
     yield `{"avatar":${json(avatar)},"settings":${json(settings)},"habits":[`
     let first = true
@@ -87,7 +88,7 @@ export class ExportApp {
         yield '}'
       }
     }
-    yield `],"quests":${json(quests)},"guild":${json(membership)},"purchases":${json(trade.purchases)},"sales":${json(trade.sales)},"notifications":[`
+    yield `],"quests":${json(quests)},"guild":${json(membership)},"chatMessages":${json(chatMessages)},"purchases":${json(trade.purchases)},"sales":${json(trade.sales)},"league":${json(league)},"notifications":[`
     yield* arrayOfPages((cursor) => live.exportNotifications(avatar.id, cursor))
     yield ']}'
   }

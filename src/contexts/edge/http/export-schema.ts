@@ -4,8 +4,8 @@
  * Published at `/schemas/export-v1.json`.
  */
 import { Type, type Static } from 'typebox'
-import { AvatarExport } from '../../avatar/client.js'
-import { GuildMembershipExport } from '../../guild/client.js'
+import { AvatarExport, LeagueExport } from '../../avatar/client.js'
+import { ChatMessagesExport, GuildMembershipExport } from '../../guild/client.js'
 import { NotificationExport } from '../../live/client.js'
 import { TradeExport } from '../../marketplace/client.js'
 import { QuestsExport } from '../../quest/client.js'
@@ -19,8 +19,10 @@ const AvatarRecordExport = Type.Object({
   habits: Type.Array(HabitRecordExport, { description: 'Every habit with its whole history' }),
   quests: QuestsExport,
   guild: GuildMembershipExport,
+  chatMessages: ChatMessagesExport,
   purchases: TradeExport.properties.purchases,
   sales: TradeExport.properties.sales,
+  league: LeagueExport,
   notifications: Type.Array(NotificationExport, { description: 'The inbox: every notification still kept, oldest first' }),
 })
 

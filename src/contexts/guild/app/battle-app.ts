@@ -29,9 +29,6 @@ interface BattleDeps {
 }
 
 const REMEMBERED_BATTLES = 1_000
-/** Fighters read at once when a battle starts (in split each is a call to the avatar service). */
-const FIGHTERS_READ_AT_ONCE = 20
-
 /**
  * What a batch of attacks reads first: which of the battle's strike-backs due are known applied,
  * each attacker as it is now (undefined: gone), and the health it has in this batch (less the
@@ -152,16 +149,9 @@ export class BattleApp {
     })
   }
 
-  /** What can be read of these avatars as fighters, a few at a time (in split each is a call); one that cannot be read now is left out. */
+  /** What can be read of these avatars as fighters, in one read; when it cannot be read now, the battle starts without it. */
   private async fightersOf(avatarIds: string[]): Promise<Map<string, Fighter>> {
-    const fighters = new Map<string, Fighter>()
-    for (let i = 0; i < avatarIds.length; i += FIGHTERS_READ_AT_ONCE) {
-      await Promise.all(avatarIds.slice(i, i + FIGHTERS_READ_AT_ONCE).map(async (id) => {
-        const profile = await this.d.avatars.profile(id).catch(() => undefined)
-        if (profile) fighters.set(id, profile)
-      }))
-    }
-    return fighters
+    return this.d.avatars.profiles(avatarIds).catch(() => new Map<string, Fighter>())
   }
 
   /** Leader only: cancels a battle in progress and deletes it. */

@@ -13,6 +13,7 @@ import * as rules from '../domain/guild.js'
 import type { AssignableRole, Guild, Invite, Member } from '../domain/guild.js'
 import { POINTS_PER_HABIT_COMPLETION } from '../domain/rules.js'
 import { foundingColumns, guildAggregate, type VersionedGuild } from '../store/guild-aggregate.js'
+import { chatRepo } from '../store/chat-messages.js'
 import { guildRepo, inviteRepo, type StoredGuild } from '../store/guilds.js'
 
 interface GuildDeps {
@@ -288,7 +289,6 @@ export class GuildApp {
 
   // ---- reactions and jobs ----
 
-  /** A member completed a habit: their guild gains a point. */
   /** Habit completions by these avatars (one entry each): each member's guild gains its points. */
   async awardHabitCompletions(avatarIds: string[]): Promise<void> {
     await this.d.database.transaction(async (tx) => {
@@ -311,6 +311,8 @@ export class GuildApp {
   async avatarDeleted(avatarId: string): Promise<void> {
     await this.d.database.transaction(async (tx) => {
       await inviteRepo.deleteOfTarget(tx, avatarId)
+      // The avatar's chat messages go with it (DESIGN §9.4: nothing it wrote outlives the account).
+      await chatRepo.deleteOfAuthors(tx, [avatarId])
       const guildId = await guildRepo.guildOf(tx, avatarId)
       if (!guildId) return
       await this.changeMembers(guildId, avatarId, (g) => rules.leave(g, avatarId),

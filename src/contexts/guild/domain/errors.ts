@@ -1,4 +1,4 @@
-import { BadRequest, Conflict, Forbidden, RuleViolation } from '../../../platform/errors.js'
+import { AppError, BadRequest, Conflict, Forbidden, RuleViolation } from '../../../platform/errors.js'
 
 export class GuildNameTaken extends Conflict {
   constructor(name: string) {
@@ -119,5 +119,27 @@ export class NotAParticipant extends Forbidden {
 export class AttackerFallen extends RuleViolation {
   constructor(avatarId: string) {
     super('attacker-fallen', `Avatar '${avatarId}' has fallen in this battle and cannot attack again.`)
+  }
+}
+
+export class InvalidMessageText extends BadRequest {
+  constructor(min: number, max: number) {
+    super(`A message is ${min}–${max} characters, not counting spaces around it.`, 'invalid-message-text', [
+      { path: '/text', message: `must be ${min}–${max} characters after trimming` },
+    ])
+  }
+}
+
+/** A member posted CHAT_BURST_MAX messages in the window already: the answer says when the next one is taken. */
+export class ChatRateLimited extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, 'chat-rate-limited', 'Too many messages', `Too many messages in a short time; post again in ${retryAfterSeconds} s.`)
+  }
+}
+
+/** Chat is for the guild's members: the caller owns none of them. */
+export class GuildMembersOnly extends Forbidden {
+  constructor(action: string) {
+    super(`Only the guild's members may ${action}: the caller owns no member of this guild.`, 'guild-members-only')
   }
 }

@@ -50,3 +50,12 @@ export const BOSSES: Record<BossType, Boss> = {
   HYDRA: { name: 'Hydra', health: 1500, strength: 28, defense: 12, experienceReward: 800, moneyReward: 400, penalty: 30, turnsPerMember: 4 },
   DRAGON: { name: 'Ancient Dragon', health: 3000, strength: 40, defense: 18, experienceReward: 2000, moneyReward: 1000, penalty: 50, turnsPerMember: 4 },
 }
+
+/** A chat message is this many characters after trimming (inclusive). */
+export const CHAT_TEXT_MIN = 1
+export const CHAT_TEXT_MAX = 1000
+/** A member may post at most CHAT_BURST_MAX messages in a guild in any CHAT_BURST_WINDOW_MS. */
+export const CHAT_BURST_MAX = 10
+export const CHAT_BURST_WINDOW_MS = 10_000
+/** Messages are kept this many days unless CHAT_RETENTION_DAYS says otherwise. */
+export const CHAT_RETENTION_DAYS_DEFAULT = 90

@@ -20,5 +20,8 @@ export const GUILD_PROBLEMS: ProblemCatalog = {
   'battle-over': { status: 400, rule: true, title: 'Battle over', description: 'The battle has ended (won, lost or abandoned); nothing more happens in it.' },
   'battle-of-another-guild': { status: 400, rule: true, title: 'Battle of another guild', description: 'The battle named is not a battle of the guild named.' },
   'not-a-participant': { status: 403, title: 'Not a participant', description: 'The avatar is not a participant of this battle: the participants are the guild\'s members when it started.' },
+  'invalid-message-text': { status: 400, title: 'Invalid message text', description: 'A chat message is too short or too long once the spaces around it are trimmed (`detail` gives the bounds).' },
+  'guild-members-only': { status: 403, title: 'Guild members only', description: "Only the guild's members read and write its chat: the caller owns none of them." },
+  'chat-rate-limited': { status: 429, title: 'Too many messages', description: 'The member posted as many messages as a member may in a short window; wait the seconds the `Retry-After` header gives.' },
   'attacker-fallen': { status: 400, rule: true, title: 'Attacker fallen', description: 'The avatar has fallen in this battle and cannot attack again in it.' },
 }

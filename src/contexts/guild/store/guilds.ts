@@ -3,7 +3,7 @@ import { refusingDuplicates, type Queryable, type Tx } from '../../../platform/d
 import { NotFound } from '../../../platform/errors.js'
 import { AlreadyInGuild, InvitePending, NicknameTaken } from '../domain/errors.js'
 import type { Guild, Invite, Member, Role } from '../domain/guild.js'
-import { guilds, invites, members, rankTallies } from './tables.js'
+import { chatMessages, guilds, invites, members, rankTallies } from './tables.js'
 
 interface MemberJson { avatarId: string; nickname: string; role: string; joinedAt: string }
 
@@ -127,6 +127,7 @@ export const guildRepo = {
   async dissolve(tx: Tx, g: StoredGuild): Promise<void> {
     await tx.delete(invites).where(eq(invites.guildId, g.id))
     await tx.delete(members).where(eq(members.guildId, g.id))
+    await tx.delete(chatMessages).where(eq(chatMessages.guildId, g.id))
     await tally(tx, g.points, g.seq, -1)
   },
 

@@ -117,3 +117,29 @@ export const rankTallies = guildSchema.table(
 
 export const outbox = outboxTable(guildSchema)
 export const inbox = inboxTable(guildSchema)
+
+/**
+ * Guild chat messages (DESIGN §9.5). A deleted one stays as a tombstone: its text null, who
+ * deleted it and when. The author's name is the one it had when the message was sent.
+ */
+export const chatMessages = guildSchema.table(
+  'chat_messages',
+  {
+    id: uuid('id').primaryKey(),
+    /** Posting order: pages run by it (instants can tie). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    guildId: uuid('guild_id').notNull(),
+    authorAvatarId: text('author_avatar_id').notNull(),
+    authorName: text('author_name').notNull(),
+    text: text('text'),
+    sentAt: instant('sent_at').notNull(),
+    deletedByAvatarId: text('deleted_by_avatar_id'),
+    deletedByName: text('deleted_by_name'),
+    deletedAt: instant('deleted_at'),
+  },
+  (t) => [
+    index('chat_messages_guild_idx').on(t.guildId, t.seq),
+    index('chat_messages_author_idx').on(t.authorAvatarId, t.sentAt),
+    index('chat_messages_sent_idx').on(t.sentAt),
+  ],
+)

@@ -6,7 +6,7 @@
 
 export const NOTIFICATION_TYPES = [
   'INVITE', 'LEVEL_UP', 'DIED', 'BATTLE_WON', 'BATTLE_LOST', 'QUEST_COMPLETED', 'QUEST_EXPIRED', 'HABIT_MISSED',
-  'STREAK_FROZEN', 'REMINDER', 'WEBHOOK_DISABLED',
+  'STREAK_FROZEN', 'REMINDER', 'WEBHOOK_DISABLED', 'LEAGUE_RESULT', 'MENTION',
 ] as const
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number]
 
@@ -44,6 +44,18 @@ export const died = (e: { avatarId: string; moneyLost: number }): NotificationDr
   title: 'You fell',
   body: `Your health ran out: you lost the experience of this level${e.moneyLost > 0 ? ` and ${e.moneyLost} gold` : ''}, and wake with full health and mana.`,
   data: { moneyLost: e.moneyLost },
+})
+
+/** How the avatar's league week ended (LeagueResult): its tier, rank, result and reward. */
+export const leagueResult = (e: {
+  avatarId: string; season: string; tier: string; nextTier: string; rank: number; score: number; result: string; reward: number
+}): NotificationDraft => ({
+  avatarId: e.avatarId,
+  type: 'LEAGUE_RESULT',
+  title: e.result === 'PROMOTED' ? `Promoted to ${e.nextTier}` : e.result === 'DEMOTED' ? `Down to ${e.nextTier}` : `You stay in ${e.tier}`,
+  body: `You finished ${e.season} at rank ${e.rank} of your ${e.tier} division with ${e.score} experience` +
+    `${e.reward > 0 ? ` and earned ${e.reward} gold` : ''}.`,
+  data: { season: e.season, tier: e.tier, nextTier: e.nextTier, rank: e.rank, score: e.score, result: e.result, reward: e.reward },
 })
 
 /**
@@ -137,3 +149,16 @@ export const webhookDisabled = (avatarId: string, e: { endpointId: string; url: 
   body: `Every delivery to ${e.url} has failed since ${e.failingSince.toISOString()}: the endpoint is disabled. Enable it again once it answers.`,
   data: { endpointId: e.endpointId, url: e.url, failingSince: e.failingSince.toISOString() },
 })
+
+/** The longest excerpt of a chat message a MENTION notification carries. */
+const MENTION_EXCERPT_MAX = 140
+
+/** Members a guild chat message mentions (GuildMessagePosted): one MENTION each (the guild context left out the author). */
+export const mentioned = (e: { messageId: string; guildId: string; author: { avatarId: string; name: string }; text: string; mentions: string[] }): NotificationDraft[] =>
+  e.mentions.map((avatarId) => ({
+    avatarId,
+    type: 'MENTION',
+    title: `${e.author.name} mentioned you`,
+    body: [...e.text].length > MENTION_EXCERPT_MAX ? `${[...e.text].slice(0, MENTION_EXCERPT_MAX - 1).join('')}…` : e.text,
+    data: { guildId: e.guildId, messageId: e.messageId, authorAvatarId: e.author.avatarId },
+  }))

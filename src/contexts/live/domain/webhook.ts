@@ -13,11 +13,11 @@ import { WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_FIRST_RETRY_MS, WEBHOOK_MAX_ATTEMPTS,
  * consumers agree.
  */
 export const WEBHOOK_EVENT_TYPES = [
-  'AvatarChanged', 'AvatarLeveledUp', 'AvatarDied', 'MissedWindowSettled',
+  'AvatarChanged', 'AvatarLeveledUp', 'AvatarDied', 'MissedWindowSettled', 'LeagueResult',
   'HabitCreated', 'HabitDeleted', 'HabitAttended', 'HabitMissed', 'HabitReminderDue',
   'QuestCompleted', 'QuestExpired', 'ItemBought', 'ItemSold', 'NotificationCreated',
   'InviteSent', 'InviteWithdrawn', 'GuildCreated', 'MemberJoined', 'MemberLeft', 'MemberRolesChanged', 'GuildDisbanded',
-  'BattleStarted', 'BattleTurnTaken', 'BattleCancelled', 'BattleWon', 'BattleLost',
+  'BattleStarted', 'BattleTurnTaken', 'BattleCancelled', 'BattleWon', 'BattleLost', 'GuildMessagePosted', 'GuildMessageDeleted',
 ] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
 

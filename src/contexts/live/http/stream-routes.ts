@@ -16,10 +16,10 @@ const streamConfig: TicketAuthConfig & StreamingConfig = { ticketAuth: true, str
 
 const STREAM_DESCRIPTION = `Server-sent events of everything that concerns the avatar, as it commits (DESIGN §9.2). Each event:
 \`id: <n>\` (its place in the avatar's stream), \`event: <type>\`, \`data: {"type","occurredAt","payload"}\`. Types: AvatarChanged,
-AvatarLeveledUp, AvatarDied, MissedWindowSettled (how a missed window was paid: damage or a streak freeze), HabitCreated, HabitDeleted,
+AvatarLeveledUp, AvatarDied, MissedWindowSettled (how a missed window was paid: damage or a streak freeze), LeagueResult (how a league week ended), HabitCreated, HabitDeleted,
 HabitAttended, HabitMissed, QuestCompleted, QuestExpired, ItemBought, ItemSold,
 NotificationCreated, InviteSent, InviteWithdrawn, GuildCreated, MemberJoined, MemberLeft, MemberRolesChanged, GuildDisbanded,
-BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleCancelled, BattleWon, BattleLost; payloads as the producing
+BattleStarted, BattleTurnTaken (with the boss's health after the hit), BattleCancelled, BattleWon, BattleLost, GuildMessagePosted, GuildMessageDeleted; payloads as the producing
 context's events. Control events: \`resync\` (what followed Last-Event-ID is no longer kept, or the id is unknown: read the
 state again), \`expired\` (the token that opened the stream expired or was revoked; the stream ends), \`reconnect\` (the server is
 going away: the stream ends after a \`retry:\` of one to two seconds; reconnect with the Last-Event-ID you have). A comment line every
