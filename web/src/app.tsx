@@ -4,12 +4,15 @@ import { logout } from './api/game'
 import { getSession, onSessionChange, setSession, type Session } from './api/session'
 import { GameProvider, useGame } from './game'
 import { LiveProvider, useLiveEvent, useLiveStatus } from './live'
+import { OutboxProvider, OutboxRefusals } from './offline/outbox'
+import { forgetKeptReads, UpdateBanner } from './offline/service-worker'
 import { Link, navigate, usePath } from './router'
 import { AuthScreen } from './screens/Auth'
 import { BattleScreen } from './screens/Battle'
 import { CharacterScreen } from './screens/Character'
 import { GuildScreen } from './screens/Guild'
 import { HabitsScreen } from './screens/Habits'
+import { LeagueScreen } from './screens/League'
 import { MarketScreen } from './screens/Market'
 import { QuestsScreen } from './screens/Quests'
 import { SettingsScreen } from './screens/Settings'
@@ -24,6 +27,7 @@ const SCREENS = [
   { path: '/market', label: 'Market', icon: 'market', Screen: MarketScreen },
   { path: '/guild', label: 'Guild', icon: 'guild', Screen: GuildScreen },
   { path: '/battle', label: 'Battle', icon: 'battle', Screen: BattleScreen },
+  { path: '/league', label: 'League', icon: 'trophy', Screen: LeagueScreen },
   { path: '/quests', label: 'Quests', icon: 'quests', Screen: QuestsScreen },
   { path: '/settings', label: 'Settings', icon: 'settings', Screen: SettingsScreen },
 ] as const
@@ -35,6 +39,7 @@ export function App() {
 
   useEffect(() => onSessionChange((s) => {
     setCurrent(s)
+    if (!s) forgetKeptReads()
     scheduleRefresh()
   }), [])
   useEffect(() => {
@@ -49,11 +54,21 @@ export function App() {
     if (session && onAuthPage) navigate('/', true)
   }, [session, onAuthPage])
 
-  if (!session) return <AuthScreen key={path} mode={path === '/register' ? 'register' : 'login'} notice={lost} />
+  if (!session) {
+    return (
+      <>
+        <UpdateBanner />
+        <AuthScreen key={path} mode={path === '/register' ? 'register' : 'login'} notice={lost} />
+      </>
+    )
+  }
   return (
     <LiveProvider key={session.userId} avatarId={session.userId}>
       <GameProvider avatarId={session.userId}>
-        <Shell path={path} session={session} />
+        <OutboxProvider avatarId={session.userId}>
+          <UpdateBanner />
+          <Shell path={path} session={session} />
+        </OutboxProvider>
       </GameProvider>
     </LiveProvider>
   )
@@ -112,6 +127,7 @@ function Shell({ path, session }: { path: string; session: Session }) {
         ))}
       </nav>
       <main id="main" tabIndex={-1}>
+        <OutboxRefusals />
         {screen ? <screen.Screen /> : <NotFound />}
       </main>
       <Announcements />

@@ -149,7 +149,7 @@ export async function api(world: WebWorld, token: string, method: string, url: s
 }
 
 /** Goes to a screen through the navigation, as a player would. */
-export async function open(page: Page, screen: 'Today' | 'Habits' | 'Hero' | 'Market' | 'Guild' | 'Battle' | 'Quests' | 'Settings'): Promise<void> {
+export async function open(page: Page, screen: 'Today' | 'Habits' | 'Hero' | 'Market' | 'Guild' | 'Battle' | 'League' | 'Quests' | 'Settings'): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: screen }).click()
   await page.getByRole('link', { name: screen, exact: true }).and(page.locator('[aria-current="page"]')).waitFor()
 }

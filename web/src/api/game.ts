@@ -121,6 +121,9 @@ export const setHabitArchived = (id: string, archived: boolean): Promise<Habit> 
   dataOf(api.PATCH('/api/v1/habits/{id}/archived', { ...byId(id), body: { archived } }))
 export const deleteHabit = (id: string) => completed(api.DELETE('/api/v1/habits/{id}', byId(id)))
 export const attendHabit = (id: string, date: string) => completed(api.POST('/api/v1/habits/{id}/attend', { ...byId(id), body: { date } }))
+/** Check-ins queued offline, applied in order; one result per item (204, or the refusal's status and problem). */
+export const attendInBulk = (avatarId: string, attends: { key: string; habitId: string; date: string }[]) =>
+  dataOf(api.POST('/api/v1/avatars/{id}/attends', { ...byId(avatarId), body: { attends } })).then((r) => r.results)
 /** What became of each window that overlaps the local days [from, to) (at most 400 windows). */
 export const habitWindows = (id: string, from: string, to: string): Promise<HabitWindow[]> =>
   dataOf(api.GET('/api/v1/habits/{id}/windows', { params: { path: { id }, query: { from, to } } })).then((r) => r.items)
@@ -133,6 +136,10 @@ export const getGuild = (id: string): Promise<Guild> => dataOf(api.GET('/api/v1/
 export const findGuilds = (name: string): Promise<Guild[]> => dataOf(api.GET('/api/v1/guilds', { params: { query: { name, limit: 20 } } })).then((p) => p.items)
 export const leaderboard = (limit = 20): Promise<Guild[]> =>
   dataOf(api.GET('/api/v1/guilds/leaderboard', { params: { query: { limit } } })).then((r) => r._embedded.guilds)
+
+/** The experience board: the `limit` ranks around the avatar, and how many avatars it holds. */
+export const experienceBoardAround = (avatarId: string, limit = 11) =>
+  dataOf(api.GET('/api/v1/leaderboards/experience', { params: { query: { around: avatarId, limit } } }))
 export const createGuild = (name: string, creatorAvatarId: string, creatorNickname: string): Promise<{ id: string }> =>
   dataOf(api.POST('/api/v1/guilds', { body: { name, creatorAvatarId, creatorNickname } }))
 export const invite = (guildId: string, requestorId: string, targetAvatarId: string) =>

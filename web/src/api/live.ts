@@ -38,6 +38,7 @@ export interface LivePayloads {
   }
   AvatarLeveledUp: { avatarId: string; level: number; levelsGained: number; spellsLearned: string[] }
   AvatarDied: { avatarId: string; moneyLost: number }
+  LeagueResult: { avatarId: string; season: string; tier: string; nextTier: string; rank: number; score: number; result: 'PROMOTED' | 'STAYED' | 'DEMOTED'; reward: number }
   HabitCreated: { habitId: string; avatarId: string }
   HabitDeleted: { habitId: string; avatarId: string }
   HabitAttended: { habitId: string; avatarId: string; windowStart: string; streak: number; reward: { experience: number; money: number } }
@@ -61,15 +62,18 @@ export interface LivePayloads {
   BattleCancelled: { battleId: string; guildId: string; cancelledBy: string; participants?: string[] }
   BattleWon: { battleId: string; guildId: string }
   BattleLost: { battleId: string; guildId: string }
+  GuildMessagePosted: { messageId: string; guildId: string; author: { avatarId: string; name: string }; text: string; sentAt: string; mentions: string[] }
+  GuildMessageDeleted: { messageId: string; guildId: string; deletedBy: { avatarId: string; name: string }; deletedAt: string }
   /** Control: the stream could not replay from where the client left off; read the state again. */
   resync: { detail?: string }
 }
 
 export type LiveType = keyof LivePayloads
 export const LIVE_TYPES = [
-  'AvatarChanged', 'AvatarLeveledUp', 'AvatarDied', 'HabitCreated', 'HabitDeleted', 'HabitAttended', 'HabitMissed', 'QuestCompleted',
+  'AvatarChanged', 'AvatarLeveledUp', 'AvatarDied', 'LeagueResult', 'HabitCreated', 'HabitDeleted', 'HabitAttended', 'HabitMissed', 'QuestCompleted',
   'ItemBought', 'ItemSold', 'NotificationCreated', 'InviteSent', 'InviteWithdrawn', 'GuildCreated', 'MemberJoined', 'MemberLeft',
-  'MemberRolesChanged', 'GuildDisbanded', 'BattleStarted', 'BattleTurnTaken', 'BattleCancelled', 'BattleWon', 'BattleLost', 'resync',
+  'MemberRolesChanged', 'GuildDisbanded', 'BattleStarted', 'BattleTurnTaken', 'BattleCancelled', 'BattleWon', 'BattleLost',
+  'GuildMessagePosted', 'GuildMessageDeleted', 'resync',
 ] as const satisfies readonly LiveType[]
 
 /** A guild's membership changed (founded, joined, left, roles, disbanded): what shows the guild reads it again. */
@@ -116,3 +120,10 @@ export const inbox = (avatarId: string, opts: { limit?: number; cursor?: string 
 export const markRead = (avatarId: string, notificationId: string) =>
   completed(api.POST('/api/v1/avatars/{id}/notifications/{nid}/read', { params: { path: { id: avatarId, nid: notificationId } } }))
 export const markAllRead = (avatarId: string) => completed(api.POST('/api/v1/avatars/{id}/notifications/read-all', { params: { path: { id: avatarId } } }))
+
+/** How many unread MENTION notifications the avatar has, counted over its unread ones (at most `UNREAD_MENTIONS_SCANNED`). */
+export const UNREAD_MENTIONS_SCANNED = 100
+export async function unreadMentions(avatarId: string): Promise<number> {
+  const page = await inbox(avatarId, { unread: true, limit: UNREAD_MENTIONS_SCANNED })
+  return page.items.filter((n) => n.type === 'MENTION' && !n.readAt).length
+}

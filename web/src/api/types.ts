@@ -85,7 +85,7 @@ const everyOf = <T extends string>() =>
 /** The event types an endpoint can receive, for its form: a player's own progress first, then the guild's. */
 export const WEBHOOK_EVENTS = everyOf<WebhookEvent>()([
   'HabitAttended', 'HabitMissed', 'HabitReminderDue', 'HabitCreated', 'HabitDeleted', 'MissedWindowSettled',
-  'AvatarChanged', 'AvatarLeveledUp', 'AvatarDied', 'QuestCompleted', 'QuestExpired', 'ItemBought', 'ItemSold', 'NotificationCreated',
+  'AvatarChanged', 'AvatarLeveledUp', 'AvatarDied', 'LeagueResult', 'QuestCompleted', 'QuestExpired', 'ItemBought', 'ItemSold', 'NotificationCreated',
   'InviteSent', 'InviteWithdrawn', 'GuildCreated', 'MemberJoined', 'MemberLeft', 'MemberRolesChanged', 'GuildDisbanded',
-  'BattleStarted', 'BattleTurnTaken', 'BattleCancelled', 'BattleWon', 'BattleLost',
+  'BattleStarted', 'BattleTurnTaken', 'BattleCancelled', 'BattleWon', 'BattleLost', 'GuildMessagePosted', 'GuildMessageDeleted',
 ])

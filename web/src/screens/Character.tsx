@@ -1,4 +1,4 @@
-import { consumeItem, equip, getStats, raiseStat, unequip } from '../api/game'
+import { consumeItem, equip, experienceBoardAround, getStats, raiseStat, unequip } from '../api/game'
 import type { Item } from '../api/types'
 import { useGame } from '../game'
 import { useReloadOn } from '../live'
@@ -47,7 +47,7 @@ export function CharacterScreen() {
                   <dd>
                     <span className="num big" data-testid={`stat-${s.key}`}>{stats.data![s.key]}</span>
                     {stats.data!.unspentPoints > 0 && (
-                      <Action className="small" onAction={() => act(() => raiseStat(game.avatarId, s.key))} aria-label={`Raise ${s.label}`}>+1</Action>
+                      <Action className="small" onAction={() => act(() => raiseStat(game.avatarId, s.key))} aria-label={`Raise ${s.label} +1`}>+1</Action>
                     )}
                   </dd>
                 </div>
@@ -89,6 +89,7 @@ export function CharacterScreen() {
           ))}
         </ul>
       </Section>
+      <AroundYou avatarId={game.avatarId} />
       <Section title="Spells">
         {a && a.spells.length === 0 && <Empty>No spells yet: the first, Fireball, comes at level 5.</Empty>}
         <ul className="items" aria-label="Spells">
@@ -118,5 +119,33 @@ export function ItemLine({ item }: { item: Pick<Item, 'type' | 'name' | 'descrip
       </span>
       <span className="item-stats"><span>{item.type.toLowerCase()}</span><span>Power {item.power}</span></span>
     </>
+  )
+}
+
+const count = new Intl.NumberFormat('en')
+
+/** The experience board around the hero: its neighbours by total experience, the hero marked. */
+function AroundYou({ avatarId }: { avatarId: string }) {
+  const board = useLoad(() => experienceBoardAround(avatarId), [avatarId])
+  // Anyone's experience may move the hero's neighbours; its own change surely does.
+  useReloadOn(['AvatarChanged'], board.reload, (e) => e.payload.avatarId === avatarId)
+  const me = board.data?.items.find((e) => e.avatarId === avatarId)
+  return (
+    <Section title="Around you" actions={me && board.data && (
+      <span className="pill" data-testid="board-rank">You are #{count.format(me.rank)} of {count.format(board.data.total)}</span>
+    )}>
+      {board.error && <ErrorNotice error={board.error} />}
+      {!board.data && !board.error && <Loading what="the experience board" />}
+      <ol className="rows leaderboard" aria-label="Experience board around you">
+        {board.data?.items.map((e) => (
+          <li key={e.avatarId} className={`row-item${e.avatarId === avatarId ? ' mine' : ''}`} aria-current={e.avatarId === avatarId ? 'true' : undefined}>
+            <span className="rank num">#{count.format(e.rank)}</span>
+            <span className="ellipsis grow" title={e.name}>{e.name}{e.avatarId === avatarId && <strong> (you)</strong>}</span>
+            <span className="muted">level {e.level}</span>
+            <span className="num">{count.format(e.experience)} XP</span>
+          </li>
+        ))}
+      </ol>
+    </Section>
   )
 }

@@ -9,6 +9,7 @@ import type { Avatar, Guild, Invite } from '../api/types'
 import { useGame } from '../game'
 import { useReloadOn } from '../live'
 import { useLoad, useSubmit } from '../ui/hooks'
+import { GuildChat } from './guild-chat'
 import { Action, Empty, ErrorNotice, Field, Loading, Notice, Section, messageOf } from '../ui/parts'
 
 export function GuildScreen() {
@@ -206,6 +207,7 @@ function MyGuild({ guild: g, reload }: { guild: Guild; reload: () => Promise<voi
             () => act(() => leaveGuild(g.id, me.avatarId), `You left ${g.name}.`))}>Leave guild</Action>
         )}
       </Section>
+      {me && <GuildChat guild={g} />}
       {canInvite && <InvitePlayers guild={g} />}
     </>
   )

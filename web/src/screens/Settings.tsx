@@ -12,6 +12,7 @@ import { useGame } from '../game'
 import { browserTimeZone, formatDate, playerToday } from '../time'
 import { useLoad, useSubmit, type Explain } from '../ui/hooks'
 import { ErrorNotice, Field, Loading, Notice, Section, messageOf } from '../ui/parts'
+import { ThemeSwitch } from '../ui/ThemeSwitch'
 import { YourData } from './data-settings'
 
 /** The longest vacation, both days counted (the server says so too: 400 `invalid-vacation`). */
@@ -49,6 +50,7 @@ export function SettingsScreen() {
           <VacationForm key={JSON.stringify(settings.data.vacation)} current={settings.data} onSaved={(s) => saved(s, s.vacation ? 'Vacation' : 'No vacation')} />
         </>
       )}
+      <ThemeSwitch />
       <YourData />
     </div>
   )

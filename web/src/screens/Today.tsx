@@ -4,6 +4,7 @@ import { attendHabit, getHabit, getSettings, habitWindows, listHabits } from '..
 import type { Habit, Settings } from '../api/types'
 import { changeBetween, DEATH_EXPLAINED, lastSeen, useGame } from '../game'
 import { useLiveEvent, useReloadOn } from '../live'
+import { useOutbox } from '../offline/outbox'
 import { Link } from '../router'
 import { addDays, weekdayOf } from '../../../src/platform/time/index.js'
 import { formatDate, isDue, localDateTime, playerDayOf, playerToday } from '../time'
@@ -23,11 +24,18 @@ export function TodayScreen() {
   const sinceLastVisit = useSinceLastVisit()
   /** Habits completed here: their rewards are announced by `complete`, not again when the stream tells of them. */
   const completedHere = useRef(new Set<string>())
+  const outbox = useOutbox()
+  const pendingOf = (h: Habit) => outbox.pending.filter((a) => a.habitId === h.id).length
 
   // Completions, misses and new habits from anywhere (another device, a quest) show without a reload.
   useReloadOn(['HabitAttended', 'HabitMissed', 'HabitCreated', 'HabitDeleted'], habits.reload)
+  // Queued check-ins that went up (here or in another tab) change the habits.
+  const reloadHabits = habits.reload
+  useEffect(() => {
+    if (outbox.applied > 0) void reloadHabits()
+  }, [outbox.applied, reloadHabits])
   useLiveEvent('HabitAttended', (e) => {
-    if (completedHere.current.delete(e.payload.habitId)) return
+    if (completedHere.current.delete(e.payload.habitId) || outbox.sentHere.delete(e.payload.habitId)) return
     const h = habits.data?.find((x) => x.id === e.payload.habitId)
     const { experience, money } = e.payload.reward
     game.announce('reward', `${h?.title ?? 'A habit'} done: +${experience} XP${money > 0 ? `, +${money} gold` : ''}`)
@@ -35,11 +43,18 @@ export function TodayScreen() {
 
   const complete = async (h: Habit) => {
     const before = game.avatar
+    const date = localDateTime(h.timeZone)
     completedHere.current.add(h.id)
     try {
-      await attendHabit(h.id, localDateTime(h.timeZone))
+      await attendHabit(h.id, date)
     } catch (e) {
       completedHere.current.delete(h.id)
+      // Not refused but unanswered (offline, the network failed): kept and sent when the server is back.
+      if (!(e instanceof ApiError)) {
+        await outbox.enqueue(h, date)
+        game.announce('info', `${h.title} is saved on this device and will count when you are back online.`)
+        return
+      }
       const already = e instanceof ApiError && (e.slug === 'window-already-completed' ? 'for this window' : e.slug === 'day-already-completed' ? 'today' : null)
       game.announce('error', already ? `${h.title} is already done ${already}.` : messageOf(e))
       await habits.reload()
@@ -50,7 +65,7 @@ export function TodayScreen() {
     await game.awaitRewards(before, `${h.title} done`)
   }
 
-  const dueNow = (h: Habit) => isDue(h) && !doneToday(h, dayStartHour)
+  const dueNow = (h: Habit) => isDue(h) && !doneToday(h, dayStartHour) && pendingOf(h) === 0
   // Archived habits are out of play: never due, never completed (Habits keeps them).
   const inPlay = habits.data?.filter((h) => !h.archived) ?? []
   const due = inPlay.filter(dueNow)
@@ -74,7 +89,7 @@ export function TodayScreen() {
               <Action className="check" onAction={() => complete(h)} aria-label={`Complete ${h.title}`}>
                 <Icon name="check" size={24} />
               </Action>
-              <HabitSummary h={h} dayStartHour={dayStartHour} />
+              <HabitSummary h={h} dayStartHour={dayStartHour} pending={0} />
             </li>
           ))}
         </ul>
@@ -83,9 +98,9 @@ export function TodayScreen() {
         <Section title="Done">
           <ul className="habit-list" aria-label="Done habits">
             {done.map((h) => (
-              <li key={h.id} className="habit-row done">
-                <span className="check checked"><Icon name="check" size={24} /></span>
-                <HabitSummary h={h} dayStartHour={dayStartHour} />
+              <li key={h.id} className={`habit-row done${pendingOf(h) > 0 ? ' pending' : ''}`}>
+                <span className="check checked"><Icon name={pendingOf(h) > 0 ? 'wifiOff' : 'check'} size={24} /></span>
+                <HabitSummary h={h} dayStartHour={dayStartHour} pending={pendingOf(h)} />
               </li>
             ))}
           </ul>
@@ -114,7 +129,7 @@ function VacationNotice({ settings: { vacation, timeZone, dayStartHour } }: { se
   )
 }
 
-function HabitSummary({ h, dayStartHour }: { h: Habit; dayStartHour: number }) {
+function HabitSummary({ h, dayStartHour, pending }: { h: Habit; dayStartHour: number; pending: number }) {
   const today = playerToday(h.timeZone, dayStartHour)
   const resting = h.recurrence.type === 'DAILY' && h.restDays.includes(weekdayOf(today))
   return (
@@ -122,7 +137,8 @@ function HabitSummary({ h, dayStartHour }: { h: Habit; dayStartHour: number }) {
       <span className="habit-title ellipsis" title={h.title}>{h.title}</span>
       <span className="habit-meta">
         <span>{recurrenceLabel(h.recurrence)}</span>
-        {h.recurrence.type === 'TIMES_PER_WEEK' && <WeekProgress h={h} today={today} />}
+        {pending > 0 && <span className="pill pending-pill" title="Saved on this device: it counts once it reaches the server.">Pending: sends when online</span>}
+        {h.recurrence.type === 'TIMES_PER_WEEK' && <WeekProgress h={h} today={today} pending={pending} />}
         {resting && <span className="pill" title={restDaysLabel(h.restDays)}>Rest day</span>}
         {h.associatedQuestId && <span className="pill">Quest</span>}
         {h.tags.slice(0, 3).map((t) => <span key={t} className="tag ellipsis">#{t}</span>)}
@@ -132,13 +148,14 @@ function HabitSummary({ h, dayStartHour }: { h: Habit; dayStartHour: number }) {
   )
 }
 
-/** This week's completions of a TIMES_PER_WEEK habit out of the count it needs (`1/3 this week`). */
-function WeekProgress({ h, today }: { h: Habit; today: string }) {
+/** This week's completions of a TIMES_PER_WEEK habit out of the count it needs (`1/3 this week`), and those waiting to be sent. */
+function WeekProgress({ h, today, pending }: { h: Habit; today: string; pending: number }) {
   const week = useLoad(() => habitWindows(h.id, today, addDays(today, 1)).then((ws) => ws[0]), [h.id, h.lastAttendedDate, today])
   const need = h.recurrence.timesPerWeek ?? 1
   if (!week.data) return null
   const n = week.data.completions
-  return <span className="pill num" data-testid="week-progress" aria-label={`${n} of ${need} this week`}>{n}/{need} this week</span>
+  const label = `${n + pending} of ${need} this week${pending > 0 ? `, ${pending} pending` : ''}`
+  return <span className="pill num" data-testid="week-progress" aria-label={label}>{n + pending}/{need} this week{pending > 0 ? `, ${pending} pending` : ''}</span>
 }
 
 export function Streak({ streak, best }: { streak: number; best: number }) {

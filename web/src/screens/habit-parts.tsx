@@ -191,6 +191,18 @@ export function heatmapSpan(today: LocalDate): { from: LocalDate; to: LocalDate 
   return { from: addDays(lastMonday, -52 * 7), to: addDays(today, 1) }
 }
 
+/** The heat map in words, month by month (its text equivalent): `2026-03: 12 done, 2 missed`. */
+function monthsInWords(byDay: Map<string, HabitWindow>): string {
+  const months = new Map<string, { done: number; missed: number }>()
+  for (const [day, w] of byDay) {
+    const m = months.get(day.slice(0, 7)) ?? { done: 0, missed: 0 }
+    if (w.status === 'COMPLETED') m.done++
+    if (w.status === 'MISSED') m.missed++
+    months.set(day.slice(0, 7), m)
+  }
+  return [...months].sort(([a], [b]) => a.localeCompare(b)).map(([month, m]) => `${month}: ${m.done} done, ${m.missed} missed`).join('; ')
+}
+
 /**
  * A year of the habit's windows as a heat map: one column per week (Monday on top), most recent
  * on the right, each day coloured by what became of its window (done, partly done, missed, frozen,
@@ -214,7 +226,8 @@ export function Heatmap({ windows, today }: { windows: HabitWindow[]; today: Loc
   return (
     <figure className="heatmap">
       <figcaption>{total} completion{total === 1 ? '' : 's'} in the last year</figcaption>
-      <div className="heatmap-scroll" ref={scroller} role="img" aria-label={`${total} completions in the last year`}>
+      <div className="heatmap-scroll" ref={scroller} role="img" tabIndex={0}
+        aria-label={`${total} completions in the last year. By month, in days: ${monthsInWords(byDay) || 'nothing yet'}.`}>
         <div className="heatmap-grid">
           {weeks.map((week) => (
             <div className="heatmap-week" key={week[0]}>

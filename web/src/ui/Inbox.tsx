@@ -1,16 +1,17 @@
 /**
  * The bell in the header: the count of unread notifications, kept current by the stream
  * (NotificationCreated), and the inbox it opens (newest first, mark one or all read, older pages).
- * Reminders and invites also become a browser notification and an announcement as they arrive.
+ * Unread mentions (MENTION) show in a badge of their own. Reminders and invites also become a browser notification and an announcement as they arrive.
  */
 import { useEffect, useId, useRef, useState } from 'react'
-import { inbox, markAllRead, markRead, type InboxPage, type Notification } from '../api/live'
+import { inbox, markAllRead, markRead, unreadMentions, type InboxPage, type Notification } from '../api/live'
 import { askOnce, askPermission, notify, permission, type Permission } from '../browser-notifications'
 import { now } from '../clock'
 import { useGame } from '../game'
 import { useLiveEvent, useOnLive } from '../live'
 import { Link } from '../router'
 import { Action, Empty, ErrorNotice, Loading } from './parts'
+import { useFocusTrap } from './focus-trap'
 import { Icon } from './icons'
 
 /** Notifications that are worth a browser notification while a tab is open. */
@@ -18,7 +19,7 @@ const PUSHED = new Set<Notification['type']>(['REMINDER', 'INVITE'])
 
 /** The screen a notification is about. */
 const SCREEN: Partial<Record<Notification['type'], string>> = {
-  INVITE: '/guild', BATTLE_WON: '/battle', BATTLE_LOST: '/battle', LEVEL_UP: '/character', DIED: '/character',
+  INVITE: '/guild', MENTION: '/guild', BATTLE_WON: '/battle', BATTLE_LOST: '/battle', LEVEL_UP: '/character', DIED: '/character',
   QUEST_COMPLETED: '/quests', QUEST_EXPIRED: '/quests', HABIT_MISSED: '/', STREAK_FROZEN: '/', REMINDER: '/',
 }
 
@@ -50,10 +51,13 @@ export function InboxBell() {
   const bell = useRef<HTMLButtonElement>(null)
   const panel = useRef<HTMLDivElement>(null)
 
+  const [mentions, setMentions] = useState(0)
+
   const refresh = async (): Promise<InboxPage | undefined> => {
     try {
-      const first = await inbox(avatarId)
+      const [first, unreadMentioned] = await Promise.all([inbox(avatarId), unreadMentions(avatarId)])
       setShown((s) => withFirstPage(s, first))
+      setMentions(unreadMentioned)
       setError(undefined)
       return first
     } catch (e) {
@@ -78,13 +82,17 @@ export function InboxBell() {
   useLiveEvent('resync', () => void refresh())
   useOnLive(() => void refresh())
 
+  useFocusTrap(panel, open)
+  const close = () => {
+    setOpen(false)
+    bell.current?.focus()
+  }
+
   // Escape or a click outside closes the panel.
   useEffect(() => {
     if (!open) return
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return
-      setOpen(false)
-      bell.current?.focus()
+      if (e.key === 'Escape') close()
     }
     const onPointer = (e: PointerEvent) => {
       const t = e.target as Node
@@ -116,6 +124,7 @@ export function InboxBell() {
       return
     }
     const at = new Date(now()).toISOString()
+    if (n.type === 'MENTION') setMentions((m) => Math.max(0, m - 1))
     setShown((s) => s && {
       ...s,
       items: s.items.map((i) => (i.id === n.id ? { ...i, readAt: at } : i)),
@@ -131,6 +140,7 @@ export function InboxBell() {
       return
     }
     const at = new Date(now()).toISOString()
+    setMentions(0)
     setShown((s) => s && { ...s, items: s.items.map((i) => (i.readAt ? i : { ...i, readAt: at })), unreadCount: 0 })
   }
 
@@ -152,17 +162,18 @@ export function InboxBell() {
   return (
     <div className="inbox">
       <button ref={bell} type="button" className="ghost small bell" onClick={toggle} aria-expanded={open} aria-controls={panelId}
-        aria-label={`Inbox, ${unread} unread`}>
+        aria-label={`Inbox, ${unread} unread${mentions > 0 ? `, ${mentions} mention${mentions === 1 ? '' : 's'}` : ''}`}>
         <Icon name="bell" />
         {unread > 0 && <span className="badge num" data-testid="unread-count">{unread > 99 ? '99+' : unread}</span>}
+        {mentions > 0 && <span className="badge mention num" data-testid="mention-count" aria-hidden="true">@{mentions > 99 ? '99+' : mentions}</span>}
       </button>
       {open && (
-        <div ref={panel} id={panelId} className="inbox-panel" role="dialog" aria-label="Inbox">
+        <div ref={panel} id={panelId} className="inbox-panel" role="dialog" aria-labelledby={`${panelId}-title`}>
           <div className="card-head">
-            <h2>Inbox</h2>
+            <h2 id={`${panelId}-title`}>Inbox</h2>
             <span className="row">
               <Action className="small" onAction={readAll} disabled={unread === 0}>Mark all read</Action>
-              <button type="button" className="ghost small" onClick={() => setOpen(false)} aria-label="Close inbox">✕</button>
+              <button type="button" className="ghost small" onClick={close} aria-label="Close inbox">✕</button>
             </span>
           </div>
           <ErrorNotice error={error} />
