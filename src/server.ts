@@ -273,7 +273,10 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
           // The relay hands events to the bus: the bus first.
           timed('bus', () => bus.start()).then(() => timed('relay', () => relay.start())),
         ])
-        for (const pool of [...pools.values(), ...peers.pools]) pool.startHealthChecks()
+        // Peers are watched at once (what this replica owns follows their health); the contexts it
+        // calls or forwards to, from the first request that needs them.
+        for (const pool of peers.pools) pool.startHealthChecks()
+        for (const pool of pools.values()) pool.checkHealthOnceUsed()
         if (config.jobsEnabled) scheduler.start()
         // Its first reading (table sizes, backlogs: a dozen queries) waits a moment, so that it does
         // not queue ahead of the first requests on the embedded engine's one connection.

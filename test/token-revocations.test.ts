@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, expect, inject, test } from 'vitest'
-import { RevocationList } from '../src/platform/auth/revocations.js'
+import { afterAll, beforeAll, expect, inject, test, vi } from 'vitest'
+import { POLL_WHILE_CHECKED_MS, RevocationList, REVOCATIONS_FRESH_MS } from '../src/platform/auth/revocations.js'
 import { tokenRevocations } from '../src/platform/auth/tables.js'
 import { ManualClock, systemClock } from '../src/platform/clock.js'
 import { backend, openTestDatabase, type TestDatabase } from './support/backends.js'
@@ -85,6 +85,32 @@ test.skipIf(backend() === 'embedded')('a revocation whose transaction commits af
   await earlyTx
   await avatar.poll()
   expect(avatar.isRevoked(early)).toBe(true)
+})
+
+// The embedded database's one process polls once a second whatever it does.
+test.skipIf(backend() === 'embedded')('a process polls in the background while it checks tokens; idle, it reads first at its next check', async () => {
+  const avatar = aProcess()
+  await avatar.start()
+  const polls = vi.spyOn(avatar, 'poll')
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+  try {
+    for (let i = 0; i < 20; i++) { // checked every 100 ms for two seconds: polled about every 250 ms
+      await avatar.current()
+      await sleep(100)
+    }
+    expect(polls.mock.calls.length).toBeGreaterThanOrEqual(4)
+    await sleep(POLL_WHILE_CHECKED_MS + 300) // the window after the last check closes
+    polls.mockClear()
+    await sleep(REVOCATIONS_FRESH_MS + 300) // unchecked: nothing is read, and the view grows old
+    expect(polls).not.toHaveBeenCalled()
+    const caughtUp = avatar.current()
+    expect(caughtUp).toBeInstanceOf(Promise)
+    await caughtUp
+    expect(polls).toHaveBeenCalledTimes(1)
+    expect(avatar.current()).toBeUndefined()
+  } finally {
+    await avatar.close()
+  }
 })
 
 test('expired revocations are pruned from the table and from memory', async () => {

@@ -11,6 +11,12 @@ import { tokenRevocations } from './tables.js'
  */
 const REVOCATION_POLL_MS = { postgres: 250, embedded: 1000 }
 /**
+ * A process polls in the background only while it checks tokens: within this long of its last
+ * check. An idle replica reads nothing (fourteen idle processes polling four times a second cost a
+ * database and two cores real work); its next check reads first (`current`), as a late poll would.
+ */
+export const POLL_WHILE_CHECKED_MS = 2_000
+/**
  * A process checks a token against revocations it read no longer ago than this: with an older
  * view (its polls are late: a busy machine, a slow database) it reads again before it answers.
  */
@@ -43,7 +49,7 @@ const USER_CUTOFF = /^user:(.+)@(\d+)$/
  * Access-token ids refused until they expire (logout), shared by every process on the database.
  * Each process keeps them in memory for the per-request check; a revocation is written to
  * `platform.token_revocations`, takes effect in the revoking process when its transaction
- * commits, and in the others at their next poll (every REVOCATION_POLL_MS). Every replica must
+ * commits, and in the others at their next poll (every REVOCATION_POLL_MS while they check tokens). Every replica must
  * answer a request alike, so a process whose last poll began more than REVOCATIONS_FRESH_MS ago
  * polls before it checks a token (`current`), and the request that revoked waits
  * (`inForceEverywhere`) until every process's view is younger than the revocation.
@@ -65,6 +71,8 @@ export class RevocationList implements RevocationCheck {
   /** When the last poll that succeeded began (monotonic ms): its view holds all committed before. */
   private readSince = Number.NEGATIVE_INFINITY
   private catchingUp: Promise<void> | undefined
+  /** When a token was last checked (monotonic ms): the background polls run only while this is recent. */
+  private lastCheckedAt = Number.NEGATIVE_INFINITY
 
   constructor(
     private readonly database: Database,
@@ -116,6 +124,7 @@ export class RevocationList implements RevocationCheck {
    */
   current(): Promise<void> | undefined {
     const asked = performance.now()
+    this.lastCheckedAt = asked
     if (!this.timer || asked - this.readSince <= REVOCATIONS_FRESH_MS) return undefined
     return this.catchUp(asked)
   }
@@ -161,7 +170,7 @@ export class RevocationList implements RevocationCheck {
   }
 
   private async pollInBackground(): Promise<void> {
-    if (this.polling) return
+    if (this.polling || performance.now() - this.lastCheckedAt > POLL_WHILE_CHECKED_MS) return
     try {
       await this.poll()
     } catch (e) {

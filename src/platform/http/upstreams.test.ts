@@ -1,4 +1,7 @@
-import { expect, test } from 'vitest'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { freePort } from '../net/free-port.js'
 import { UpstreamPool } from './upstreams.js'
 
 test('takes the healthy upstreams in turn, leaving out one marked down', () => {
@@ -41,4 +44,46 @@ test('another attempt about an aggregate goes to the next in rank after the one 
   const ranked = pool.ranked('avatar-1')
   expect(pool.another(ranked[0]!, 'avatar-1')).toBe(ranked[1])
   expect(pool.another(ranked[1]!, 'avatar-1')).toBe(ranked[0])
+})
+
+describe('health checks', () => {
+  let server: Server
+  let live: string
+  let checks = 0
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/healthz') checks++
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    live = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise((resolve) => server.close(resolve)))
+
+  test('a pool checked once used costs no check until its first pick; then it leaves out an upstream that does not answer', async () => {
+    const nobody = `http://127.0.0.1:${await freePort()}`
+    const pool = new UpstreamPool('avatar', [live, nobody])
+    try {
+      pool.checkHealthOnceUsed()
+      checks = 0
+      await new Promise((r) => setTimeout(r, 300))
+      expect(checks).toBe(0)
+      expect(pool.healthy()).toEqual([live, nobody]) // optimistic until a check says otherwise
+      pool.pick()
+      await expect.poll(() => pool.healthy(), { timeout: 5_000 }).toEqual([live])
+      expect(checks).toBeGreaterThan(0)
+    } finally {
+      pool.stop()
+    }
+  })
+
+  test('a stopped pool checks no more, used or not', async () => {
+    const pool = new UpstreamPool('avatar', [live])
+    pool.checkHealthOnceUsed()
+    pool.stop()
+    checks = 0
+    pool.pick()
+    await new Promise((r) => setTimeout(r, 300))
+    expect(checks).toBe(0)
+  })
 })
