@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import { webProjectSkipReason } from './test/web/support/chromium.js'
 
@@ -96,6 +97,10 @@ const webProject = {
 
 export default defineConfig({
   test: {
+    // Two files at a time in the projects that allow it (vitest's default is one fewer than the
+    // cores: one, on two). A file there is mostly one process waiting on itself or the database:
+    // a second keeps both cores busy. The split, fault and web projects stay one file at a time.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'] } },
       apiProject('embedded'),

@@ -3,7 +3,9 @@
  * process takes 10–30 s on two cores, so the global setup keeps a cluster per distinct set of
  * settings and lends it to each test app that asks for those settings (over a small loopback
  * HTTP endpoint, since test files run in worker processes); a test app gives it back when it
- * closes, and clusters nobody holds are stopped once more than CLUSTERS_KEPT are alive. Each
+ * closes, and clusters nobody holds are stopped once more than CLUSTERS_KEPT are alive, or once
+ * nobody has held them for IDLE_STOP_MS (the split files have run: the fault and web tests that
+ * follow them need the cores). Each
  * cluster has a database and a NATS stream of its own; all are stopped and removed when the run ends.
  */
 import { createServer, type Server } from 'node:http'
@@ -53,6 +55,7 @@ interface Kept {
   running: Promise<Running>
   holders: number
   lastLent: number
+  idleStop?: NodeJS.Timeout
 }
 
 /**
@@ -61,11 +64,19 @@ interface Kept {
  * keeping every cluster a run made (six) held 70 of them while the fault tests needed 50.
  */
 const CLUSTERS_KEPT = 2
+/**
+ * A cluster nobody has held for this long is stopped. The split files run one after another, a
+ * few seconds apart; once they are done, an idle cluster's fourteen processes would only take CPU
+ * from the tests after them.
+ */
+const IDLE_STOP_MS = 30_000
 
 export class SplitClusterBroker {
   private readonly clusters = new Map<string, Kept>()
   private server: Server | undefined
   private made = 0
+  /** Idle clusters being stopped: the run's end waits for them. */
+  private readonly stopping = new Set<Promise<void>>()
 
   constructor(
     private readonly templates: TemplateInfo,
@@ -97,6 +108,8 @@ export class SplitClusterBroker {
 
   async close(): Promise<void> {
     await new Promise((resolve) => this.server?.close(resolve) ?? resolve(undefined))
+    for (const k of this.clusters.values()) clearTimeout(k.idleStop)
+    await Promise.allSettled([...this.stopping])
     const running = await Promise.allSettled([...this.clusters.values()].map((k) => k.running))
     for (const r of running) if (r.status === 'fulfilled') await r.value.stop()
   }
@@ -113,6 +126,7 @@ export class SplitClusterBroker {
     }
     kept.holders++
     kept.lastLent = Date.now()
+    clearTimeout(kept.idleStop)
     try {
       return { ...(await kept.running).lease, key }
     } catch (e) {
@@ -123,7 +137,17 @@ export class SplitClusterBroker {
 
   private release(key: string): void {
     const kept = this.clusters.get(key)
-    if (kept && kept.holders > 0) kept.holders--
+    if (!kept || kept.holders === 0) return
+    if (--kept.holders > 0) return
+    kept.idleStop = setTimeout(() => void this.stopIfIdle(key, kept), IDLE_STOP_MS)
+  }
+
+  private async stopIfIdle(key: string, kept: Kept): Promise<void> {
+    if (kept.holders > 0 || this.clusters.get(key) !== kept) return
+    this.clusters.delete(key)
+    const stopped = kept.running.then((r) => r.stop(), () => undefined)
+    this.stopping.add(stopped)
+    await stopped.finally(() => this.stopping.delete(stopped))
   }
 
   /** Stops the clusters nobody holds, least recently lent first, until at most `keep` clusters are left. */
