@@ -68,6 +68,8 @@ test('two players who scored this week see each other ranked in their division, 
 test('a player who plays the new week before the last is closed is told it waits, then sees its division and last week', async () => {
   const page = await world.player()
   const me = await registerInUi(page, 'Wanda')
+  // A minute after Marek: with as much experience, who got there first ranks first.
+  clock.advance(60_000)
   await play(me, 1)
   // Its experience scores in the week it is credited: this one.
   await world.app.settle()

@@ -50,10 +50,12 @@ describe('health checks', () => {
   let server: Server
   let live: string
   let checks = 0
+  /** While set, the server answers its health check after this many ms. */
+  let lateBy = 0
   beforeAll(async () => {
     server = createServer((req, res) => {
       if (req.url === '/healthz') checks++
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}'), lateBy)
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     live = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -86,4 +88,24 @@ describe('health checks', () => {
     await new Promise((r) => setTimeout(r, 300))
     expect(checks).toBe(0)
   })
+
+  test('one late answer is forgiven; the second in a row marks the upstream down, and an answer in time brings it back', async () => {
+    const pool = new UpstreamPool('avatar', [live])
+    const changes: string[][] = []
+    pool.onChange(() => changes.push(pool.healthy()))
+    try {
+      lateBy = 1_500 // past the check's 1 s
+      checks = 0
+      pool.startHealthChecks()
+      await expect.poll(() => checks, { timeout: 5_000 }).toBe(2) // the second round has asked
+      expect(changes).toEqual([]) // the first late answer changed nothing
+      await expect.poll(() => pool.healthy(), { timeout: 5_000 }).toEqual([])
+      lateBy = 0
+      await expect.poll(() => pool.healthy(), { timeout: 5_000 }).toEqual([live])
+      expect(changes).toEqual([[], [live]])
+    } finally {
+      pool.stop()
+      lateBy = 0
+    }
+  }, 20_000)
 })

@@ -19,16 +19,22 @@ const HEALTH_TIMEOUT_MS = 1_000
  */
 const checkAgent = new Agent({ keepAlive: true })
 
-/** Whether `url` answers its health check (200 on /healthz) within HEALTH_TIMEOUT_MS. */
-function passesCheck(url: string): Promise<boolean> {
+/**
+ * What `url`'s health check (GET /healthz) says: `up` (200 within HEALTH_TIMEOUT_MS), `slow` (no
+ * answer in time) or `down` (refused, reset, or another status).
+ */
+function check(url: string): Promise<'up' | 'slow' | 'down'> {
   return new Promise((resolve) => {
     const req = get(`${url}/healthz`, { agent: checkAgent, timeout: HEALTH_TIMEOUT_MS }, (res) => {
       res.resume()
-      res.once('end', () => resolve(res.statusCode === 200))
-      res.once('error', () => resolve(false))
+      res.once('end', () => resolve(res.statusCode === 200 ? 'up' : 'down'))
+      res.once('error', () => resolve('down'))
     })
-    req.once('timeout', () => req.destroy(new Error('health check timed out')))
-    req.once('error', () => resolve(false))
+    req.once('timeout', () => {
+      resolve('slow')
+      req.destroy()
+    })
+    req.once('error', () => resolve('down'))
   })
 }
 
@@ -40,6 +46,8 @@ export class UpstreamPool {
   private timer: NodeJS.Timeout | undefined
   /** Health checks wait for the pool's first use (`checkHealthOnceUsed`). */
   private checkOnUse = false
+  /** Upstreams whose last check went unanswered: a second in a row marks them down. */
+  private readonly slow = new Set<string>()
   private stopped = false
   private readonly listeners: (() => void)[] = []
 
@@ -131,9 +139,14 @@ export class UpstreamPool {
   startHealthChecks(): void {
     const round = async () => {
       await Promise.all(this.urls.map(async (url) => {
-        const ok = await passesCheck(url)
+        const answer = await check(url)
         if (this.stopped) return
-        if (!ok) return this.markDown(url)
+        // One late answer is a busy process (a loaded machine stalls an event loop for a second),
+        // not a dead one, whose connections are refused; taking its partitions over at once would
+        // move them twice.
+        if (answer === 'slow' && !this.slow.has(url)) return void this.slow.add(url)
+        this.slow.delete(url)
+        if (answer !== 'up') return this.markDown(url)
         this.seen.add(url)
         if (this.up.has(url)) return
         this.log?.info({ upstream: url, context: this.name }, 'upstream up')
