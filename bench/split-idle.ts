@@ -7,8 +7,7 @@
  * backends serving the cluster's database. An idle cluster should cost next to nothing: what it
  * does costs every other process on the machine (on two cores, a test beside it).
  */
-import { readFile } from 'node:fs/promises'
-import { readdir } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { generateSigningJwk } from '../src/platform/auth/keys.js'
 import { Cluster } from '../src/split/cluster.js'
