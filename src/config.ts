@@ -260,7 +260,7 @@ export function loadConfig(env: Env = process.env): Config {
     natsUrl: optional(env, 'NATS_URL'),
     natsStream: optional(env, 'NATS_STREAM') ?? 'QUESTLINE',
     natsSubjectPrefix: optional(env, 'NATS_SUBJECT_PREFIX') ?? 'questline',
-    natsAckWaitSeconds: integer(env, 'NATS_ACK_WAIT_SECONDS', 30, 1, 3600),
+    natsAckWaitSeconds: integer(env, 'NATS_ACK_WAIT_SECONDS', 10, 1, 3600),
     outboxLeaseSeconds: integer(env, 'OUTBOX_LEASE_SECONDS', 30, 1, 3600),
     jobsEnabled: oneOf(env, 'JOBS_ENABLED', ['true', 'false'] as const, 'true') === 'true',
     economyMode: oneOf(env, 'ECONOMY_MODE', ['open', 'authoritative'] as const, 'open'),

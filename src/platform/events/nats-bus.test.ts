@@ -1,10 +1,11 @@
 /**
  * The NATS bus against a nats-server of the test's own: broadcasts are at most once (stopped and
  * started again, a process hears when some may have been lost); an event naming avatars of
- * several partitions reaches each avatar's owner, and the rest of its consumers once.
+ * several partitions reaches each avatar's owner, and the rest of its consumers once; a handler
+ * slower than the ack wait gets its event once.
  */
 import { connect } from '@nats-io/transport-node'
-import { jetstream, jetstreamManager } from '@nats-io/jetstream'
+import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { PrivateNats } from '../../../test/support/private-nats.js'
 import { Type } from 'typebox'
@@ -30,8 +31,8 @@ afterAll(async () => {
 })
 
 /** A process's bus: every one on the same stream and subjects, as a cluster's are. */
-const busOn = (url: string, id = `qlbcast_${process.pid}`) => {
-  const bus = new NatsBus({ url, stream: id, prefix: id, ackWaitSeconds: 5, maxAgeSeconds: 3600 }, undefined)
+const busOn = (url: string, id = `qlbcast_${process.pid}`, ackWaitSeconds = 5) => {
+  const bus = new NatsBus({ url, stream: id, prefix: id, ackWaitSeconds, maxAgeSeconds: 3600 }, undefined)
   buses.push(bus)
   return bus
 }
@@ -124,3 +125,30 @@ test('a stream provisioned beforehand keeps what its provisioner set (a replica 
   expect(config).toMatchObject({ ...streamSettings(id, id, 3600), description: 'provisioned by the deployment', num_replicas: 1 })
   await nc.close()
 })
+
+test('a handler slower than the ack wait gets its event once; a durable an older version made with another ack wait takes this one\'s', async () => {
+  const id = `qlslow_${process.pid}`
+  const event: DomainEvent = {
+    id: newId(), type: 'BattleLost', occurredAt: '2026-11-28T12:00:00.000Z', aggregateId: newId(), version: 2,
+    payload: { battleId: newId(), participants: [], penalty: 5 },
+  }
+  const durable = `guild--guild--${partition(event.aggregateId)}`
+  const nc = await connect({ servers: nats.url })
+  const jsm = await jetstreamManager(nc)
+  await jsm.streams.add(streamSettings(id, id, 3600))
+  await jsm.consumers.add(id, { durable_name: durable, ack_policy: AckPolicy.Explicit, filter_subject: `${id}.guild.*.${partition(event.aggregateId)}`, ack_wait: 30_000_000_000 })
+
+  const handled: number[] = []
+  const bus = busOn(nats.url, id, 1)
+  bus.subscribe(subscriptionOf('guild', [on(BattleLost, async () => {
+    handled.push(Date.now())
+    await new Promise((r) => setTimeout(r, 2_500))
+  })], noDeadLetters))
+  await bus.start()
+  expect((await jsm.consumers.info(id, durable)).config.ack_wait).toBe(1_000_000_000)
+
+  expect(await bus.publish('guild', [event])).toEqual([])
+  await expect.poll(async () => (await jsm.consumers.info(id, durable)).ack_floor.stream_seq, { timeout: 10_000, interval: 100 }).toBe(1)
+  expect(handled.length).toBe(1)
+  await nc.close()
+}, 30_000)

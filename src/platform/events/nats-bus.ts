@@ -1,5 +1,5 @@
 import {
-  AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager,
+  AckPolicy, DeliverPolicy, JetStreamApiError, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager,
 } from '@nats-io/jetstream'
 import { connect, headers, type NatsConnection, type Subscription as NatsSubscription } from '@nats-io/transport-node'
 import type { Logger } from '../log.js'
@@ -40,6 +40,10 @@ const SETUP_DEADLINE_MS = 60_000
  * until requests time out (seen with several clusters starting together on one NATS server).
  */
 const SETUP_REQUESTS_AT_ONCE = 8
+/** JetStream's answer to adding a durable that exists with other settings. */
+const CONSUMER_EXISTS_OTHERWISE = 10148
+/** The pause before a process tries again to read partitions it came to own and failed to start reading. */
+const TAKEOVER_RETRY_MS = 1_000
 
 /**
  * The stream's settings as a process makes or updates it. An update sends only these: the server
@@ -156,10 +160,25 @@ export class NatsBus implements EventBus {
 
     for (const sub of this.subscriptions) {
       const ownership = sub.ownership ?? ownsAll
-      ownership.onChange(() => void this.rebalance(sub, ownership).catch((e: unknown) => {
-        this.log?.warn({ err: e, consumer: sub.consumer }, 'taking over partitions failed; trying at the next change')
-      }))
+      ownership.onChange(() => void this.rebalanceUntilDone(sub, ownership))
       await this.rebalance(sub, ownership)
+    }
+  }
+
+  /**
+   * After an ownership change: a partition this process now owns and failed to start reading
+   * (JetStream busy past the setup deadline) is tried again after a pause, not left unread
+   * until the next change, which may never come.
+   */
+  private async rebalanceUntilDone(sub: Subscription, ownership: Ownership): Promise<void> {
+    for (;;) {
+      try {
+        return await this.rebalance(sub, ownership)
+      } catch (e) {
+        if (this.closing) return
+        this.log?.warn({ err: e, consumer: sub.consumer }, 'taking over partitions failed; trying again')
+        await new Promise((r) => setTimeout(r, TAKEOVER_RETRY_MS))
+      }
     }
   }
 
@@ -192,15 +211,20 @@ export class NatsBus implements EventBus {
 
   private async startReading(pair: string, durable: string, producer: string, p: number, handlers: Subscription['handlers'][string]): Promise<void> {
     const { stream, prefix } = this.options
-    // Adding a durable that exists with this configuration answers its info, from which the
-    // consumer is made without asking for it again.
-    const info = await this.setupSlots.run(() => this.untilDone(`consumer ${durable}`, () => this.jsm!.consumers.add(stream, {
+    const settings = {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: `${prefix}.${producer}.*.${p}`,
       ack_wait: this.options.ackWaitSeconds * 1_000_000_000,
       max_deliver: -1,
+    }
+    // Adding a durable that exists with these settings answers its info, from which the consumer
+    // is made without asking for it again. One made with other settings (say an older ack wait)
+    // is refused by newer servers, and updated then.
+    const info = await this.setupSlots.run(() => this.untilDone(`consumer ${durable}`, () => this.jsm!.consumers.add(stream, settings).catch((e: unknown) => {
+      if (!(e instanceof JetStreamApiError) || e.code !== CONSUMER_EXISTS_OTHERWISE) throw e
+      return this.jsm!.consumers.update(stream, durable, { ack_wait: settings.ack_wait, max_deliver: settings.max_deliver })
     })))
     const messages = await this.js!.consumers.getConsumerFromInfo(info).consume({ max_messages: MAX_IN_FLIGHT })
     this.consuming.set(durable, { pair, durable, messages, loop: this.handle(messages, handlers) })
@@ -234,10 +258,17 @@ export class NatsBus implements EventBus {
         continue
       }
       const copyFor = m.headers?.get(COPY_HEADER)
+      // A handler still at work says so every half ack wait: the ack wait can stay short (what
+      // a delivery lost on the way, at a hand-over or a reconnect, waits), and a slow handler
+      // is not given its event a second time meanwhile.
+      const working = setInterval(() => m.working(), this.options.ackWaitSeconds * 500)
       const work = handler(m.json<DomainEvent>(), copyFor ? { partition: Number(copyFor) } : undefined).then(() => m.ack(), (e: unknown) => {
         this.log?.warn({ err: e, subject: m.subject }, 'event handler failed; redelivering')
         m.nak(REDELIVERY_DELAY_MS)
-      }).finally(() => inFlight.delete(work))
+      }).finally(() => {
+        clearInterval(working)
+        inFlight.delete(work)
+      })
       inFlight.add(work)
       if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight)
     }
