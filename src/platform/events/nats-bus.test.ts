@@ -16,7 +16,8 @@ import { subjectOf } from './bus.js'
 import { eventsOf, on, onParticipants } from './contract.js'
 import { subscriptionOf } from './consumers.js'
 import type { DeadLetters } from './dead-letters.js'
-import { NatsBus, streamSettings } from './nats-bus.js'
+import { NatsBus } from './nats-bus.js'
+import { streamSettings } from './nats-settings.js'
 import type { DomainEvent } from './outbox.js'
 
 let nats: PrivateNats

@@ -1,5 +1,5 @@
 import {
-  AckPolicy, DeliverPolicy, JetStreamApiError, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager,
+  jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager,
 } from '@nats-io/jetstream'
 import { connect, headers, type NatsConnection, type Subscription as NatsSubscription } from '@nats-io/transport-node'
 import type { Logger } from '../log.js'
@@ -8,6 +8,7 @@ import type { Broadcast } from './broadcast.js'
 import { failuresOf, partitionOf, partitionsOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 import { PARTITIONS } from '../ownership/partitions.js'
+import { durableOn, streamSettings } from './nats-settings.js'
 import { Slots } from '../slots.js'
 
 interface NatsBusOptions {
@@ -28,7 +29,6 @@ interface NatsBusOptions {
 const LOSS_TOPIC = '_reconnected'
 /** On each copy of an event published to several partitions (`partitionsOf`): the partition it is for. */
 const COPY_HEADER = 'Questline-Copy-For'
-const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000
 const REDELIVERY_DELAY_MS = 500
 /** Deliveries of one durable consumer handled at once by this process. */
 const MAX_IN_FLIGHT = 64
@@ -40,19 +40,10 @@ const SETUP_DEADLINE_MS = 60_000
  * until requests time out (seen with several clusters starting together on one NATS server).
  */
 const SETUP_REQUESTS_AT_ONCE = 8
-/** JetStream's answer to adding a durable that exists with other settings. */
-const CONSUMER_EXISTS_OTHERWISE = 10148
+/** How long a handler's delivery is kept from redelivery while the handler is still at it. */
+const WORKING_AT_MOST_MS = 120_000
 /** The pause before a process tries again to read partitions it came to own and failed to start reading. */
 const TAKEOVER_RETRY_MS = 1_000
-
-/**
- * The stream's settings as a process makes or updates it. An update sends only these: the server
- * keeps the rest as they are (the client merges them into the stream's current settings), so a
- * replica count set by whoever provisioned the stream (deploy/helm's stream job) stays.
- */
-export function streamSettings(stream: string, prefix: string, maxAgeSeconds: number) {
-  return { name: stream, subjects: [`${prefix}.>`], duplicate_window: DUPLICATE_WINDOW_NS, max_age: maxAgeSeconds * 1_000_000_000 }
-}
 
 /** A broadcast subscriber, and its NATS subscription once the bus has started. */
 interface Listener {
@@ -210,22 +201,10 @@ export class NatsBus implements EventBus {
   }
 
   private async startReading(pair: string, durable: string, producer: string, p: number, handlers: Subscription['handlers'][string]): Promise<void> {
-    const { stream, prefix } = this.options
-    const settings = {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: `${prefix}.${producer}.*.${p}`,
-      ack_wait: this.options.ackWaitSeconds * 1_000_000_000,
-      max_deliver: -1,
-    }
-    // Adding a durable that exists with these settings answers its info, from which the consumer
-    // is made without asking for it again. One made with other settings (say an older ack wait)
-    // is refused by newer servers, and updated then.
-    const info = await this.setupSlots.run(() => this.untilDone(`consumer ${durable}`, () => this.jsm!.consumers.add(stream, settings).catch((e: unknown) => {
-      if (!(e instanceof JetStreamApiError) || e.code !== CONSUMER_EXISTS_OTHERWISE) throw e
-      return this.jsm!.consumers.update(stream, durable, { ack_wait: settings.ack_wait, max_deliver: settings.max_deliver })
-    })))
+    const { stream, prefix, ackWaitSeconds } = this.options
+    // The info the durable is added with makes the consumer without asking for it again.
+    const info = await this.setupSlots.run(() => this.untilDone(`consumer ${durable}`,
+      () => durableOn(this.jsm!, stream, durable, `${prefix}.${producer}.*.${p}`, ackWaitSeconds)))
     const messages = await this.js!.consumers.getConsumerFromInfo(info).consume({ max_messages: MAX_IN_FLIGHT })
     this.consuming.set(durable, { pair, durable, messages, loop: this.handle(messages, handlers) })
   }
@@ -260,8 +239,12 @@ export class NatsBus implements EventBus {
       const copyFor = m.headers?.get(COPY_HEADER)
       // A handler still at work says so every half ack wait: the ack wait can stay short (what
       // a delivery lost on the way, at a hand-over or a reconnect, waits), and a slow handler
-      // is not given its event a second time meanwhile.
-      const working = setInterval(() => m.working(), this.options.ackWaitSeconds * 500)
+      // is not given its event a second time meanwhile; one at it past `WORKING_AT_MOST_MS`
+      // is taken for stuck, and the event is delivered again.
+      const since = Date.now()
+      const working = setInterval(() => {
+        if (Date.now() - since < WORKING_AT_MOST_MS) m.working()
+      }, this.options.ackWaitSeconds * 500)
       const work = handler(m.json<DomainEvent>(), copyFor ? { partition: Number(copyFor) } : undefined).then(() => m.ack(), (e: unknown) => {
         this.log?.warn({ err: e, subject: m.subject }, 'event handler failed; redelivering')
         m.nak(REDELIVERY_DELAY_MS)
