@@ -199,7 +199,6 @@ describe('what goes with what', () => {
   })
 })
 
-// Last in the file: no test moves the manual clock after a stream was open here, which kept the app's close waiting.
 describe('the stream', () => {
   test("a new message and a deletion reach every member's stream", async () => {
     const { id, leader, member } = await guildOfThree()

@@ -2,6 +2,8 @@
  * A client of the live stream (server-sent events) for tests: opens it over a real socket, parses
  * each event as it arrives, and waits for the ones a test expects.
  */
+import { request, type IncomingMessage } from 'node:http'
+
 export interface SseEvent {
   id?: string
   event: string
@@ -23,14 +25,26 @@ export interface OpenStream {
   close(): void
 }
 
+/**
+ * GET over a socket of its own (no pool): closing the stream closes its connection. Over `fetch`,
+ * undici's pool opened a fresh connection just after a stream was aborted and never used it, and
+ * a server's close waited for that connection until its headers timeout (60 s).
+ */
+function get(url: string, headers: Record<string, string>): Promise<{ res: IncomingMessage; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, agent: false }, (res) => resolve({ res, close: () => req.destroy() }))
+    req.on('error', reject)
+    req.end()
+  })
+}
+
 export async function openStream(url: string, headers: Record<string, string> = {}): Promise<OpenStream> {
-  const aborted = new AbortController()
-  const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: aborted.signal })
-  const contentType = res.headers.get('content-type') ?? ''
+  const { res, close } = await get(url, { accept: 'text/event-stream', ...headers })
+  const contentType = res.headers['content-type'] ?? ''
   const events: SseEvent[] = []
   const waiters = new Set<() => void>()
   const stream: OpenStream = {
-    status: res.status, contentType, events, comments: 0, ended: Promise.resolve(),
+    status: res.statusCode ?? 0, contentType, events, comments: 0, ended: Promise.resolve(),
     async next(match, timeoutMs = 5_000, seen = 0) {
       const deadline = Date.now() + timeoutMs
       for (;;) {
@@ -50,15 +64,17 @@ export async function openStream(url: string, headers: Record<string, string> = 
         })
       }
     },
-    close: () => aborted.abort(),
+    close,
   }
   let finished = false
-  if (!contentType.startsWith('text/event-stream') || !res.body) {
-    stream.problem = (await res.json()) as OpenStream['problem']
+  if (!contentType.startsWith('text/event-stream')) {
+    const chunks: Buffer[] = []
+    for await (const chunk of res) chunks.push(chunk as Buffer)
+    stream.problem = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OpenStream['problem']
     finished = true
     return stream
   }
-  const body = res.body
+  const body = res
   stream.ended = (async () => {
     const decoder = new TextDecoder()
     let buffer = ''
@@ -83,7 +99,7 @@ export async function openStream(url: string, headers: Record<string, string> = 
         for (const wake of [...waiters]) wake()
       }
     } catch {
-      // Closed here (abort), or cut by the server.
+      // Closed here, or cut by the server.
     } finally {
       finished = true
       for (const wake of [...waiters]) wake()
