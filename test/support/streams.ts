@@ -3,6 +3,7 @@
  * each event as it arrives, and waits for the ones a test expects.
  */
 import { request, type IncomingMessage } from 'node:http'
+import { json } from 'node:stream/consumers'
 
 export interface SseEvent {
   id?: string
@@ -68,18 +69,15 @@ export async function openStream(url: string, headers: Record<string, string> = 
   }
   let finished = false
   if (!contentType.startsWith('text/event-stream')) {
-    const chunks: Buffer[] = []
-    for await (const chunk of res) chunks.push(chunk as Buffer)
-    stream.problem = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OpenStream['problem']
+    stream.problem = (await json(res)) as OpenStream['problem']
     finished = true
     return stream
   }
-  const body = res
   stream.ended = (async () => {
     const decoder = new TextDecoder()
     let buffer = ''
     try {
-      for await (const chunk of body) {
+      for await (const chunk of res) {
         buffer += decoder.decode(chunk as Uint8Array, { stream: true })
         for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end)

@@ -244,6 +244,7 @@ export class NatsBus implements EventBus {
       const since = Date.now()
       const working = setInterval(() => {
         if (Date.now() - since < WORKING_AT_MOST_MS) m.working()
+        else clearInterval(working)
       }, this.options.ackWaitSeconds * 500)
       const work = handler(m.json<DomainEvent>(), copyFor ? { partition: Number(copyFor) } : undefined).then(() => m.ack(), (e: unknown) => {
         this.log?.warn({ err: e, subject: m.subject }, 'event handler failed; redelivering')
