@@ -14,3 +14,17 @@ test('a free port is below the ephemeral range, where outgoing connections canno
     await new Promise((r) => server.close(r))
   }
 })
+
+test('ports picked one after another, none listened on yet, are all different; one in use is passed over', async () => {
+  const held = createServer()
+  const first = await freePort()
+  await new Promise<void>((resolve, reject) => held.once('error', reject).listen(first + 1, '127.0.0.1', resolve))
+  try {
+    const picked = [first]
+    for (let i = 0; i < 1_000; i++) picked.push(await freePort())
+    expect(new Set(picked).size).toBe(picked.length)
+    expect(picked).not.toContain(first + 1)
+  } finally {
+    await new Promise((r) => held.close(r))
+  }
+})
