@@ -16,6 +16,7 @@ import { KeyRing } from '../../src/platform/auth/key-ring.js'
 import { AccessTokens } from '../../src/platform/auth/tokens.js'
 import { systemClock, type ManualClock } from '../../src/platform/clock.js'
 import { Database } from '../../src/platform/db/database.js'
+import type { ConsumerBacklog } from '../../src/platform/events/bus.js'
 import type { Cluster, ClusterProcess } from '../../src/split/cluster.js'
 import type { TestApp } from './app.js'
 import type { NatsSettings } from './nats.js'
@@ -149,6 +150,13 @@ async function unpublishedEvents(database: Database): Promise<() => Promise<numb
   return async () => (await database.db.execute(count) as unknown as Rows).rows.reduce((n, r) => n + (r.n ?? 0), 0)
 }
 
+/** A process's settle answer's consumers that are behind, in words. */
+function behindOf(behind: unknown): string {
+  const rows = Array.isArray(behind) ? behind as ConsumerBacklog[] : []
+  return rows.map((b) => `${b.consumer}: ${b.undelivered} undelivered, ${b.unacknowledged} unacknowledged, ${b.inHand} in hand` +
+    (b.inHand > 0 ? ` for up to ${b.longestInHandSeconds} s` : '')).join('; ')
+}
+
 /** The TestApp surface over a set of processes, whichever way they were started. */
 async function drive(opts: SplitAppOptions, target: {
   gateway: () => string
@@ -176,7 +184,7 @@ async function drive(opts: SplitAppOptions, target: {
       quiet = delivering.length === 0 && outboxes === 0 && failed.length === 0 ? quiet + 1 : 0
       // Past the deadline, a quiet look is still confirmed by a second one.
       if (quiet === 0 && Date.now() > deadline) {
-        const why = [...delivering.map(({ p, a }) => `${p.name}: ${String(a.json.pending)} events waiting or unacknowledged`),
+        const why = [...delivering.map(({ p, a }) => `${p.name}: ${String(a.json.pending)} events waiting or unacknowledged (${behindOf(a.json.behind)})`),
           ...(outboxes ? [`${outboxes} outbox rows unpublished`] : []),
           ...failed.map(({ p, a }) => `${p.name}: ${a.status} ${JSON.stringify(a.json)}`)]
         throw new Error(`events still pending after ${timeoutMs / 1000} s: ${why.join('; ')}`)

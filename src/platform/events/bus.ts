@@ -93,4 +93,11 @@ export interface ConsumerBacklog {
   undelivered: number
   /** Delivered but not yet acknowledged (being handled, or failing and due again). */
   unacknowledged: number
+  /**
+   * Of those, how many this process's handlers have now, and how long the oldest has been with
+   * them: the rest are on the way, waiting in the client, or lost on the way (due again after
+   * the ack wait).
+   */
+  inHand: number
+  longestInHandSeconds: number
 }

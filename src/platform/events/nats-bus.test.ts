@@ -149,7 +149,11 @@ test('a handler slower than the ack wait gets its event once; a durable an older
   expect((await jsm.consumers.info(id, durable)).config.ack_wait).toBe(1_000_000_000)
 
   expect(await bus.publish('guild', [event])).toEqual([])
+  // Past its ack wait, the backlog says the delivery is still with the handler, and for how long.
+  await expect.poll(async () => (await bus.backlog())[0]?.longestInHandSeconds ?? 0, { timeout: 5_000, interval: 100 }).toBeGreaterThanOrEqual(1)
+  expect(await bus.backlog()).toEqual([{ consumer: 'guild--guild', undelivered: 0, unacknowledged: 1, inHand: 1, longestInHandSeconds: expect.any(Number) }])
   await expect.poll(async () => (await jsm.consumers.info(id, durable)).ack_floor.stream_seq, { timeout: 10_000, interval: 100 }).toBe(1)
+  expect(await bus.backlog()).toEqual([{ consumer: 'guild--guild', undelivered: 0, unacknowledged: 0, inHand: 0, longestInHandSeconds: 0 }])
   expect(handled.length).toBe(1)
   await nc.close()
 }, 30_000)

@@ -8,7 +8,7 @@ import type { Broadcast } from './broadcast.js'
 import { failuresOf, partitionOf, partitionsOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 import { PARTITIONS } from '../ownership/partitions.js'
-import { durableOn, streamSettings } from './nats-settings.js'
+import { durableOn, MAX_IN_FLIGHT, pullDeliveries, streamSettings } from './nats-settings.js'
 import { Slots } from '../slots.js'
 
 interface NatsBusOptions {
@@ -30,8 +30,6 @@ const LOSS_TOPIC = '_reconnected'
 /** On each copy of an event published to several partitions (`partitionsOf`): the partition it is for. */
 const COPY_HEADER = 'Questline-Copy-For'
 const REDELIVERY_DELAY_MS = 500
-/** Deliveries of one durable consumer handled at once by this process. */
-const MAX_IN_FLIGHT = 64
 /** How long a process keeps trying to set up its stream and consumers before it gives up. */
 const SETUP_DEADLINE_MS = 60_000
 /**
@@ -58,6 +56,8 @@ interface Consuming {
   durable: string
   messages: ConsumerMessages
   loop: Promise<void>
+  /** When each delivery now with a handler of this process was handed to it. */
+  inHand: Set<{ since: number }>
 }
 
 /**
@@ -205,8 +205,9 @@ export class NatsBus implements EventBus {
     // The info the durable is added with makes the consumer without asking for it again.
     const info = await this.setupSlots.run(() => this.untilDone(`consumer ${durable}`,
       () => durableOn(this.jsm!, stream, durable, `${prefix}.${producer}.*.${p}`, ackWaitSeconds)))
-    const messages = await this.js!.consumers.getConsumerFromInfo(info).consume({ max_messages: MAX_IN_FLIGHT })
-    this.consuming.set(durable, { pair, durable, messages, loop: this.handle(messages, handlers) })
+    const messages = await pullDeliveries(this.js!.consumers.getConsumerFromInfo(info), durable, this.log)
+    const inHand = new Set<{ since: number }>()
+    this.consuming.set(durable, { pair, durable, messages, inHand, loop: this.handle(messages, handlers, inHand) })
   }
 
   /** Setting up JetStream: failures retried with a growing pause, for `SETUP_DEADLINE_MS` in all. */
@@ -227,7 +228,7 @@ export class NatsBus implements EventBus {
    * Handles up to `MAX_IN_FLIGHT` deliveries at once (each acknowledged on its own), so that a
    * consumer can apply concurrent deliveries together.
    */
-  private async handle(messages: ConsumerMessages, handlers: Subscription['handlers'][string]): Promise<void> {
+  private async handle(messages: ConsumerMessages, handlers: Subscription['handlers'][string], inHand: Consuming['inHand']): Promise<void> {
     const inFlight = new Set<Promise<void>>()
     const typeAt = this.options.prefix.split('.').length + 1
     for await (const m of messages) {
@@ -241,9 +242,10 @@ export class NatsBus implements EventBus {
       // a delivery lost on the way, at a hand-over or a reconnect, waits), and a slow handler
       // is not given its event a second time meanwhile; one at it past `WORKING_AT_MOST_MS`
       // is taken for stuck, and the event is delivered again.
-      const since = Date.now()
+      const handed = { since: Date.now() }
+      inHand.add(handed)
       const working = setInterval(() => {
-        if (Date.now() - since < WORKING_AT_MOST_MS) m.working()
+        if (Date.now() - handed.since < WORKING_AT_MOST_MS) m.working()
         else clearInterval(working)
       }, this.options.ackWaitSeconds * 500)
       const work = handler(m.json<DomainEvent>(), copyFor ? { partition: Number(copyFor) } : undefined).then(() => m.ack(), (e: unknown) => {
@@ -251,6 +253,7 @@ export class NatsBus implements EventBus {
         m.nak(REDELIVERY_DELAY_MS)
       }).finally(() => {
         clearInterval(working)
+        inHand.delete(handed)
         inFlight.delete(work)
       })
       inFlight.add(work)
@@ -293,10 +296,13 @@ export class NatsBus implements EventBus {
     const reading = [...this.consuming.values()]
     const infos = await Promise.all(reading.map((c) => this.jsm!.consumers.info(this.options.stream, c.durable)))
     const byPair = new Map<string, ConsumerBacklog>()
+    const now = Date.now()
     reading.forEach((c, i) => {
-      const b = byPair.get(c.pair) ?? { consumer: c.pair, undelivered: 0, unacknowledged: 0 }
+      const b = byPair.get(c.pair) ?? { consumer: c.pair, undelivered: 0, unacknowledged: 0, inHand: 0, longestInHandSeconds: 0 }
       b.undelivered += infos[i]!.num_pending
       b.unacknowledged += infos[i]!.num_ack_pending
+      b.inHand += c.inHand.size
+      for (const { since } of c.inHand) b.longestInHandSeconds = Math.max(b.longestInHandSeconds, Math.round((now - since) / 1000))
       byPair.set(c.pair, b)
     })
     return [...byPair.values()]

@@ -1,6 +1,16 @@
-import { AckPolicy, DeliverPolicy, JetStreamApiError, type ConsumerInfo, type JetStreamManager } from '@nats-io/jetstream'
+import { AckPolicy, DeliverPolicy, JetStreamApiError, type Consumer, type ConsumerInfo, type ConsumerMessages, type JetStreamManager } from '@nats-io/jetstream'
+import type { Logger } from '../log.js'
 
 const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000
+/** Deliveries of one durable consumer handled at once by this process. */
+export const MAX_IN_FLIGHT = 64
+/**
+ * How long one pull for deliveries waits at the server. The server sends a heartbeat every half
+ * of it while the pull waits, and the client library makes the pull again after two missed
+ * heartbeats: a pull gone quiet (refused by the server, or lost with a connection) is noticed
+ * within about this long. The library's default, 30 s, left such a partition unread for as long.
+ */
+const PULL_EXPIRES_MS = 10_000
 /** JetStream's answer to adding a durable that exists with other settings. */
 const CONSUMER_EXISTS_OTHERWISE = 10148
 
@@ -31,4 +41,20 @@ export function durableOn(jsm: JetStreamManager, stream: string, durable: string
     if (!(e instanceof JetStreamApiError) || e.code !== CONSUMER_EXISTS_OTHERWISE) throw e
     return jsm.consumers.update(stream, durable, { ack_wait: settings.ack_wait, max_deliver: settings.max_deliver })
   })
+}
+
+/**
+ * Pulls a durable's deliveries, `MAX_IN_FLIGHT` at a time; what the client library says of the
+ * pulls that an operator should hear (missed heartbeats, refusals by the server) is logged.
+ */
+export async function pullDeliveries(consumer: Consumer, durable: string, log: Logger | undefined): Promise<ConsumerMessages> {
+  const messages = await consumer.consume({ max_messages: MAX_IN_FLIGHT, expires: PULL_EXPIRES_MS })
+  void (async () => {
+    for await (const s of messages.status()) {
+      if (s.type === 'heartbeats_missed' || s.type === 'exceeded_limits' || s.type === 'consumer_deleted') {
+        log?.warn({ durable, status: s }, 'pulling deliveries went wrong; the client pulls again')
+      }
+    }
+  })()
+  return messages
 }

@@ -45,7 +45,9 @@ export function registerTestControls(app: FastifyInstance, c: Controls): void {
   })
   app.post('/_test/settle', { schema: hide }, async () => {
     await c.relay.drain()
-    return { pending: await c.bus.pending() }
+    // What is behind, per consumer, says where a settle that never comes is stuck.
+    const behind = (await c.bus.backlog()).filter((b) => b.undelivered + b.unacknowledged > 0)
+    return { pending: behind.reduce((n, b) => n + b.undelivered + b.unacknowledged, 0), behind }
   })
   // /metrics answers the last background reading: a test asks for a fresh one before it scrapes.
   app.post('/_test/metrics-sample', { schema: hide }, async () => {
