@@ -52,7 +52,9 @@ export async function pullDeliveries(consumer: Consumer, durable: string, log: L
   void (async () => {
     for await (const s of messages.status()) {
       if (s.type === 'heartbeats_missed' || s.type === 'exceeded_limits' || s.type === 'consumer_deleted') {
-        log?.warn({ durable, status: s }, 'pulling deliveries went wrong; the client pulls again')
+        // A quiet or refused pull is made again by the library; a deleted durable only when a
+        // process starts reading its partition again (a restart, or the partition moving).
+        log?.warn({ durable, status: s }, 'pulling deliveries went wrong')
       }
     }
   })()
