@@ -90,7 +90,7 @@ export async function buildServer(outDir = SERVER.dir, { treeRoot = ROOT } = {})
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20.19',
+    target: 'node22.12',
     external: EXTERNAL,
     banner: { js: BANNER },
     plugins: [fileLocations(outDir, treeRoot)],
