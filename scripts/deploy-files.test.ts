@@ -1,7 +1,8 @@
 /**
  * The deployment files held against the code: no container runs on the CI machines, so CI reads
- * compose.yaml, the Helm chart's manifests (rendered by scripts/helm-template.ts) and the Dockerfile,
- * and fails when a setting they pass is not one src/config.ts reads (or is refused by it), a probe
+ * compose.yaml, the Helm chart's manifests (rendered by real Helm, scripts/helm-chart.ts, with each
+ * value set in deploy/helm/questline/ci, linted and checked against Kubernetes' schemas) and the
+ * Dockerfile, and fails when a setting they pass is not one src/config.ts reads (or is refused by it), a probe
  * or scrape names a path or port a process does not serve, a context has no Deployment or compose
  * service, a process lacks where a context it calls runs, the image's entry is not what
  * bin/questline.js runs, the stream job's settings are not the processes', or a pod may be killed
@@ -21,7 +22,7 @@ import { streamSettings } from '../src/platform/events/nats-settings.js'
 import { listenForMetrics } from '../src/platform/http/metrics-listener.js'
 import { assemblePlatform, type ContextName } from '../src/server.js'
 import { settingsRead } from './check-docs.js'
-import { Chart } from './helm-template.js'
+import { lint, manifestsOf, RELEASE, schemaErrors, VALUE_SETS } from './helm-chart.js'
 
 type Manifest = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed YAML, read by shape
 type Env = Record<string, string>
@@ -172,83 +173,163 @@ describe('compose.yaml', () => {
   }, 120_000)
 })
 
-describe('the Helm chart', () => {
-  const chart = new Chart(new URL('../deploy/helm/questline', import.meta.url).pathname)
-  const values = { database: { url: SECRET_VALUES['database-url'] }, serviceMonitor: { enabled: true }, gateway: { ingress: { enabled: true } } }
-  const manifests = chart.manifests<Manifest>(values)
-  const ofKind = (kind: string) => manifests.filter((m) => m.kind === kind)
-  const questlineImage = (image: string) => image.split(':')[0] === (parse(read('deploy/helm/questline/values.yaml')) as Manifest).image.repository
-  /** Every Questline container of the chart, with its settings (from a Secret: the stand-ins; optional keys left out). */
-  const containers = [...ofKind('Deployment'), ...ofKind('Job')].flatMap((m) => (m.spec.template.spec.containers as Manifest[])
-    .filter((c) => questlineImage(c.image as string)).map((container) => ({ workload: m, container, env: Object.fromEntries((container.env as Manifest[])
-      .map((e) => [e.name as string, e.value ?? SECRET_VALUES[e.valueFrom?.secretKeyRef?.key as string]])
-      .filter(([, v]) => v !== undefined)) as Env })))
-  const deployments = containers.filter(({ workload }) => workload.kind === 'Deployment')
+describe.each(VALUE_SETS)('the Helm chart, with the %s values', (set) => {
+  const manifests = manifestsOf(set)
+  const ofKind = (...kinds: string[]) => manifests.filter((m) => kinds.includes(m.kind as string))
+  const values = parse(read(`deploy/helm/questline/ci/${set}-values.yaml`)) as Manifest
+  const defaults = parse(read('deploy/helm/questline/values.yaml')) as Manifest
+  const questlineImage = (image: string) => image.split(':')[0] === (values.image?.repository ?? defaults.image.repository)
+  const secret = ofKind('Secret')[0]
+  /** A container's settings: from a Secret, the stand-ins (optional keys left out); `$(POD_NAME)` as in the workload's first pod. */
+  const settingsOf = (workload: Manifest, container: Manifest): Env => {
+    const pod = workload.kind === 'StatefulSet' ? `${workload.metadata.name}-0` : workload.metadata.name as string
+    return Object.fromEntries((container.env as Manifest[])
+      .map((e) => [e.name as string, e.valueFrom?.fieldRef ? pod : e.value ?? SECRET_VALUES[e.valueFrom?.secretKeyRef?.key as string]])
+      .filter(([, v]) => v !== undefined).map(([k, v]) => [k, (v as string).replace('$(POD_NAME)', pod)])) as Env
+  }
+  /** Every Questline container of the chart, with its settings. */
+  const containers = ofKind('Deployment', 'StatefulSet', 'Job').flatMap((m) => (m.spec.template.spec.containers as Manifest[])
+    .filter((c) => questlineImage(c.image as string)).map((container) => ({ workload: m, container, env: settingsOf(m, container) })))
+  const serving = containers.filter(({ workload }) => workload.kind !== 'Job')
+  const nameOf = (m: Manifest) => m.metadata.name as string
+
+  test('helm lint --strict passes, and every manifest is valid against Kubernetes\' schema of its kind', async () => {
+    const { ok, output } = lint(set)
+    expect(ok, output).toBe(true)
+    expect((await Promise.all(manifests.map(schemaErrors))).flat()).toEqual([])
+    for (const m of manifests) expect(m.metadata.labels, nameOf(m)).toMatchObject({ 'app.kubernetes.io/name': 'questline', 'app.kubernetes.io/instance': RELEASE, 'app.kubernetes.io/part-of': 'questline', 'app.kubernetes.io/managed-by': 'Helm' })
+  })
 
   test('every setting a Questline container is given is one src/config.ts reads, and takes; none replaces the image\'s entry', () => {
-    expect(containers.length).toBeGreaterThan(CONTEXTS.length)
+    expect(serving.length).toBeGreaterThan(CONTEXTS.length)
     for (const { workload, container, env } of containers) {
-      expect((container.env as Manifest[]).map((e) => e.name as string).filter((k) => !known(k)), workload.metadata.name).toEqual([])
-      expect(() => loadConfig(env), workload.metadata.name).not.toThrow()
-      expect(container.command, workload.metadata.name).toBeUndefined()
+      const given = container.env as Manifest[]
+      // A setting the code does not read is there only to be spelled into another: `$(POD_NAME)`.
+      const unread = given.filter((e) => !known(e.name as string))
+      for (const e of unread) expect(e.valueFrom?.fieldRef && given.some((o) => String(o.value).includes(`$(${e.name})`)), `${nameOf(workload)}: ${e.name}`).toBe(true)
+      expect(() => loadConfig(env), nameOf(workload)).not.toThrow()
+      expect(container.command, nameOf(workload)).toBeUndefined()
+      expect(container.image, 'image.tag, else the appVersion').toBe(`${values.image?.repository ?? 'questline'}:${values.image?.tag ?? parse(read('deploy/helm/questline/Chart.yaml')).appVersion}`)
     }
   })
 
-  test('every context has a Deployment serving it, the gateway one serving the edge, each with a Service, a PodDisruptionBudget and an autoscaler when asked', () => {
+  test('every context has one workload serving it (with owners a StatefulSet), the gateway one serving the edge, each with a Service, a PodDisruptionBudget and an autoscaler when asked', () => {
     for (const context of CONTEXT_NAMES) {
-      const serving = deployments.filter(({ container }) => (container.args as string[])[0] === 'serve' && onlyOf(container.args as string[]).includes(context))
-      expect(serving.length, `${context} has a Deployment`).toBe(1)
+      const its = serving.filter(({ container }) => (container.args as string[])[0] === 'serve' && onlyOf(container.args as string[]).includes(context))
+      expect(its.length, `${context} has a workload`).toBe(1)
+      const process = context === 'edge' ? { ...defaults.gateway, ...values.gateway } : { ...defaults.contexts[context], ...values.contexts?.[context] }
+      expect(its[0]!.workload.kind, context).toBe(process.owners ? 'StatefulSet' : 'Deployment')
+      expect(its[0]!.workload.spec.replicas, context).toBe(process.autoscaling?.enabled ? undefined : process.replicas)
     }
-    const names = deployments.map(({ workload }) => workload.metadata.name as string)
-    expect(ofKind('Service').map((s) => s.metadata.name as string).sort()).toEqual([...names].sort())
-    expect(ofKind('PodDisruptionBudget').map((s) => s.metadata.name as string).sort()).toEqual([...names].sort())
-    const scaled = chart.manifests<Manifest>({ ...values, contexts: { avatar: { autoscaling: { enabled: true } } } })
-    expect(scaled.filter((m) => m.kind === 'HorizontalPodAutoscaler').map((m) => m.spec.scaleTargetRef.name as string)).toEqual(['questline-avatar'])
-    expect(scaled.find((m) => m.kind === 'Deployment' && m.metadata.name === 'questline-avatar')!.spec.replicas).toBeUndefined()
+    expect(Object.keys(defaults.contexts as Manifest).filter((c) => defaults.contexts[c].owners).sort(), 'as compose runs twice').toEqual(['avatar', 'live', 'tracking'])
+    const names = serving.map(({ workload }) => nameOf(workload))
+    const headless = (name: string) => ofKind('StatefulSet').find((s) => nameOf(s) === name)?.spec.serviceName as string | undefined
+    expect(ofKind('Service').map(nameOf).filter((n) => !n.endsWith('-metrics')).sort()).toEqual(names.map((n) => headless(n) ?? n).sort())
+    expect(ofKind('PodDisruptionBudget').map(nameOf).sort()).toEqual([...names].sort())
+    for (const hpa of ofKind('HorizontalPodAutoscaler')) expect(ofKind('Deployment').map(nameOf)).toContain(hpa.spec.scaleTargetRef.name)
+    // Pods roll when the chart's Secret changes.
+    for (const { workload } of serving) expect(workload.spec.template.metadata.annotations['checksum/secret'], nameOf(workload)).toMatch(/^[0-9a-f]{64}$/)
   })
 
   test('every Secret key a container reads is in the Secret the chart makes', () => {
-    const secret = ofKind('Secret')[0]!
+    if (values.existingSecret) return expect(secret).toBeUndefined()
     for (const { container } of containers) {
       for (const ref of (container.env as Manifest[]).map((e) => e.valueFrom?.secretKeyRef as Manifest | undefined).filter((r) => r !== undefined)) {
-        expect(ref.name).toBe(secret.metadata.name)
-        if (!ref.optional) expect(Object.keys(secret.stringData as Env)).toContain(ref.key)
+        expect(ref.name).toBe(nameOf(secret!))
+        if (!ref.optional) expect(Object.keys(secret!.stringData as Env)).toContain(ref.key)
       }
     }
   })
 
-  test('every upstream and the JWKS URL name a Service, on a port it publishes, of the process serving that context', () => {
-    const services = new Map(ofKind('Service').map((s) => [s.metadata.name as string, s]))
-    const serving = new Map(deployments.map(({ workload, container }) => [workload.metadata.name as string, onlyOf(container.args as string[])]))
-    for (const { workload, env } of deployments) {
+  test('every upstream and the JWKS URL name a Service (or a replica behind a headless one) of the process serving that context, on a port it publishes; each replica with owners finds itself among its context\'s', () => {
+    const services = new Map(ofKind('Service').map((s) => [nameOf(s), s]))
+    const workloads = new Map(serving.map(({ workload, container }) => [nameOf(workload), { workload, only: onlyOf(container.args as string[]) }]))
+    /** The workload a host names: `<service>.<namespace>.svc…` with its pod name first when headless. */
+    const resolve = (host: string) => {
+      const [first, second] = host.split('.')
+      const direct = services.get(first!)
+      if (direct && direct.spec.clusterIP !== 'None') return { service: direct, workload: workloads.get(first!) }
+      // <pod>.<headless>: a replica of the StatefulSet whose serviceName is <headless>, by its ordinal.
+      const set = ofKind('StatefulSet').find((s) => s.spec.serviceName === second)
+      const ordinal = set ? first!.slice(nameOf(set).length + 1) : ''
+      if (!set || !first!.startsWith(`${nameOf(set)}-`) || !/^\d+$/.test(ordinal) || Number(ordinal) >= set.spec.replicas) return {}
+      return { service: services.get(second!), workload: workloads.get(nameOf(set)) }
+    }
+    for (const { workload, env } of serving) {
       for (const [key, value] of Object.entries(env).filter(([k]) => k.startsWith('UPSTREAM_') || k === 'JWKS_URL')) {
-        const url = new URL(value)
-        const service = services.get(url.hostname)
-        expect(service, `${workload.metadata.name}: ${key}`).toBeDefined()
-        expect((service!.spec.ports as Manifest[]).map((p) => String(p.port)), key).toContain(url.port || '80')
-        expect(serving.get(url.hostname), key).toContain(key === 'JWKS_URL' ? 'edge' : key.slice(9).toLowerCase())
+        for (const url of value.split(',').map((u) => new URL(u))) {
+          const { service, workload: target } = resolve(url.hostname)
+          expect(target, `${nameOf(workload)}: ${key} names ${url.hostname}`).toBeDefined()
+          expect((service!.spec.ports as Manifest[]).map((p) => String(p.port)), key).toContain(url.port || '80')
+          expect(target!.only, key).toContain(key === 'JWKS_URL' ? 'edge' : key.slice(9).toLowerCase())
+          if (url.hostname.includes('.')) expect(url.hostname, 'a replica\'s full name').toMatch(/^[\w-]+\.[\w-]+\.questline\.svc\.cluster\.local$/)
+        }
+      }
+      if (workload.kind === 'StatefulSet') {
+        const own = onlyOf(workload.spec.template.spec.containers[0].args as string[])[0]!
+        const upstreams = env[`UPSTREAM_${own.toUpperCase()}`]!.split(',')
+        expect(upstreams, nameOf(workload)).toHaveLength(workload.spec.replicas as number)
+        expect(upstreams, nameOf(workload)).toContain(env.ADVERTISE_URL)
+        expect(services.get(workload.spec.serviceName as string)?.spec, 'headless, every replica listed').toMatchObject({ clusterIP: 'None', publishNotReadyAddresses: true })
       }
     }
   })
 
-  test('every probe asks a path its process serves, on its API port; the scrape asks the metrics port; a pod is killed only after it has drained', async () => {
-    for (const { workload, container, env } of deployments) {
+  test('migrations run as a hook before install and upgrade; the stream job gives the stream the processes\' settings and its replica count', () => {
+    const hooks = ofKind('Job').map((j) => [nameOf(j), j.metadata.annotations['helm.sh/hook']])
+    expect(hooks).toEqual([
+      ...(values.nats?.streamJob?.enabled === false ? [] : [[`${RELEASE}-stream`, 'pre-install,pre-upgrade']]),
+      ...(values.migrations?.enabled === false ? [] : [[`${RELEASE}-migrate`, 'pre-install,pre-upgrade']]),
+    ].sort((a, b) => a[0]!.localeCompare(b[0]!)))
+    const migrate = containers.find(({ workload }) => workload.kind === 'Job')
+    if (migrate) expect(migrate.container.args).toEqual(['migrate'])
+    const config = ofKind('ConfigMap').find((m) => nameOf(m) === `${RELEASE}-stream`)
+    if (!config) return
+    const stream = JSON.parse(config.data['stream.json'] as string) as Manifest
+    for (const { env } of serving) {
+      const { natsStream, natsSubjectPrefix, retentionDays } = loadConfig(env)
+      expect(stream).toMatchObject({ ...streamSettings(natsStream, natsSubjectPrefix, retentionDays * 86_400), num_replicas: values.nats?.streamReplicas ?? 1 })
+    }
+    const job = ofKind('Job').find((m) => nameOf(m) === `${RELEASE}-stream`)!
+    expect(job.spec.template.spec.containers[0].args[0]).toContain(`nats stream add ${stream.name} --config`)
+    expect(job.spec.template.spec.containers[0].resources.limits.memory).toBeDefined()
+  })
+
+  test('backups, when on, are a pg_dump CronJob of PostgreSQL itself (not the pooler) into a volume, keeping backup.keep', () => {
+    const [cron] = ofKind('CronJob')
+    if (!values.backup?.enabled) return expect(cron).toBeUndefined()
+    const pod = cron!.spec.jobTemplate.spec.template.spec as Manifest
+    const env = pod.containers[0].env as Manifest[]
+    expect(env.find((e) => e.name === 'DATABASE_URL')?.valueFrom.secretKeyRef.key).toBe('database-migration-url')
+    expect(env.find((e) => e.name === 'KEEP')?.value).toBe(String(values.backup.keep ?? defaults.backup.keep))
+    expect(pod.containers[0].args[0]).toContain('pg_dump --format=custom')
+    const claim = pod.volumes.find((v: Manifest) => v.name === 'backups').persistentVolumeClaim.claimName as string
+    expect(values.backup.persistence?.existingClaim ?? ofKind('PersistentVolumeClaim').map(nameOf)[0]).toBe(claim)
+  })
+
+  test.runIf(set === 'full')('every probe asks a path its process serves, on its API port; the scrape asks the metrics port, which the public Service lacks; a pod is killed only after it has drained', async () => {
+    for (const { workload, container, env } of serving) {
       const pod = workload.spec.template.spec as Manifest
       const ports = new Map((container.ports as Manifest[]).map((p) => [p.name as string, String(p.containerPort)]))
       const probes = ['startupProbe', 'livenessProbe', 'readinessProbe'].map((p) => container[p]?.httpGet as Manifest)
-      expect(probes.map((p) => ports.get(p.port as string)), workload.metadata.name).toEqual([env.PORT, env.PORT, env.PORT])
+      expect(probes.map((p) => ports.get(p.port as string)), nameOf(workload)).toEqual([env.PORT, env.PORT, env.PORT])
       const paths = probes.map((p) => p.path as string)
-      expect(await serves(container.args as string[], env, paths), workload.metadata.name).toEqual(paths)
+      expect(await serves(container.args as string[], env, paths), nameOf(workload)).toEqual(paths)
       const preStopSeconds = Number((container.lifecycle.preStop.exec.command as string[])[1])
-      expect(pod.terminationGracePeriodSeconds * 1000, workload.metadata.name).toBeGreaterThan(loadConfig(env).drainTimeoutMs + preStopSeconds * 1000)
+      expect(pod.terminationGracePeriodSeconds * 1000, nameOf(workload)).toBeGreaterThan(loadConfig(env).drainTimeoutMs + preStopSeconds * 1000)
       expect(ports.get('metrics')).toBe(env.METRICS_PORT)
+      // Each workload's pods are scraped through a Service of the release that has the metrics port.
+      const scraped = ofKind('Service').filter((s) => (s.spec.ports as Manifest[]).some((p) => p.name === 'metrics' && p.targetPort === 'metrics'))
+      expect(scraped.filter((s) => s.spec.selector['app.kubernetes.io/component'] === workload.metadata.labels['app.kubernetes.io/component']), nameOf(workload)).toHaveLength(1)
     }
+    expect((ofKind('Service').find((s) => nameOf(s) === `${RELEASE}-gateway`)!.spec.ports as Manifest[]).map((p) => p.name)).toEqual(['http'])
     const [monitor] = ofKind('ServiceMonitor')
+    expect(monitor!.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'questline', 'app.kubernetes.io/instance': RELEASE })
     const [endpoint] = monitor!.spec.endpoints as Manifest[]
-    expect(ofKind('Service').every((s) => (s.spec.ports as Manifest[]).some((p) => p.name === endpoint!.port && p.targetPort === 'metrics'))).toBe(true)
+    expect(endpoint!.port).toBe('metrics')
     // /metrics on the listener METRICS_PORT opens: asked for real, on a free port.
-    const config = loadConfig({ ...deployments[0]!.env, METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOBS_ENABLED: 'false' })
-    const { http } = await assemblePlatform({ config, logger: false, database, only: onlyOf(deployments[0]!.container.args as string[]) })
+    const config = loadConfig({ ...serving[0]!.env, METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOBS_ENABLED: 'false' })
+    const { http } = await assemblePlatform({ config, logger: false, database, only: onlyOf(serving[0]!.container.args as string[]) })
     try {
       const at = await listenForMetrics(http)
       expect((await fetch(`${at}${endpoint!.path}`)).status).toBe(200)
@@ -256,18 +337,4 @@ describe('the Helm chart', () => {
       await http.close()
     }
   }, 120_000)
-
-  test('migrations run as a hook before install and upgrade; the stream job gives the stream the processes\' settings and its replica count', () => {
-    const [migrate] = containers.filter(({ workload }) => workload.kind === 'Job')
-    expect(migrate!.container.args).toEqual(['migrate'])
-    expect(migrate!.workload.metadata.annotations['helm.sh/hook']).toBe('pre-install,pre-upgrade')
-    const stream = JSON.parse(ofKind('ConfigMap').find((m) => m.metadata.name === 'questline-stream')!.data['stream.json'] as string) as Manifest
-    for (const { env } of deployments) {
-      const config = loadConfig(env)
-      const settings = streamSettings(config.natsStream, config.natsSubjectPrefix, config.retentionDays * 86_400)
-      expect(stream).toMatchObject({ ...settings, num_replicas: (parse(read('deploy/helm/questline/values.yaml')) as Manifest).nats.streamReplicas })
-    }
-    const job = ofKind('Job').find((m) => m.metadata.name === 'questline-stream')!
-    expect(job.spec.template.spec.containers[0].args[0]).toContain(`nats stream add ${stream.name} --config`)
-  })
 })

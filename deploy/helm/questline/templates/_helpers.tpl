@@ -1,30 +1,66 @@
 {{/*
 Helpers. A process is named by its component: "gateway" (serve --only edge) or its context's name.
 The ones taking a dict get: root (the chart's top scope), component, and for a workload: only
-(what it serves) and process (its values: replicas, resources, autoscaling).
+(what it serves) and process (its values: owners, replicas, resources, autoscaling). A key left out
+of a process's values reads as its zero (no owners, no autoscaler), never as a nil pointer.
 */}}
 
 {{- define "questline.labels" -}}
-app.kubernetes.io/name: questline
-app.kubernetes.io/instance: {{ .root.Release.Name }}
-app.kubernetes.io/component: {{ .component }}
+{{ include "questline.selector" . }}
 app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/part-of: questline
 app.kubernetes.io/managed-by: {{ .root.Release.Service }}
-helm.sh/chart: {{ .root.Chart.Name }}-{{ .root.Chart.Version }}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
 {{- define "questline.selector" -}}
-app.kubernetes.io/name: questline
+app.kubernetes.io/name: {{ .root.Chart.Name }}
 app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
+{{/* The image: image.tag, else the chart's appVersion. */}}
 {{- define "questline.image" -}}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end }}
 
 {{- define "questline.secretName" -}}
 {{ .Values.existingSecret | default .Release.Name }}
+{{- end }}
+
+{{/* Whether a process has owners (a StatefulSet), and whether an autoscaler scales it. */}}
+{{- define "questline.owned" -}}
+{{ dig "owners" false .process }}
+{{- end }}
+{{- define "questline.autoscaled" -}}
+{{ dig "autoscaling" "enabled" false .process }}
+{{- end }}
+
+{{/* The headless Service of a context with owners: each replica's DNS name is <pod>.<this>. */}}
+{{- define "questline.headless" -}}
+{{ .root.Release.Name }}-{{ .component }}-headless
+{{- end }}
+
+{{/* The domain its replicas' names end with: <headless>.<namespace>.svc.<clusterDomain>. */}}
+{{- define "questline.replicaDomain" -}}
+{{ include "questline.headless" . }}.{{ .root.Release.Namespace }}.svc.{{ .root.Values.clusterDomain }}
+{{- end }}
+
+{{/*
+Where a context runs (UPSTREAM_<CONTEXT>): with owners, each replica by its stable DNS name, so
+requests about an aggregate reach its owner and each replica finds itself there (ADVERTISE_URL);
+otherwise its Service, which spreads requests over its replicas.
+*/}}
+{{- define "questline.upstream" -}}
+{{- if eq (include "questline.owned" .) "true" -}}
+{{- $urls := list -}}
+{{- range $i := until (int .process.replicas) -}}
+{{- $urls = append $urls (printf "http://%s-%s-%d.%s:%v" $.root.Release.Name $.component $i (include "questline.replicaDomain" $) $.root.Values.port) -}}
+{{- end -}}
+{{ join "," $urls }}
+{{- else -}}
+http://{{ .root.Release.Name }}-{{ .component }}:{{ .root.Values.port }}
+{{- end -}}
 {{- end }}
 
 {{/* The uid of the image's unprivileged user (node), which owns /data. */}}
@@ -46,8 +82,7 @@ capabilities:
 
 {{/*
 The settings of every serving process (docs/configuration.md): the database and the bus, the
-signing keys, and where each context runs (UPSTREAM_<CONTEXT>: its Service, which spreads requests
-over its replicas).
+signing keys, and where each context runs.
 */}}
 {{- define "questline.env" -}}
 - name: PORT
@@ -87,161 +122,17 @@ over its replicas).
       name: {{ include "questline.secretName" . }}
       key: jwt-previous-public-keys
       optional: true
-{{- range $name, $_ := .Values.contexts }}
+{{- range $name, $process := .Values.contexts }}
 - name: UPSTREAM_{{ upper $name }}
-  value: "http://{{ $.Release.Name }}-{{ $name }}:{{ $.Values.port }}"
+  value: {{ include "questline.upstream" (dict "root" $ "component" $name "process" $process) | quote }}
 {{- end }}
 {{- range $name, $value := .Values.env }}
+{{- /* A whole number read from YAML is a float64, which Go prints as 2.592e+06: print it whole. */}}
+{{- $text := toString $value }}
+{{- if and (kindIs "float64" $value) (eq ($value | int64 | float64) $value) }}
+{{- $text = $value | int64 | toString }}
+{{- end }}
 - name: {{ $name }}
-  value: {{ $value | quote }}
+  value: {{ $text | quote }}
 {{- end }}
-{{- end }}
-
-{{/*
-A process's Deployment. SIGTERM makes it drain (readyz 503 at once, then up to DRAIN_TIMEOUT_MS to
-finish what it holds); the preStop sleep first lets the endpoint leave every balancer.
-*/}}
-{{- define "questline.deployment" -}}
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: {{ .root.Release.Name }}-{{ .component }}
-  labels:
-    {{- include "questline.labels" . | nindent 4 }}
-spec:
-  {{- if not .process.autoscaling.enabled }}
-  replicas: {{ .process.replicas }}
-  {{- end }}
-  selector:
-    matchLabels:
-      {{- include "questline.selector" . | nindent 6 }}
-  strategy:
-    type: RollingUpdate
-    rollingUpdate:
-      maxUnavailable: 0
-      maxSurge: 1
-  template:
-    metadata:
-      labels:
-        {{- include "questline.selector" . | nindent 8 }}
-    spec:
-      terminationGracePeriodSeconds: {{ .root.Values.terminationGracePeriodSeconds }}
-      {{- if .root.Values.imagePullSecrets }}
-      imagePullSecrets:
-        {{- toYaml .root.Values.imagePullSecrets | nindent 8 }}
-      {{- end }}
-      securityContext:
-        {{- include "questline.podSecurityContext" . | nindent 8 }}
-      containers:
-        - name: questline
-          image: {{ include "questline.image" .root }}
-          imagePullPolicy: {{ .root.Values.image.pullPolicy }}
-          args: ["serve", "--only", {{ .only | quote }}]
-          env:
-            {{- include "questline.env" .root | nindent 12 }}
-            {{- if ne .only "edge" }}
-            # The gateway's keys, for tokens signed with a key this process does not hold.
-            - name: JWKS_URL
-              value: "http://{{ .root.Release.Name }}-gateway:{{ .root.Values.gateway.service.port }}/auth/jwks.json"
-            {{- end }}
-          ports:
-            - name: http
-              containerPort: {{ .root.Values.port }}
-            - name: metrics
-              containerPort: {{ .root.Values.metricsPort }}
-          # Up as soon as it listens; ready once started with its database and bus, and not draining.
-          startupProbe:
-            httpGet:
-              path: /healthz
-              port: http
-            periodSeconds: 2
-            failureThreshold: 30
-          livenessProbe:
-            httpGet:
-              path: /healthz
-              port: http
-            periodSeconds: 10
-            failureThreshold: 3
-          readinessProbe:
-            httpGet:
-              path: /readyz
-              port: http
-            periodSeconds: 5
-            failureThreshold: 2
-          lifecycle:
-            preStop:
-              exec:
-                command: ["sleep", {{ .root.Values.preStopSleepSeconds | quote }}]
-          resources:
-            {{- toYaml .process.resources | nindent 12 }}
-          securityContext:
-            {{- include "questline.containerSecurityContext" . | nindent 12 }}
-          volumeMounts:
-            - name: data
-              mountPath: /data
-            - name: tmp
-              mountPath: /tmp
-      volumes:
-        - name: data
-          emptyDir: {}
-        - name: tmp
-          emptyDir: {}
-{{- end }}
-
-{{- define "questline.service" -}}
-apiVersion: v1
-kind: Service
-metadata:
-  name: {{ .root.Release.Name }}-{{ .component }}
-  labels:
-    {{- include "questline.labels" . | nindent 4 }}
-spec:
-  type: {{ .type }}
-  selector:
-    {{- include "questline.selector" . | nindent 4 }}
-  ports:
-    - name: http
-      port: {{ .port }}
-      targetPort: http
-    - name: metrics
-      port: {{ .root.Values.metricsPort }}
-      targetPort: metrics
-{{- end }}
-
-{{/* At most one pod of a process down by choice (node drains) at a time. */}}
-{{- define "questline.pdb" -}}
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata:
-  name: {{ .root.Release.Name }}-{{ .component }}
-  labels:
-    {{- include "questline.labels" . | nindent 4 }}
-spec:
-  maxUnavailable: 1
-  selector:
-    matchLabels:
-      {{- include "questline.selector" . | nindent 6 }}
-{{- end }}
-
-{{- define "questline.hpa" -}}
-apiVersion: autoscaling/v2
-kind: HorizontalPodAutoscaler
-metadata:
-  name: {{ .root.Release.Name }}-{{ .component }}
-  labels:
-    {{- include "questline.labels" . | nindent 4 }}
-spec:
-  scaleTargetRef:
-    apiVersion: apps/v1
-    kind: Deployment
-    name: {{ .root.Release.Name }}-{{ .component }}
-  minReplicas: {{ .process.autoscaling.minReplicas }}
-  maxReplicas: {{ .process.autoscaling.maxReplicas }}
-  metrics:
-    - type: Resource
-      resource:
-        name: cpu
-        target:
-          type: Utilization
-          averageUtilization: {{ .process.autoscaling.targetCPUUtilizationPercentage }}
 {{- end }}
