@@ -307,7 +307,8 @@ describe.each(VALUE_SETS)('the Helm chart, with the %s values', (set) => {
     expect(values.backup.persistence?.existingClaim ?? ofKind('PersistentVolumeClaim').map(nameOf)[0]).toBe(claim)
   })
 
-  test.runIf(set === 'full')('every probe asks a path its process serves, on its API port; the scrape asks the metrics port, which the public Service lacks; a pod is killed only after it has drained', async () => {
+  // Assembles every workload's process: once, on the value set that has them all.
+  if (set === 'full') test('every probe asks a path its process serves, on its API port; the scrape asks the metrics port, which the public Service lacks; a pod is killed only after it has drained', async () => {
     for (const { workload, container, env } of serving) {
       const pod = workload.spec.template.spec as Manifest
       const ports = new Map((container.ports as Manifest[]).map((p) => [p.name as string, String(p.containerPort)]))
