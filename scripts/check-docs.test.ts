@@ -5,8 +5,8 @@
  */
 import { describe, expect, test } from 'vitest'
 import {
-  checkLinks, checkReadmeLength, checkSettings, checkSourcePointers, githubSlug, headingAnchors, settingsListed, settingsRead,
-  type Repo,
+  checkJobs, checkLinks, checkReadmeLength, checkSettings, checkSourcePointers, githubSlug, headingAnchors, jobsDeclared, jobsListed, settingsListed,
+  settingsRead, type Repo,
 } from './check-docs.js'
 
 function repoOf(files: Record<string, string>, dirs: string[] = []): Repo {
@@ -126,4 +126,22 @@ describe('settings', () => {
 test('a README over the limit is a finding', () => {
   expect(checkReadmeLength('a\nb\n', 2)).toEqual([])
   expect(checkReadmeLength('a\nb\nc\n', 2)).toEqual([{ file: 'README.md', line: 3, message: 'the README has 3 lines; keep it within 2' }])
+})
+
+describe('periodic jobs', () => {
+  const doc = '# Operations\n\n## Periodic jobs\n\n| job | every |\n|---|---|\n| `tracking.reminders` | minute |\n| `old.job` | hour |\n\n## Retention\n\n| `not.a.job` | x |\n'
+  const source = "export const REMINDERS_JOB = 'tracking.reminders'\nexport const LEAGUE_CLOSE_JOB = 'league-close-seasons'\nconst OTHER = 'x'\n"
+
+  test('the table is read under its heading only; the jobs from their constants', () => {
+    expect(jobsListed(doc)).toEqual([{ name: 'tracking.reminders', line: 7 }, { name: 'old.job', line: 8 }])
+    expect(jobsDeclared(source)).toEqual(['tracking.reminders', 'league-close-seasons'])
+  })
+
+  test('a job declared and not listed, or listed and not declared, is a finding', () => {
+    expect(checkJobs('docs/operations.md', jobsListed(doc), jobsDeclared(source))).toEqual([
+      { file: 'docs/operations.md', line: 1, message: 'the job league-close-seasons is missing from the table under "## Periodic jobs"' },
+      { file: 'docs/operations.md', line: 8, message: 'old.job is listed but src/ declares no such job' },
+    ])
+    expect(checkJobs('docs/operations.md', [{ name: 'tracking.reminders', line: 7 }], ['tracking.reminders'])).toEqual([])
+  })
 })

@@ -8,6 +8,8 @@
  *    README's settings are among them;
  *  - every documentation path the command line's messages name (src/ and bin/, tests aside)
  *    resolves, anchor included, and they name no README section and no unknown npm script;
+ *  - docs/operations.md's table of periodic jobs lists every job src/ declares (a `…_JOB = 'name'`
+ *    constant, as every job's name is), and nothing else;
  *  - the README stays within README_MAX_LINES lines.
  * The checks are pure functions over a `Repo` (scripts/check-docs.test.ts gives them a broken one).
  */
@@ -17,6 +19,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 
 export const README_MAX_LINES = 200
 const CONFIGURATION_DOC = 'docs/configuration.md'
+const OPERATIONS_DOC = 'docs/operations.md'
+const JOBS_HEADING = '## Periodic jobs'
 
 export interface Finding {
   file: string
@@ -198,6 +202,32 @@ export function checkSourcePointers(repo: Repo, file: string, source: string, sc
   return [...findings, ...checkNpmScripts(file, source, scripts)]
 }
 
+/** The jobs a source file declares: `export const SOME_JOB = 'context.name'`. */
+export function jobsDeclared(source: string): string[] {
+  return [...source.matchAll(/^export const [A-Z][A-Z_]*_JOB = '([^']+)'/gm)].map((m) => m[1]!)
+}
+
+/** The jobs the table under `## Periodic jobs` lists, by the first cell of each row (`name`). */
+export function jobsListed(markdown: string): { name: string; line: number }[] {
+  const lines = markdown.split('\n')
+  const start = lines.findIndex((l) => l.trim() === JOBS_HEADING)
+  if (start === -1) return []
+  const out: { name: string; line: number }[] = []
+  for (let i = start + 1; i < lines.length && !lines[i]!.startsWith('## '); i++) {
+    const cell = /^\|\s*`([^`]+)`\s*\|/.exec(lines[i]!)
+    if (cell) out.push({ name: cell[1]!, line: i + 1 })
+  }
+  return out
+}
+
+export function checkJobs(file: string, listed: readonly { name: string; line: number }[], declared: readonly string[]): Finding[] {
+  const names = new Set(listed.map((j) => j.name))
+  return [
+    ...declared.filter((name) => !names.has(name)).map((name) => ({ file, line: 1, message: `the job ${name} is missing from the table under "${JOBS_HEADING}"` })),
+    ...listed.filter((j) => !declared.includes(j.name)).map((j) => ({ file, line: j.line, message: `${j.name} is listed but src/ declares no such job` })),
+  ]
+}
+
 export function checkReadmeLength(text: string, max = README_MAX_LINES): Finding[] {
   const lines = text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length
   return lines > max ? [{ file: 'README.md', line: max + 1, message: `the README has ${lines} lines; keep it within ${max}` }] : []
@@ -243,11 +273,13 @@ async function main(): Promise<number> {
     ...settingsListed(diskRepo.read('README.md')!).filter((s) => !read.includes(s.name))
       .map(({ name, line }) => ({ file: 'README.md', line, message: `${name} is listed but src/config.ts does not read it` })),
     ...sources.flatMap((file) => checkSourcePointers(diskRepo, file, diskRepo.read(file)!, scripts)),
+    ...checkJobs(OPERATIONS_DOC, jobsListed(diskRepo.read(OPERATIONS_DOC) ?? ''), sources.flatMap((file) => jobsDeclared(diskRepo.read(file)!))),
     ...checkReadmeLength(diskRepo.read('README.md')!),
   ]
   for (const f of findings) console.error(`${f.file}:${f.line}: ${f.message}`)
+  const jobs = jobsListed(diskRepo.read(OPERATIONS_DOC) ?? '').length
   const links = docs.reduce((n, file) => n + markdownLinks(diskRepo.read(file)!).length, 0)
-  console.log(`docs check: ${docs.length} documents, ${links} links, ${read.length} settings, ${sources.length} source files: ` +
+  console.log(`docs check: ${docs.length} documents, ${links} links, ${read.length} settings, ${sources.length} source files, ${jobs} jobs: ` +
     (findings.length === 0 ? 'no findings' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`))
   return findings.length === 0 ? 0 : 1
 }

@@ -217,7 +217,13 @@ describe('refusals', () => {
     const m = member!
     const [p, q] = await Promise.all([newPlayer(app), newPlayer(app)])
     expectProblem(await post(p, '/api/v1/guilds', { name: '  ab  ', creatorAvatarId: p.avatarId, creatorNickname: 'x' }), 400, 'invalid-guild-name')
-    expectProblem(await post(p, '/api/v1/guilds', { name: guildName(), creatorAvatarId: p.avatarId, creatorNickname: '   ' }), 400, 'invalid-nickname')
+    expectProblem(await post(p, '/api/v1/guilds', { name: guildName(), creatorAvatarId: p.avatarId, creatorNickname: ` ${'x'.repeat(33)} ` }), 400, 'invalid-nickname')
+    // What the schema says (3 characters or more, not blank) is refused before the rules: 400 `validation` naming the field.
+    for (const [name, nickname, field] of [['ab', 'x', 'body/name'], ['     ', 'x', 'body/name'], [guildName(), '   ', 'body/creatorNickname']]) {
+      const res = await post(p, '/api/v1/guilds', { name, creatorAvatarId: p.avatarId, creatorNickname: nickname })
+      expectProblem(res, 400, 'validation')
+      expect(new Set(res.json().errors.map((e: { path: string }) => e.path)), `${name}/${nickname}`).toEqual(new Set([field]))
+    }
     expectProblem(await post(p, '/api/v1/guilds', { name: guildName(), creatorAvatarId: p.avatarId }), 400, 'validation')
     const founding = await post(m, '/api/v1/guilds', { name: guildName(), creatorAvatarId: m.avatarId, creatorNickname: 'x' })
     expectProblem(founding, 409, 'already-in-guild')

@@ -53,9 +53,9 @@ async function refusedFields(res: Awaited<ReturnType<TestApp['inject']>>): Promi
 }
 
 /** The malformed requests of an operation, each with the status the platform answers it with. */
-function malformedRequestsOf(op: Operation & { pathParams?: string[] }): { what: string; url: string; status: number; headers?: Record<string, string>; payload?: string }[] {
+function malformedRequestsOf(op: Operation & { pathParams?: string[] }): { what: string; url: string; status: number; headers?: Record<string, string>; payload?: string; field?: string }[] {
   const url = urlOf(op)
-  const requests = [
+  const requests: ReturnType<typeof malformedRequestsOf> = [
     { what: 'a NUL in the query string', url: `${url}?q=%00`, status: 400 },
     { what: 'a query string escape that is not UTF-8', url: `${url}?q=%ED%A0%80`, status: 400 },
   ]
@@ -74,6 +74,9 @@ function malformedRequestsOf(op: Operation & { pathParams?: string[] }): { what:
     // An import takes files of up to 24 MiB: 64 KiB of something else is no import document.
     { what: 'a body over 64 KiB', url, status: op.path.endsWith('/import') ? 400 : 413, headers: json, payload: JSON.stringify({ pad: 'x'.repeat(70_000) }) },
     { what: 'a body of another media type', url, status: 415, headers: { 'content-type': 'application/xml' }, payload: '<a/>' },
+    // Text no field can hold, in a field the operation does not take: refused all the same (`validation`, /problems/validation).
+    { what: 'a NUL in a body field', url, status: 400, headers: json, payload: '{"unknown":"a\\u0000b"}', field: 'body/unknown' },
+    { what: 'a lone surrogate in a body field', url, status: 400, headers: json, payload: '{"unknown":"a\\ud800b"}', field: 'body/unknown' },
   ]
 }
 
@@ -87,6 +90,7 @@ describe('the document lists what the server answers', () => {
         const res = await app.inject({ method: op.method as 'GET', url: r.url, headers: { ...world.a.auth, ...r.headers }, ...(r.payload === undefined ? {} : { payload: r.payload }) })
         const label = `${op.key} with ${r.what}`
         if (res.statusCode !== r.status) faults.push(`${label}: ${res.statusCode}, not ${r.status}: ${clip(res.body, 200)}`)
+        else if (r.field && !(res.json().errors as { path: string }[] | undefined)?.some((e) => e.path === r.field)) faults.push(`${label}: ${r.field} not named: ${clip(res.body, 200)}`)
         const undocumented = undocumentedStatus(op, r.url, res)
         if (undocumented) faults.push(`${label}: ${undocumented}`)
       }
@@ -113,6 +117,23 @@ describe('the document lists what the server answers', () => {
     const res = await app.inject({ url: `/api/v1/habits?avatarId=${world.a.avatarId}`, headers: world.a.auth })
     expect(res.statusCode, res.body).toBe(200)
     expect(res.json()).toMatchObject({ next: null })
+  })
+})
+
+describe('a field the operation does not take', () => {
+  test('is ignored, in the query or the body, unless the body schema forbids it (/problems/validation says which)', async () => {
+    const schemaOf = (path: string, method: string) => doc.paths[path]![method]!.requestBody!.content['application/json']!.schema as { additionalProperties?: boolean }
+    expect((await app.inject({ url: '/api/v1/quests?unknown=1', headers: world.c.auth })).statusCode).toBe(200)
+    expect(schemaOf('/api/v1/avatars/{id}/name', 'patch').additionalProperties).not.toBe(false)
+    const renamed = await app.inject({ method: 'PATCH', url: `/api/v1/avatars/${world.c.avatarId}/name`, headers: world.c.auth, payload: { name: 'Fuzz Guest', unknown: 'ab' } })
+    expect(renamed.statusCode, renamed.body).toBe(204)
+    // Webhook endpoints forbid more: a misspelt field would otherwise leave the endpoint other than meant.
+    expect(schemaOf('/api/v1/me/webhooks', 'post').additionalProperties).toBe(false)
+    const hook = { url: 'https://example.com/hooks/questline', events: ['AvatarChanged'], unknown: 'ab' }
+    expect(await refusedFields(await app.inject({ method: 'POST', url: '/api/v1/me/webhooks', headers: world.c.auth, payload: hook }))).toEqual(['body/unknown'])
+    const page = (await app.inject({ url: '/problems/validation' })).json()
+    expect(page.description).toContain('additionalProperties: false')
+    expect(page.description).toContain('in the query string, the path or the body, in any field, known or not')
   })
 })
 
@@ -163,6 +184,24 @@ describe('what the server refuses of a field, the document refuses', () => {
       expect(bodySchemaOf('/api/v1/quests', 'post')(body), JSON.stringify(change)).toBe(false)
       const res = await app.inject({ method: 'POST', url: '/api/v1/quests', headers: world.a.auth, payload: body })
       expect(await refusedFields(res), JSON.stringify(change)).toEqual([field])
+    }
+  })
+
+  test("a guild's name, a nickname and a chat message: blank, or shorter than the rules allow", async () => {
+    const guild = world.pathValues({ path: '/api/v1/guilds/{id}' }, 'id')[0]!
+    const founding = { name: 'Dawn Runners', creatorAvatarId: world.c.avatarId, creatorNickname: 'Cy' }
+    for (const [change, field] of [
+      [{ name: 'ab' }, 'body/name'], [{ name: '    ' }, 'body/name'], [{ creatorNickname: '' }, 'body/creatorNickname'], [{ creatorNickname: '  ' }, 'body/creatorNickname'],
+    ] as const) {
+      const body = { ...founding, ...change }
+      expect(bodySchemaOf('/api/v1/guilds', 'post')(body), JSON.stringify(change)).toBe(false)
+      const res = await app.inject({ method: 'POST', url: '/api/v1/guilds', headers: world.c.auth, payload: body })
+      expect(await refusedFields(res), JSON.stringify(change)).toEqual([field])
+    }
+    for (const text of ['', ' \n ']) {
+      expect(bodySchemaOf('/api/v1/guilds/{id}/messages', 'post')({ text }), JSON.stringify(text)).toBe(false)
+      const res = await app.inject({ method: 'POST', url: `/api/v1/guilds/${guild}/messages`, headers: world.a.auth, payload: { text } })
+      expect(await refusedFields(res), JSON.stringify(text)).toEqual(['body/text'])
     }
   })
 

@@ -5,11 +5,15 @@
  * for the backoff's waits.
  */
 import { randomUUID } from 'node:crypto'
+import { getEventListeners } from 'node:events'
+import http from 'node:http'
+import { syncBuiltinESMExports } from 'node:module'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { SEND_WEBHOOKS_JOB } from '../src/contexts/live/app/webhook-sender.js'
+import { WEBHOOK_SENDS_IN_FLIGHT } from '../src/contexts/live/domain/rules.js'
 import { ManualClock } from '../src/platform/clock.js'
-import { buildTestApp, type TestApp } from './support/app.js'
+import { buildTestApp, splitTarget, type TestApp } from './support/app.js'
 import { eventually } from './support/eventually.js'
 import { newPlayer, signIn } from './support/players.js'
 import { addEndpoint, atLeast, deliveriesOf, earn, hooks, receiver } from './support/webhooks.js'
@@ -96,6 +100,51 @@ describe('webhooks', () => {
     await afterSending(() => atLeast(hanging.received, 1), 'the hanging endpoint reached')
     // Its attempt is still under way: the other did not wait for it to time out.
     expect(await deliveriesOf(app, p, stuck.id)).toEqual([expect.objectContaining({ status: 'PENDING', attempts: 0 })])
+  })
+
+  // In one process: the sender's requests, warnings and close are this process's.
+  test.skipIf(splitTarget)('every attempt under way has an abort signal of its own (no listener pile-up on one signal), and closing cuts them all', async ({ onTestFinished }) => {
+    const own = await buildTestApp({ clock, env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '60000' } })
+    let closed = false
+    onTestFinished(async () => void (closed || (await own.close())))
+    // The signal of each request the sender makes (node:http's request, seen by the transport's import too).
+    const signals: AbortSignal[] = []
+    const request = http.request
+    http.request = ((...args: Parameters<typeof http.request>) => {
+      const options = args.find((a) => typeof a === 'object' && a !== null && !(a instanceof URL)) as http.RequestOptions | undefined
+      if (options?.signal) signals.push(options.signal)
+      return request(...args)
+    }) as typeof http.request
+    syncBuiltinESMExports()
+    onTestFinished(() => {
+      http.request = request
+      syncBuiltinESMExports()
+    })
+    // Node up to 22 warns once 11 listeners wait on one signal (MaxListenersExceededWarning); 24 no longer does.
+    const warnings: string[] = []
+    const onWarning = (w: Error) => void warnings.push(`${w.name}: ${w.message}`)
+    process.on('warning', onWarning)
+    onTestFinished(() => void process.off('warning', onWarning))
+
+    const p = await newPlayer(own)
+    const hanging = await receiver(onTestFinished, () => 'hang')
+    await addEndpoint(own, p, hanging.url)
+    for (let i = 0; i < WEBHOOK_SENDS_IN_FLIGHT; i++) await earn(own, p, 1)
+    await eventually('every place taken by a hanging attempt', async () => {
+      await own.runJob(SEND_WEBHOOKS_JOB)
+      return atLeast(hanging.received, WEBHOOK_SENDS_IN_FLIGHT)
+    })
+    expect(signals).toHaveLength(WEBHOOK_SENDS_IN_FLIGHT)
+    expect(new Set(signals).size).toBe(WEBHOOK_SENDS_IN_FLIGHT)
+    expect(signals.map((s) => getEventListeners(s, 'abort').length)).toEqual(signals.map(() => 1))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(warnings).toEqual([])
+
+    const closing = Date.now()
+    await own.close()
+    closed = true
+    expect(Date.now() - closing).toBeLessThan(10_000)
+    expect(signals.every((s) => s.aborted)).toBe(true)
   })
 
   test('a receiver slower than the timeout is cut: its late 200 does not count, and the attempt is retried', async ({ onTestFinished }) => {

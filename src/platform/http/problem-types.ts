@@ -46,7 +46,9 @@ export function problemTypeSlug(type: unknown): string | undefined {
 
 /** The platform's problem types: those of HTTP itself, of tokens and roles, and of calls between services. */
 export const PLATFORM_PROBLEMS: ProblemCatalog = {
-  'validation': { status: 400, title: 'Invalid request', description: 'A field of the request is not what the operation takes (a missing or unknown field, a wrong type, a value out of range). `errors` names each field at fault, by where it is (`body/amount`, `querystring/limit`, `params/id`) and why.' },
+  'validation': { status: 400, title: 'Invalid request', description: 'A field of the request is not what the operation takes: a missing field, a wrong type, a value out of range, or a field the operation does not know where its schema forbids one (`additionalProperties: false`; elsewhere an unknown body field or query parameter is ignored). ' +
+    'Text no field can hold, a NUL or a UTF-16 surrogate without its pair, is refused wherever it is: in the query string, the path or the body, in any field, known or not; so is a query string whose percent-escapes are not UTF-8. ' +
+    '`errors` names each field at fault, by where it is (`body/amount`, `querystring/limit`, `params/id`) and why.' },
   'malformed-json': { status: 400, title: 'Malformed JSON', description: 'The body is not valid JSON (or is empty where a body is needed). Nothing was applied.' },
   'malformed-request': { status: 400, title: 'Malformed request', description: 'The request is not well-formed: a bad percent-escape in the URL, a Content-Length that is not the body\'s, a Content-Type that names no media type, or not HTTP at all. `errors` names the part at fault.' },
   'client-error': { status: 400, statusVaries: true, title: 'Client error', description: 'The request was refused by the HTTP layer (with a 4xx status) for a reason no more specific type covers; `detail` says which.' },

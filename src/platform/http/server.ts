@@ -223,8 +223,10 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
           'a stable `/problems/<slug>` documented at that URI, listed under each error status of each operation that answers it ' +
           'and named in the operation\'s description. Every /api/v1 operation needs a ' +
           'bearer token: 401 `unauthorized` without one, 401 `invalid-token` for one invalid, expired or revoked. A request whose ' +
-          'fields are not what the operation takes is 400 `validation`, naming each field in `errors` (any operation: text no field ' +
-          'can hold, NUL or percent-escapes that are not UTF-8, in its query string). A path parameter badly escaped is 400 ' +
+          'fields are not what the operation takes is 400 `validation`, naming each field in `errors`; so is, on any operation, text no ' +
+          'field can hold (a NUL or a UTF-16 surrogate without its pair) anywhere in its query string, path or body, in a field it takes ' +
+          'or not, and a query string whose percent-escapes are not UTF-8. Other fields an operation does not take are ignored, unless ' +
+          'its body schema says `additionalProperties: false`. A path parameter badly escaped is 400 ' +
           '`malformed-request`, one longer than 200 characters 414 `uri-too-long`. A body is read on POST, PUT, PATCH and DELETE, ' +
           'whether or not the operation takes one: one that is not JSON is 400 `malformed-json`, one over 64 KiB 413 ' +
           '`payload-too-large`, one of another media type 415 `unsupported-media-type`.',

@@ -87,6 +87,10 @@ export function toFieldErrors(part: string, errors: ErrorObject[]): FieldError[]
     if (e.keyword === 'required') {
       pointer = `${pointer}/${String(e.params.missingProperty)}`
       message = 'is required'
+    } else if (e.keyword === 'additionalProperties') {
+      // Named as the field it is, where the schema forbids fields it does not know.
+      pointer = `${pointer}/${String(e.params.additionalProperty)}`
+      message = 'is not a field the operation takes'
     } else if (e.keyword === 'enum') {
       message = `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`
     } else if (e.keyword === 'discriminator') {

@@ -12,6 +12,11 @@ describe('names', () => {
     expect(guildName('  Owls ')).toBe('Owls')
     expect(() => guildName(' ab ')).toThrow()
     expect(() => guildName('x'.repeat(41))).toThrow()
+    // Characters, not UTF-16 units: as the request's schema counts them.
+    expect(guildName('🦉🦉🦉')).toBe('🦉🦉🦉')
+    expect(() => guildName('🦉🦉')).toThrow()
+    expect(guildName('🦉'.repeat(40))).toBe('🦉'.repeat(40))
+    expect(nickname('🦉'.repeat(32), '/nickname')).toBe('🦉'.repeat(32))
     expect(nickname(' Bo ', '/nickname')).toBe('Bo')
     expect(() => nickname('   ', '/nickname')).toThrow()
   })

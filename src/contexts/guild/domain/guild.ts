@@ -39,15 +39,18 @@ export interface Invite {
 export const INVITERS: readonly Role[] = ['LEADER', 'OFFICER']
 export const LEADER_ONLY: readonly Role[] = ['LEADER']
 
+/** Lengths count characters (code points), as a JSON schema's `minLength` and `maxLength` do. */
+const charactersIn = (text: string) => [...text].length
+
 export function guildName(raw: string): string {
   const name = raw.trim()
-  if (name.length < GUILD_NAME_MIN || name.length > GUILD_NAME_MAX) throw new InvalidGuildName(GUILD_NAME_MIN, GUILD_NAME_MAX)
+  if (charactersIn(name) < GUILD_NAME_MIN || charactersIn(name) > GUILD_NAME_MAX) throw new InvalidGuildName(GUILD_NAME_MIN, GUILD_NAME_MAX)
   return name
 }
 
 export function nickname(raw: string, path: string): string {
   const nick = raw.trim()
-  if (nick.length < NICKNAME_MIN || nick.length > NICKNAME_MAX) throw new InvalidNickname(path, NICKNAME_MIN, NICKNAME_MAX)
+  if (charactersIn(nick) < NICKNAME_MIN || charactersIn(nick) > NICKNAME_MAX) throw new InvalidNickname(path, NICKNAME_MIN, NICKNAME_MAX)
   return nick
 }
 

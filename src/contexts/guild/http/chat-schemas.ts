@@ -1,13 +1,13 @@
 import { Type } from 'typebox'
 import { Nullable } from '../../../platform/http/schemas.js'
 import type { ChatMessage } from '../domain/chat.js'
-import { CHAT_TEXT_MAX, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../domain/rules.js'
+import { CHAT_TEXT_MAX, CHAT_TEXT_MIN, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../domain/rules.js'
 
 const Id = Type.String({ format: 'uuid' })
 
 export const MessageParams = Type.Object({ id: Id, messageId: Id })
 export const PostMessageBody = Type.Object({
-  text: Type.String({ maxLength: CHAT_TEXT_MAX + 200, description: '1–1000 characters after trimming; `@name` or `@"Two Words"` mentions a member' }),
+  text: Type.String({ minLength: CHAT_TEXT_MIN, maxLength: CHAT_TEXT_MAX + 200, pattern: '\\S', description: '1–1000 characters after trimming; `@name` or `@"Two Words"` mentions a member' }),
 }, { examples: [{ text: '@Grace ready for the dragon?' }] })
 export const MessagePageQuery = Type.Object({
   before: Type.Optional(Type.String({

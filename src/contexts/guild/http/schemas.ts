@@ -2,8 +2,8 @@ import { Type } from 'typebox'
 import { LinksSchema } from '../../../platform/http/links.js'
 import { AvatarIdString, Nullable, STORED_INT_MAX, StringEnum } from '../../../platform/http/schemas.js'
 import {
-  ASSIGNABLE_ROLES, ATTACK_DAMAGE_MAX, ATTACK_DAMAGE_MIN, BOSS_TYPES, GUILD_NAME_MAX, LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT,
-  LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NICKNAME_MAX, ROLES,
+  ASSIGNABLE_ROLES, ATTACK_DAMAGE_MAX, ATTACK_DAMAGE_MIN, BOSS_TYPES, GUILD_NAME_MAX, GUILD_NAME_MIN, LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT,
+  LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NICKNAME_MAX, NICKNAME_MIN, ROLES,
 } from '../domain/rules.js'
 
 const AvatarId = AvatarIdString()
@@ -18,9 +18,9 @@ export const GuildOfBattleParams = Type.Object({ guildId: Id })
 export const AttackParams = Type.Object({ id: Id, turn: Type.Integer({ minimum: 1, maximum: STORED_INT_MAX }) })
 
 export const CreateGuildBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: GUILD_NAME_MAX + 20, description: '3–40 characters after trimming; unique ignoring case' }),
+  name: Type.String({ minLength: GUILD_NAME_MIN, maxLength: GUILD_NAME_MAX + 20, pattern: '\\S', description: '3–40 characters after trimming; unique ignoring case' }),
   creatorAvatarId: AvatarId,
-  creatorNickname: Type.String({ minLength: 1, maxLength: NICKNAME_MAX + 20, description: '1–32 characters after trimming' }),
+  creatorNickname: Type.String({ minLength: NICKNAME_MIN, maxLength: NICKNAME_MAX + 20, pattern: '\\S', description: '1–32 characters after trimming' }),
 }, { examples: [{ name: 'Dawn Runners', creatorAvatarId: 'ada-ranger', creatorNickname: 'Ada' }] })
 export const DeleteGuildBody = Type.Object({
   requestorId: Type.Optional(AvatarId),
@@ -28,7 +28,7 @@ export const DeleteGuildBody = Type.Object({
 export const InviteBody = Type.Object({ requestorId: AvatarId, targetAvatarId: AvatarId }, { examples: [{ requestorId: 'ada-ranger', targetAvatarId: 'grace-mage' }] })
 export const AcceptBody = Type.Object({
   avatarId: AvatarId,
-  nickname: Type.String({ minLength: 1, maxLength: NICKNAME_MAX + 20, description: '1–32 characters after trimming; unique in the guild ignoring case' }),
+  nickname: Type.String({ minLength: NICKNAME_MIN, maxLength: NICKNAME_MAX + 20, pattern: '\\S', description: '1–32 characters after trimming; unique in the guild ignoring case' }),
 }, { examples: [{ avatarId: 'grace-mage', nickname: 'Grace' }] })
 export const RequestorBody = Type.Object({ requestorId: AvatarId }, { examples: [{ requestorId: 'ada-ranger' }] })
 export const RoleBody = Type.Object({ roleName: StringEnum(ASSIGNABLE_ROLES), requestorId: AvatarId }, { examples: [{ roleName: 'OFFICER', requestorId: 'ada-ranger' }] })

@@ -41,7 +41,9 @@ export class WebhookSender {
   private lookAgain = false
   /** The last look filled every free place: more may be due once a place frees. */
   private backlog = false
-  private readonly closing = new AbortController()
+  private closing = false
+  /** One controller per attempt under way: each request holds a signal of its own, and closing aborts them all. */
+  private readonly aborts = new Set<AbortController>()
   private readonly attempts = new Counter({
     name: 'webhook_attempts_total',
     help: 'Webhook delivery attempts made by this process, by outcome (unrecorded: the outcome could not be written; the lease runs out and the delivery is tried again)',
@@ -80,13 +82,14 @@ export class WebhookSender {
 
   /** Ends the attempts under way (not recorded: their leases run out, and they are made again). */
   async close(): Promise<void> {
-    this.closing.abort()
+    this.closing = true
+    for (const abort of this.aborts) abort.abort()
     await Promise.all(this.inFlight)
   }
 
   private async leaseAndStart(): Promise<void> {
     const room = WEBHOOK_SENDS_IN_FLIGHT - this.inFlight.size
-    if (room <= 0 || this.closing.signal.aborted) return
+    if (room <= 0 || this.closing) return
     const now = this.d.clock.now()
     const leased = await webhookDeliveryRepo.leaseDue(this.d.database, now, new Date(now.getTime() + this.d.timeoutMs + WEBHOOK_LEASE_MARGIN_MS), room)
     this.backlog = leased.length === room
@@ -101,12 +104,16 @@ export class WebhookSender {
 
   private async attempt(delivery: LeasedDelivery): Promise<void> {
     const unixSeconds = Math.floor(this.d.clock.now().getTime() / 1000)
+    const abort = new AbortController()
+    this.aborts.add(abort)
+    // Leased while the sender was closing: not sent.
+    if (this.closing) abort.abort()
     const result = await post(delivery.url, delivery.body, {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       ...signedHeaders(delivery, unixSeconds),
-    }, { timeoutMs: this.d.timeoutMs, allowPrivate: this.d.allowPrivate, signal: this.closing.signal })
-    if (this.closing.signal.aborted) return
+    }, { timeoutMs: this.d.timeoutMs, allowPrivate: this.d.allowPrivate, signal: abort.signal }).finally(() => this.aborts.delete(abort))
+    if (this.closing) return
     await this.record(delivery, result).then(
       (delivered) => this.attempts.inc({ outcome: delivered ? 'delivered' : 'failed' }),
       () => this.attempts.inc({ outcome: 'unrecorded' }),
