@@ -7,6 +7,7 @@
  */
 import path from 'node:path'
 import { Cron } from 'croner'
+import { systemClock } from '../platform/clock.js'
 
 /** Croner's options for a backup schedule: minutes (5 fields) or seconds (6 fields), UTC, no overlapping runs. */
 export const CRON_OPTIONS = { mode: '5-or-6-parts', timezone: 'UTC' } as const
@@ -18,7 +19,7 @@ const NICKNAMES = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@ho
  * day-of-month month day-of-week), six (a second first), or a nickname such as `@daily`.
  * `now` is when it is read: a schedule with no time after it (`0 0 30 2 *`) is refused.
  */
-export function scheduleProblem(pattern: string, now: Date = new Date()): string | undefined {
+export function scheduleProblem(pattern: string, now: Date = systemClock.now()): string | undefined {
   const fields = pattern.trim().split(/\s+/)
   const nickname = fields.length === 1 && NICKNAMES.includes(fields[0]!.toLowerCase())
   if (!nickname && fields.length !== 5 && fields.length !== 6) {

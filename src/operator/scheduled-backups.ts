@@ -8,6 +8,7 @@ import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { Cron } from 'croner'
 import { Counter, Gauge } from 'prom-client'
+import { systemClock } from '../platform/clock.js'
 import type { MetricsSource } from '../platform/http/metrics.js'
 import type { Logger } from '../platform/log.js'
 import { backupFileName, backupsToRemove, CRON_OPTIONS, isLeftPartialName, partialNameOf } from './backup-schedule.js'
@@ -68,7 +69,8 @@ export class ScheduledBackups {
   }
 
   private async make(): Promise<string | undefined> {
-    const started = new Date()
+    // The wall clock, as the schedule's (a test control's clock moves the game's time, not backups').
+    const started = systemClock.now()
     const file = path.join(this.o.dir, backupFileName(started))
     const partial = path.join(this.o.dir, partialNameOf(backupFileName(started)))
     try {
