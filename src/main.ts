@@ -28,7 +28,7 @@ import { assemblePlatform, CONTEXT_NAMES, type ContextName, openDatabase } from 
 const USAGE = `usage: questline serve [--only <context>[,<context>...]] [--port <n>] [--test-controls]
        questline migrate
        questline backup FILE             the embedded data directory (DATA_DIR), also while it is served
-       questline restore FILE [--force]  into DATA_DIR, which must be empty unless --force (server stopped)
+       questline restore FILE [--force]  into DATA_DIR, which must hold no data unless --force (server stopped)
        questline admin grant|revoke EMAIL
        questline keys rotate             a new current signing key; tokens of the previous one stay valid until they expire
 contexts: ${CONTEXT_NAMES.join(', ')}`
@@ -128,7 +128,7 @@ async function main(argv: string[]): Promise<void> {
       role: (email, role) => changeRole({ database: platform.database, clock: platform.clock, revocations: platform.revocations, accessTokenTtlSeconds: config.accessTokenTtlSeconds }, email, role),
       rotateKeys: () => platform.keys.rotate(),
     }, log)
-    backups?.start()
+    await backups?.start()
   }
   // Validators and serializers are compiled on first use; the rest now, between requests.
   void compileRemainingSchemas(http, (e) => logger.error({ err: e }, 'a route schema does not compile'))

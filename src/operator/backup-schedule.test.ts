@@ -2,7 +2,7 @@ import path from 'node:path'
 import { expect, test } from 'vitest'
 import { ConfigError, loadConfig } from '../config.js'
 import {
-  backupFileName, backupsToRemove, defaultBackupDir, isLeftPartialName, isScheduledBackupName, isWithin, nextBackupAt, partialNameOf, scheduleProblem,
+  backupFileName, backupsToRemove, backupTimeOf, defaultBackupDir, isLeftPartialName, isScheduledBackupName, isWithin, nextBackupAt, partialNameOf, scheduleProblem,
 } from './backup-schedule.js'
 
 test('a scheduled backup is named by its UTC second, so names sort as times do; its partial file is hidden and never counted', () => {
@@ -12,6 +12,9 @@ test('a scheduled backup is named by its UTC second, so names sort as times do; 
   expect(isScheduledBackupName(partialNameOf(name))).toBe(false)
   expect(isLeftPartialName(partialNameOf(name))).toBe(true)
   expect(isLeftPartialName('.notes.partial')).toBe(false)
+  expect(backupTimeOf(name)?.toISOString()).toBe('2026-12-07T03:00:09.000Z')
+  expect(backupTimeOf('questline-20261399T030009Z.qlbackup')).toBeUndefined()
+  expect(backupTimeOf(partialNameOf(name))).toBeUndefined()
   const times = ['2027-01-01T00:00:00Z', '2026-12-31T23:59:59Z', '2026-02-03T04:05:06Z'].map((t) => new Date(t))
   expect(times.map(backupFileName).sort()).toEqual([...times].sort((a, b) => a.getTime() - b.getTime()).map(backupFileName))
 })

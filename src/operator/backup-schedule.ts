@@ -54,6 +54,14 @@ export const partialNameOf = (name: string): string => `.${name}.partial`
 
 export const isScheduledBackupName = (name: string): boolean => NAME.test(name)
 
+/** When a scheduled backup was begun, read from its name; undefined for any other name. */
+export function backupTimeOf(name: string): Date | undefined {
+  const m = /^questline-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z\.qlbackup$/.exec(name)
+  if (!m) return undefined
+  const at = new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`)
+  return Number.isNaN(at.getTime()) ? undefined : at
+}
+
 /** A partial file a backup left behind (the process died while writing it). */
 export const isLeftPartialName = (name: string): boolean => name.startsWith('.') && name.endsWith('.partial') && NAME.test(name.slice(1, -'.partial'.length))
 

@@ -11,7 +11,7 @@ import { Counter, Gauge } from 'prom-client'
 import { systemClock } from '../platform/clock.js'
 import type { MetricsSource } from '../platform/http/metrics.js'
 import type { Logger } from '../platform/log.js'
-import { backupFileName, backupsToRemove, CRON_OPTIONS, isLeftPartialName, partialNameOf } from './backup-schedule.js'
+import { backupFileName, backupsToRemove, backupTimeOf, CRON_OPTIONS, isLeftPartialName, partialNameOf } from './backup-schedule.js'
 
 interface ScheduledBackupsOptions {
   /** A cron pattern, read in UTC (checked by the config). */
@@ -45,8 +45,15 @@ export class ScheduledBackups {
     for (const result of ['ok', 'failed']) this.made.inc({ result }, 0)
   }
 
-  /** Fires at each time of the schedule; a firing while a backup is still being made is skipped. */
-  start(): void {
+  /**
+   * Fires at each time of the schedule; a firing while a backup is still being made is skipped.
+   * The last success is read from the newest backup's name in the directory, so a restart does not
+   * look like a backup missed.
+   */
+  async start(): Promise<void> {
+    const newest = (await readdir(this.o.dir).catch(() => [] as string[])).map(backupTimeOf).filter((at) => at !== undefined)
+      .reduce<Date | undefined>((a, b) => (a && a > b ? a : b), undefined)
+    if (newest) this.lastSuccess.set(newest.getTime() / 1000)
     this.job = new Cron(this.o.schedule, { ...CRON_OPTIONS, protect: true }, async () => {
       await this.runOnce()
     })
