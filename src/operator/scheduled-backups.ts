@@ -8,7 +8,7 @@ import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { Cron } from 'croner'
 import { Counter, Gauge } from 'prom-client'
-import { systemClock } from '../platform/clock.js'
+import { type Clock, systemClock } from '../platform/clock.js'
 import type { MetricsSource } from '../platform/http/metrics.js'
 import type { Logger } from '../platform/log.js'
 import { backupFileName, backupsToRemove, backupTimeOf, CRON_OPTIONS, isLeftPartialName, partialNameOf } from './backup-schedule.js'
@@ -21,6 +21,8 @@ interface ScheduledBackupsOptions {
   /** The whole backup's bytes, taken while the server serves. */
   take(): Promise<Buffer>
   log: Logger | undefined
+  /** The wall clock, as the schedule's (a test control's clock moves the game's time, not backups'). */
+  clock?: Clock
 }
 
 export class ScheduledBackups {
@@ -76,8 +78,8 @@ export class ScheduledBackups {
   }
 
   private async make(): Promise<string | undefined> {
-    // The wall clock, as the schedule's (a test control's clock moves the game's time, not backups').
-    const started = systemClock.now()
+    const started = (this.o.clock ?? systemClock).now()
+    const timer = performance.now()
     const file = path.join(this.o.dir, backupFileName(started))
     const partial = path.join(this.o.dir, partialNameOf(backupFileName(started)))
     try {
@@ -94,7 +96,7 @@ export class ScheduledBackups {
       await rename(partial, file)
       this.made.inc({ result: 'ok' })
       this.lastSuccess.set(started.getTime() / 1000)
-      this.o.log?.info({ file, bytes: bytes.length, durationMs: Date.now() - started.getTime() }, 'scheduled backup written')
+      this.o.log?.info({ file, bytes: bytes.length, durationMs: Math.round(performance.now() - timer) }, 'scheduled backup written')
     } catch (e) {
       this.made.inc({ result: 'failed' })
       this.o.log?.error({ err: e, dir: this.o.dir }, 'scheduled backup failed: the next firing tries again (backups_total{result="failed"})')
