@@ -34,7 +34,7 @@ const splitProject = {
     // or play the game's rules through a simulated year (the same rules in every shape; hours over HTTP),
     // or serve a runtime tree of their own (its project).
     exclude: ['test/simulated-year.test.ts', 'test/storage.test.ts', 'test/guild-rank.test.ts', 'test/experience-board-order.test.ts', 'test/job-slots.test.ts', 'test/token-revocations.test.ts', 'test/signing-keys.test.ts', 'test/retention.test.ts', 'test/guild-chat-retention.test.ts', 'test/marketplace-faults.test.ts',
-      'test/web-serving.test.ts', 'test/gateway.test.ts', 'test/split-faults.test.ts', 'test/rolling-restart.test.ts', 'test/crash-batching.test.ts', 'test/operator.test.ts', 'test/runtime-tree.test.ts', 'test/web/**'],
+      'test/web-serving.test.ts', 'test/gateway.test.ts', 'test/split-faults.test.ts', 'test/rolling-restart.test.ts', 'test/crash-batching.test.ts', 'test/operator.test.ts', 'test/scheduled-backup.test.ts', 'test/runtime-tree.test.ts', 'test/web/**'],
     globalSetup: ['test/support/global-setup.ts'],
     env: { QL_TEST_BACKEND: 'postgres', QL_TEST_BUS: 'nats', QL_TEST_TARGET: 'split' },
     fileParallelism: false,

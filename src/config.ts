@@ -8,6 +8,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { WEBHOOK_TIMEOUT_MS } from './contexts/live/domain/rules.js'
 import { CHAT_RETENTION_DAYS_DEFAULT } from './contexts/guild/domain/rules.js'
+import { defaultBackupDir, isWithin, scheduleProblem } from './operator/backup-schedule.js'
 
 export type EconomyMode = 'open' | 'authoritative'
 
@@ -112,6 +113,12 @@ export interface Config {
   webhookTimeoutMs: number
   /** How long a process told to stop (SIGTERM) may take to finish what it holds before it cuts the rest (`DRAIN_TIMEOUT_MS`). */
   drainTimeoutMs: number
+  /** When the embedded server backs itself up (`BACKUP_SCHEDULE`, cron syntax read in UTC); unset: never on its own. */
+  backupSchedule: string | undefined
+  /** Where scheduled backups are written (`BACKUP_DIR`, default `<DATA_DIR>-backups`); never inside the data directory. */
+  backupDir: string
+  /** How many scheduled backups are kept; older ones are removed after each new one (`BACKUP_KEEP`). */
+  backupKeep: number
 }
 
 function urlList(env: Env, name: string): string[] | undefined {
@@ -242,8 +249,31 @@ function jwkList(env: Env, name: string): Record<string, unknown>[] {
   return list as Record<string, unknown>[]
 }
 
+/** BACKUP_SCHEDULE, checked: a cron pattern, and only for the embedded database. */
+function backupScheduleOf(env: Env, databaseUrl: string | undefined): string | undefined {
+  const schedule = optional(env, 'BACKUP_SCHEDULE')?.trim()
+  if (schedule === undefined) return undefined
+  const problem = scheduleProblem(schedule)
+  if (problem) throw new ConfigError(`BACKUP_SCHEDULE must be a cron schedule such as "0 3 * * *" (03:00 UTC daily), got '${schedule}': ${problem}.`)
+  if (databaseUrl) {
+    throw new ConfigError('BACKUP_SCHEDULE is for the embedded database; with DATABASE_URL set the data is in PostgreSQL: '
+      + 'schedule pg_dump instead (docs/operations.md#backups), and leave BACKUP_SCHEDULE unset.')
+  }
+  return schedule
+}
+
+/** BACKUP_DIR, outside the data directory: a restore replaces what is there, and losing the directory would lose both. */
+function backupDirOf(env: Env, dataDir: string): string {
+  const dir = path.resolve(optional(env, 'BACKUP_DIR') ?? defaultBackupDir(dataDir))
+  if (isWithin(dataDir, dir)) {
+    throw new ConfigError(`BACKUP_DIR (${dir}) must lie outside DATA_DIR (${dataDir}): backups kept with the data are lost with it. Name a directory on another volume, or beside DATA_DIR.`)
+  }
+  return dir
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = databaseUrlOf(env)
+  const dataDir = path.resolve(optional(env, 'DATA_DIR') ?? './data')
   const avatarUrl = httpUrl(env, 'AVATAR_URL')
   const jwksUrl = httpUrl(env, 'JWKS_URL')
   const port = integer(env, 'PORT', 8080, 0, 65535)
@@ -255,7 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
     metricsHost: optional(env, 'METRICS_HOST') ?? host,
     metricsSampleSeconds: integer(env, 'METRICS_SAMPLE_SECONDS', 15, 1, 3600),
-    dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
+    dataDir,
     databaseUrl,
     natsUrl: optional(env, 'NATS_URL'),
     natsStream: optional(env, 'NATS_STREAM') ?? 'QUESTLINE',
@@ -289,6 +319,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', WEBHOOK_TIMEOUT_MS, 100, 60_000),
     drainTimeoutMs: integer(env, 'DRAIN_TIMEOUT_MS', 25_000, 100, 600_000),
+    backupSchedule: backupScheduleOf(env, databaseUrl),
+    backupDir: backupDirOf(env, dataDir),
+    backupKeep: integer(env, 'BACKUP_KEEP', 7, 1, 10_000),
   }
 }
 

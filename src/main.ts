@@ -14,6 +14,7 @@ import { type Config, ConfigError, loadConfigFromEnvironment } from './config.js
 import { changeRole } from './contexts/edge/app/roles.js'
 import { BadBackup } from './operator/backup-file.js'
 import { admin, backup, backupOf, restore, rotateSigningKey } from './operator/commands.js'
+import { ScheduledBackups } from './operator/scheduled-backups.js'
 import { OperatorFailure, serveOperatorSocket } from './operator/socket.js'
 import { AppError } from './platform/errors.js'
 import { DataDirInUse } from './platform/db/lock-file.js'
@@ -27,7 +28,7 @@ import { assemblePlatform, CONTEXT_NAMES, type ContextName, openDatabase } from 
 const USAGE = `usage: questline serve [--only <context>[,<context>...]] [--port <n>] [--test-controls]
        questline migrate
        questline backup FILE             the embedded data directory (DATA_DIR), also while it is served
-       questline restore FILE [--force]  into DATA_DIR, which must be empty unless --force (server stopped)
+       questline restore FILE [--force]  into DATA_DIR, which must hold no data unless --force (server stopped)
        questline admin grant|revoke EMAIL
        questline keys rotate             a new current signing key; tokens of the previous one stay valid until they expire
 contexts: ${CONTEXT_NAMES.join(', ')}`
@@ -80,6 +81,11 @@ async function main(argv: string[]): Promise<void> {
     fail(`--test-controls let anyone who reaches the server set its clock: they need a loopback HOST (127.0.0.1, ::1, localhost), not ${config.host}`)
   }
 
+  // The embedded server backs itself up on BACKUP_SCHEDULE (the config refuses one with DATABASE_URL).
+  const backups = config.backupSchedule === undefined ? undefined : new ScheduledBackups({
+    schedule: config.backupSchedule, dir: config.backupDir, keep: config.backupKeep, log: logger || undefined,
+    take: () => backupOf(platform.database, config.dataDir),
+  })
   // Everything is wired and declared while the embedded database starts; the server listens
   // (/healthz answers, other requests wait) and then the platform starts: database, migrations, bus.
   const platform = await assemblePlatform({
@@ -88,6 +94,7 @@ async function main(argv: string[]): Promise<void> {
     keysDir: config.dataDir,
     ...(only ? { only: only.filter(isContextName) } : {}),
     testControls,
+    ...(backups ? { metrics: [backups.metrics] } : {}),
   })
   const { http } = platform
   const assembled = performance.now()
@@ -96,6 +103,8 @@ async function main(argv: string[]): Promise<void> {
     logger.info({ signal }, 'draining: finishing what is under way')
     // A process started meanwhile on the same data directory waits for this one instead of refusing it.
     await platform.database.markStopping().catch((e: unknown) => logger.warn({ err: e }, 'could not mark the data directory\'s lock as stopping'))
+    // No backup starts from now on; one being written is finished before the database closes.
+    await backups?.stop()
     const drained = await drain(http, config.drainTimeoutMs)
     if (!drained) logger.warn({ drainTimeoutMs: config.drainTimeoutMs }, 'drain timed out: connections left were cut')
     process.exit(drained ? 0 : 1)
@@ -119,6 +128,7 @@ async function main(argv: string[]): Promise<void> {
       role: (email, role) => changeRole({ database: platform.database, clock: platform.clock, revocations: platform.revocations, accessTokenTtlSeconds: config.accessTokenTtlSeconds }, email, role),
       rotateKeys: () => platform.keys.rotate(),
     }, log)
+    await backups?.start()
   }
   // Validators and serializers are compiled on first use; the rest now, between requests.
   void compileRemainingSchemas(http, (e) => logger.error({ err: e }, 'a route schema does not compile'))

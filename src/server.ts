@@ -27,6 +27,7 @@ import { oldestUnpublished, outboxPruning } from './platform/events/retention.js
 import { RequestActivity } from './platform/http/activity.js'
 import { requireToken, requireTrustedCaller } from './platform/http/auth-guard.js'
 import { listenForMetrics } from './platform/http/metrics-listener.js'
+import type { MetricsSource } from './platform/http/metrics.js'
 import { MetricsSampler } from './platform/http/metrics-sampler.js'
 import { mergeProblemCatalogs, PLATFORM_PROBLEMS } from './platform/http/problem-types.js'
 import { createHttpServer, INTERNAL_PREFIX, type HttpServer } from './platform/http/server.js'
@@ -62,6 +63,8 @@ interface PlatformOptions {
   only?: ContextName[]
   /** The /_test routes (clock, settle, jobs) for black-box tests: `serve --test-controls` only. */
   testControls?: boolean
+  /** Metrics of the process's own beyond the platform's (scheduled backups). */
+  metrics?: MetricsSource[]
 }
 
 /** How long after the start the metrics sampler first reads (then every METRICS_SAMPLE_SECONDS). */
@@ -227,7 +230,7 @@ export async function assemblePlatform(opts: PlatformOptions): Promise<Assembled
       metricsApart: config.metricsPort === undefined ? undefined : { port: config.metricsPort, host: config.metricsHost },
       trustProxy: config.trustProxy,
       metrics: [sampler.metrics, eventMetrics(served.map((c) => c.outbox), bus, database), deadLetters.metrics, retention.metrics, vacuum.metrics, tableSizeMetrics(database, schemas),
-        ...served.flatMap((c) => (c.metrics ? [c.metrics] : []))],
+        ...served.flatMap((c) => (c.metrics ? [c.metrics] : [])), ...opts.metrics ?? []],
       webDir: edge ? config.webDir : undefined,
       problemTypes: PROBLEM_TYPES,
     })

@@ -138,7 +138,7 @@ test('keys rotate: new tokens carry the new kid at every server, the JWKS lists 
   }, ['--test-controls'])
 }, TIMEOUT_MS)
 
-onEmbedded('backup while served and when stopped; restore refuses a non-empty or served directory unless told; the restored copy serves the same resources', async ({ onTestFinished }) => {
+onEmbedded('backup while served and when stopped; restore refuses a directory holding data unless told, and a served one; the restored copy serves the same resources', async ({ onTestFinished }) => {
   const [source, copy] = [await dataPlace('backup-source'), await dataPlace('backup-copy')]
   onTestFinished(async () => {
     await source.cleanup()
@@ -165,7 +165,7 @@ onEmbedded('backup while served and when stopped; restore refuses a non-empty or
   expect((await runCommand(copy.env, ['restore', live])).code).toBe(0)
   const refused = await runCommand(copy.env, ['restore', stopped])
   expect(refused.code).toBe(1)
-  expect(refused.stderr).toContain('is not empty')
+  expect(refused.stderr).toContain('holds data already')
   expect((await runCommand(copy.env, ['restore', stopped, '--force'])).code).toBe(0)
   expect((await runCommand(copy.env, ['restore', path.join(copy.dataDir, 'pgdata', 'PG_VERSION')])).stderr).toContain('is not a Questline backup')
 

@@ -3,7 +3,7 @@
  * data directory themselves when no server holds it, and otherwise ask the server that does
  * (its operator socket); on PostgreSQL, admin and keys work on the database, and backups are pg_dump's.
  */
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
@@ -18,11 +18,16 @@ import { Database } from '../platform/db/database.js'
 import { DataDirInUse, DataDirLock } from '../platform/db/lock-file.js'
 import { migrateDatabase } from '../platform/db/migrate.js'
 import { encodeBackup, readBackup } from './backup-file.js'
+import { isWithin } from './backup-schedule.js'
 import { callOperatorSocket, OperatorFailure } from './socket.js'
 
 /** Files of the data directory a backup carries besides the database. */
 const KEYS_DIR = 'keys'
 const PGDATA = 'pgdata'
+const SOCKET = 'questline.sock'
+const LOCK_FILE = 'questline.lock'
+/** What Questline keeps in a data directory and a restore replaces (the lock stays: the restore holds it). */
+const OWN_ENTRIES = [PGDATA, KEYS_DIR, SOCKET]
 
 /** The whole backup of an open embedded database and its data directory's files. */
 export async function backupOf(database: Database, dataDir: string): Promise<Buffer> {
@@ -70,18 +75,33 @@ export async function backup(config: Config, file: string): Promise<string> {
   const partial = `${file}.partial`
   await writeFile(partial, bytes, { mode: 0o600 })
   await rename(partial, file)
-  return `backed up ${config.dataDir} to ${file} (${(bytes.length / 1024 / 1024).toFixed(1)} MB)`
+  const inside = isWithin(path.resolve(config.dataDir), path.resolve(file))
+    ? `; it lies inside the data directory: keep a copy elsewhere too (losing the directory or its volume loses both)` : ''
+  return `backed up ${config.dataDir} to ${file} (${(bytes.length / 1024 / 1024).toFixed(1)} MB)${inside}`
 }
 
+/**
+ * `questline restore FILE [--force]`: the backup's database and files into DATA_DIR. It replaces
+ * only what a data directory of Questline's holds (OWN_ENTRIES) and leaves every other file there
+ * where it is: a backup kept in the data directory survives the restore (and a failed one can be
+ * tried again from it). A backup inside what it replaces is refused before anything is removed.
+ */
 export async function restore(config: Config, file: string, force: boolean): Promise<string> {
   if (config.databaseUrl) {
     throw new OperatorFailure('DATABASE_URL is set: the data is in PostgreSQL. Restore it with pg_restore (see docs/operations.md#backups); questline restores the embedded database.')
   }
   const contents = await readBackup(file)
   const dataDir = config.dataDir
-  const present = (await readdir(dataDir).catch(() => [] as string[])).filter((name) => name !== 'questline.lock')
-  if (present.length > 0 && !force) {
-    throw new OperatorFailure(`The data directory ${dataDir} is not empty. Restore into an empty one, or run \`questline restore ${file} --force\` to replace its data.`)
+  const entries = await readdir(dataDir).catch(() => [] as string[])
+  const replaced = entries.filter((name) => OWN_ENTRIES.includes(name))
+  if (replaced.some((name) => name !== SOCKET) && !force) {
+    throw new OperatorFailure(`The data directory ${dataDir} holds data already. Restore into one without (a new or empty directory), or run \`questline restore ${file} --force\` to replace its data.`)
+  }
+  const realFile = await realpath(file)
+  const realDir = await realpath(dataDir).catch(() => path.resolve(dataDir))
+  const holding = replaced.find((name) => isWithin(path.join(realDir, name), realFile))
+  if (holding) {
+    throw new OperatorFailure(`${file} lies inside ${path.join(dataDir, holding)}, which the restore replaces: move it out first (e.g. \`mv ${file} ${path.dirname(dataDir)}/\`) and restore from there. Nothing was changed.`)
   }
   let lock: DataDirLock
   try {
@@ -91,7 +111,7 @@ export async function restore(config: Config, file: string, force: boolean): Pro
     throw e
   }
   try {
-    for (const name of present) await rm(path.join(dataDir, name), { recursive: true, force: true })
+    for (const name of replaced) await rm(path.join(dataDir, name), { recursive: true, force: true })
     for (const [name, text] of Object.entries(contents.files)) {
       await mkdir(path.dirname(path.join(dataDir, name)), { recursive: true })
       await writeFile(path.join(dataDir, name), text, { mode: 0o600 })
@@ -102,7 +122,8 @@ export async function restore(config: Config, file: string, force: boolean): Pro
   } finally {
     await lock.release()
   }
-  return `restored ${file} (made ${contents.createdAt}) into ${dataDir}`
+  const kept = entries.filter((name) => !OWN_ENTRIES.includes(name) && name !== LOCK_FILE)
+  return `restored ${file} (made ${contents.createdAt}) into ${dataDir}${kept.length > 0 ? `; left there as they were: ${kept.join(', ')}` : ''}`
 }
 
 export async function admin(config: Config, action: 'grant' | 'revoke', email: string): Promise<string> {
