@@ -10,7 +10,9 @@ export const MAX_IN_FLIGHT = 64
  * heartbeats: a pull gone quiet (refused by the server, or lost with a connection) is noticed
  * within about this long. The library's default, 30 s, left such a partition unread for as long.
  */
-const PULL_EXPIRES_MS = 10_000
+export const PULL_EXPIRES_MS = 10_000
+/** On each copy of an event published to several partitions (`partitionsOf`): the partition it is for. */
+export const COPY_HEADER = 'Questline-Copy-For'
 /** JetStream's answer to adding a durable that exists with other settings. */
 const CONSUMER_EXISTS_OTHERWISE = 10148
 
