@@ -8,6 +8,8 @@ import type { DomainEvent } from './outbox.js'
 import { PARTITIONS } from '../ownership/partitions.js'
 import { DurableReader } from './nats-reader.js'
 import { COPY_HEADER, durableOn, streamSettings } from './nats-settings.js'
+import { PullTrouble } from './pull-trouble.js'
+import type { MetricsSource } from '../http/metrics.js'
 import { Slots } from '../slots.js'
 
 interface NatsBusOptions {
@@ -65,6 +67,9 @@ export class NatsBus implements EventBus {
   private readonly setupSlots = new Slots(SETUP_REQUESTS_AT_ONCE)
   private readonly listeners = new Set<Listener>()
   private readonly lossListeners: (() => void)[] = []
+  private readonly trouble: PullTrouble
+  /** `event_pull_trouble_total`: what went wrong pulling this process's durables, by kind. */
+  readonly metrics: MetricsSource
 
   /**
    * Core NATS, outside the stream's subjects (`<prefix>_broadcast.<topic>`, so JetStream stores
@@ -109,7 +114,10 @@ export class NatsBus implements EventBus {
   constructor(
     private readonly options: NatsBusOptions,
     private readonly log: Logger | undefined,
-  ) {}
+  ) {
+    this.trouble = new PullTrouble(log)
+    this.metrics = this.trouble.metrics
+  }
 
   subscribe(subscription: Subscription): void {
     this.subscriptions.push(subscription)
@@ -190,7 +198,7 @@ export class NatsBus implements EventBus {
     const info = await this.setupSlots.run(() => this.untilDone(`consumer ${durable}`,
       () => durableOn(this.jsm!, stream, durable, `${prefix}.${producer}.*.${p}`, ackWaitSeconds)))
     const consumer = this.js!.consumers.getConsumerFromInfo(info)
-    this.consuming.set(durable, await DurableReader.start(consumer, { pair, durable }, handlers, { prefix, ackWaitSeconds }, this.log))
+    this.consuming.set(durable, await DurableReader.start(consumer, { pair, durable }, handlers, { prefix, ackWaitSeconds }, this.trouble, this.log))
   }
 
   /** Setting up JetStream: failures retried with a growing pause, for `SETUP_DEADLINE_MS` in all. */
@@ -236,17 +244,26 @@ export class NatsBus implements EventBus {
     return (await this.backlog()).reduce((n, b) => n + b.undelivered + b.unacknowledged, 0)
   }
 
-  /** Per consuming and producing context, summed over the partitions this process reads (asked all at once). */
+  /**
+   * Per consuming and producing context, summed over the partitions this process reads, and per
+   * durable (asked all at once). Each durable's reading is also its reader's look for a stall.
+   */
   async backlog(): Promise<ConsumerBacklog[]> {
     const reading = [...this.consuming.values()]
+    const askedAt = Date.now()
     const infos = await Promise.all(reading.map((c) => this.jsm!.consumers.info(this.options.stream, c.durable)))
     const byPair = new Map<string, ConsumerBacklog>()
     const now = Date.now()
     reading.forEach((c, i) => {
-      const b = byPair.get(c.pair) ?? { consumer: c.pair, undelivered: 0, unacknowledged: 0, inHand: 0, longestInHandSeconds: 0 }
-      b.undelivered += infos[i]!.num_pending
-      b.unacknowledged += infos[i]!.num_ack_pending
-      b.inHand += c.inHand.size
+      const info = infos[i]!
+      c.observe(info, askedAt)
+      const d = { durable: c.durable, undelivered: info.num_pending, unacknowledged: info.num_ack_pending, inHand: c.inHand.size, waitingPulls: info.num_waiting }
+      const b = byPair.get(c.pair) ?? { consumer: c.pair, undelivered: 0, unacknowledged: 0, inHand: 0, longestInHandSeconds: 0, waitingPulls: 0, durables: [] }
+      b.undelivered += d.undelivered
+      b.unacknowledged += d.unacknowledged
+      b.inHand += d.inHand
+      b.waitingPulls += d.waitingPulls
+      b.durables.push(d)
       for (const { since } of c.inHand) b.longestInHandSeconds = Math.max(b.longestInHandSeconds, Math.round((now - since) / 1000))
       byPair.set(c.pair, b)
     })
