@@ -28,13 +28,17 @@ test('/metrics shows the outbox backlog: nothing once events are delivered, then
   await app.database.db.execute(sql`delete from avatar.outbox where published_at is null`)
 })
 
-test.runIf(process.env.QL_TEST_BUS === 'nats')('/metrics shows each durable consumer backlog over NATS', async () => {
+test.runIf(process.env.QL_TEST_BUS === 'nats')('/metrics shows each durable consumer backlog over NATS, and the trouble pulling deliveries by kind', async () => {
   await app.settle()
   const text = await app.metricsOf('avatar')
   // The avatar context reads tracking's events (rewards) and guild's (battle outcomes).
   for (const consumer of ['avatar--tracking', 'avatar--guild']) {
     expect(sample(text, 'event_consumer_pending', `consumer="${consumer}"`)).toBe(0)
     expect(sample(text, 'event_consumer_unacknowledged', `consumer="${consumer}"`)).toBe(0)
+  }
+  // Trouble pulling deliveries, by kind: each kind counted from the start (heartbeats missed may have happened).
+  for (const kind of ['heartbeats_missed', 'refused', 'stalled', 'ended', 'unreadable']) {
+    expect(sample(text, 'event_pull_trouble_total', `kind="${kind}"`)).toBeGreaterThanOrEqual(0)
   }
 })
 

@@ -150,11 +150,14 @@ async function unpublishedEvents(database: Database): Promise<() => Promise<numb
   return async () => (await database.db.execute(count) as unknown as Rows).rows.reduce((n, r) => n + (r.n ?? 0), 0)
 }
 
-/** A process's settle answer's consumers that are behind, in words. */
+/**
+ * A process's settle answer's durables that are behind, in words: undelivered with no pull waiting
+ * is a pull lost; unacknowledged and in hand for long, a handler.
+ */
 function behindOf(behind: unknown): string {
   const rows = Array.isArray(behind) ? behind as ConsumerBacklog[] : []
-  return rows.map((b) => `${b.consumer}: ${b.undelivered} undelivered, ${b.unacknowledged} unacknowledged, ${b.inHand} in hand` +
-    (b.inHand > 0 ? ` for up to ${b.longestInHandSeconds} s` : '')).join('; ')
+  return rows.flatMap((b) => (b.durables ?? []).map((d) => `${d.durable}: ${d.undelivered} undelivered, ${d.unacknowledged} unacknowledged, ` +
+    `${d.inHand} in hand${d.inHand > 0 ? ` (for up to ${b.longestInHandSeconds} s in ${b.consumer})` : ''}, ${d.waitingPulls} pulls waiting`)).join('; ')
 }
 
 /** The TestApp surface over a set of processes, whichever way they were started. */

@@ -1,3 +1,4 @@
+import type { MetricsSource } from '../http/metrics.js'
 import type { Ownership } from '../ownership/ownership.js'
 import { partition } from '../ownership/partitions.js'
 import type { Broadcast } from './broadcast.js'
@@ -70,8 +71,10 @@ export interface EventBus {
   ping(): Promise<void>
   /** Events taken by the bus but not yet acknowledged by this process's consumers. */
   pending(): Promise<number>
-  /** The same, per durable consumer this process reads from (for /metrics). */
+  /** The same, per consuming and producing context and per durable consumer this process reads from (for /metrics). */
   backlog(): Promise<ConsumerBacklog[]>
+  /** The bus's own metrics, if it has any. */
+  readonly metrics?: MetricsSource
   /** Messages to every process on the bus, not stored. */
   readonly broadcast: Broadcast
 }
@@ -100,4 +103,17 @@ export interface ConsumerBacklog {
    */
   inHand: number
   longestInHandSeconds: number
+  /** Pulls of this process waiting at the server for deliveries (none while events wait is a stall). */
+  waitingPulls: number
+  /** The same per durable consumer (one per partition this process reads). */
+  durables: DurableBacklog[]
+}
+
+/** One durable consumer's part of a `ConsumerBacklog`. */
+export interface DurableBacklog {
+  durable: string
+  undelivered: number
+  unacknowledged: number
+  inHand: number
+  waitingPulls: number
 }

@@ -9,7 +9,8 @@ import type { Outbox } from './outbox.js'
 /**
  * How far event delivery is behind, as last sampled: per outbox of this process, the events
  * committed but not yet published and the age of the oldest; per durable consumer it reads
- * from, the events not yet delivered and those delivered but not yet acknowledged.
+ * from, the events not yet delivered and those delivered but not yet acknowledged; and the bus's
+ * own (NATS: trouble pulling deliveries).
  */
 export function eventMetrics(outboxes: Outbox[], bus: EventBus, database: Database): MetricsSource {
   return (registry, reads) => {
@@ -24,6 +25,7 @@ export function eventMetrics(outboxes: Outbox[], bus: EventBus, database: Databa
       () => consumerBacklogs()?.map((b) => [b.consumer, b.undelivered]))
     gauge(registry, 'event_consumer_unacknowledged', 'Events delivered to a durable consumer and not yet acknowledged', 'consumer',
       () => consumerBacklogs()?.map((b) => [b.consumer, b.unacknowledged]))
+    bus.metrics?.(registry, reads)
   }
 }
 

@@ -151,9 +151,17 @@ test('a handler slower than the ack wait gets its event once; a durable an older
   expect(await bus.publish('guild', [event])).toEqual([])
   // Past its ack wait, the backlog says the delivery is still with the handler, and for how long.
   await expect.poll(async () => (await bus.backlog())[0]?.longestInHandSeconds ?? 0, { timeout: 5_000, interval: 100 }).toBeGreaterThanOrEqual(1)
-  expect(await bus.backlog()).toEqual([{ consumer: 'guild--guild', undelivered: 0, unacknowledged: 1, inHand: 1, longestInHandSeconds: expect.any(Number) }])
+  // Per durable too: the process reads all 16 partitions, one durable each.
+  const pulls = expect.any(Number)
+  const [reading] = await bus.backlog()
+  expect(reading).toEqual({ consumer: 'guild--guild', undelivered: 0, unacknowledged: 1, inHand: 1, longestInHandSeconds: expect.any(Number), waitingPulls: pulls, durables: expect.any(Array) })
+  expect(reading!.durables).toHaveLength(PARTITIONS)
+  expect(reading!.durables.find((d) => d.durable === durable)).toEqual({ durable, undelivered: 0, unacknowledged: 1, inHand: 1, waitingPulls: pulls })
   await expect.poll(async () => (await jsm.consumers.info(id, durable)).ack_floor.stream_seq, { timeout: 10_000, interval: 100 }).toBe(1)
-  expect(await bus.backlog()).toEqual([{ consumer: 'guild--guild', undelivered: 0, unacknowledged: 0, inHand: 0, longestInHandSeconds: 0 }])
+  // Each durable's pull waits at the server for the next.
+  await expect.poll(async () => (await bus.backlog())[0]?.waitingPulls, { timeout: 5_000, interval: 100 }).toBe(PARTITIONS)
+  expect(await bus.backlog()).toEqual([{ consumer: 'guild--guild', undelivered: 0, unacknowledged: 0, inHand: 0, longestInHandSeconds: 0, waitingPulls: PARTITIONS,
+    durables: expect.arrayContaining([{ durable, undelivered: 0, unacknowledged: 0, inHand: 0, waitingPulls: 1 }]) }])
   expect(handled.length).toBe(1)
   await nc.close()
 }, 30_000)

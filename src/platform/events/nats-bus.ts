@@ -1,6 +1,4 @@
-import {
-  jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager,
-} from '@nats-io/jetstream'
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import { connect, headers, type NatsConnection, type Subscription as NatsSubscription } from '@nats-io/transport-node'
 import type { Logger } from '../log.js'
 import { ownsAll, type Ownership } from '../ownership/ownership.js'
@@ -8,7 +6,10 @@ import type { Broadcast } from './broadcast.js'
 import { failuresOf, partitionOf, partitionsOf, subjectOf, type ConsumerBacklog, type EventBus, type PublishFailure, type Subscription } from './bus.js'
 import type { DomainEvent } from './outbox.js'
 import { PARTITIONS } from '../ownership/partitions.js'
-import { durableOn, MAX_IN_FLIGHT, pullDeliveries, streamSettings } from './nats-settings.js'
+import { DurableReader } from './nats-reader.js'
+import { COPY_HEADER, durableOn, streamSettings } from './nats-settings.js'
+import { PullTrouble } from './pull-trouble.js'
+import type { MetricsSource } from '../http/metrics.js'
 import { Slots } from '../slots.js'
 
 interface NatsBusOptions {
@@ -27,9 +28,6 @@ interface NatsBusOptions {
 
 /** The platform's own broadcast topic: a process back on NATS after an interruption. */
 const LOSS_TOPIC = '_reconnected'
-/** On each copy of an event published to several partitions (`partitionsOf`): the partition it is for. */
-const COPY_HEADER = 'Questline-Copy-For'
-const REDELIVERY_DELAY_MS = 500
 /** How long a process keeps trying to set up its stream and consumers before it gives up. */
 const SETUP_DEADLINE_MS = 60_000
 /**
@@ -38,8 +36,6 @@ const SETUP_DEADLINE_MS = 60_000
  * until requests time out (seen with several clusters starting together on one NATS server).
  */
 const SETUP_REQUESTS_AT_ONCE = 8
-/** How long a handler's delivery is kept from redelivery while the handler is still at it. */
-const WORKING_AT_MOST_MS = 120_000
 /** The pause before a process tries again to read partitions it came to own and failed to start reading. */
 const TAKEOVER_RETRY_MS = 1_000
 
@@ -48,16 +44,6 @@ interface Listener {
   topic: string
   handler: (data: unknown) => void
   sub?: NatsSubscription
-}
-
-/** One durable consumer this process reads from: a consuming context's, of one producer's events in one partition. */
-interface Consuming {
-  pair: string
-  durable: string
-  messages: ConsumerMessages
-  loop: Promise<void>
-  /** When each delivery now with a handler of this process was handed to it. */
-  inHand: Set<{ since: number }>
 }
 
 /**
@@ -73,7 +59,7 @@ export class NatsBus implements EventBus {
   private js: JetStreamClient | undefined
   private readonly subscriptions: Subscription[] = []
   /** By durable name. */
-  private readonly consuming = new Map<string, Consuming>()
+  private readonly consuming = new Map<string, DurableReader>()
   /** Ownership changes applied one after another, per process. */
   private rebalancing: Promise<void> = Promise.resolve()
   private closing = false
@@ -81,6 +67,9 @@ export class NatsBus implements EventBus {
   private readonly setupSlots = new Slots(SETUP_REQUESTS_AT_ONCE)
   private readonly listeners = new Set<Listener>()
   private readonly lossListeners: (() => void)[] = []
+  private readonly trouble: PullTrouble
+  /** `event_pull_trouble_total`: what went wrong pulling this process's durables, by kind. */
+  readonly metrics: MetricsSource
 
   /**
    * Core NATS, outside the stream's subjects (`<prefix>_broadcast.<topic>`, so JetStream stores
@@ -125,7 +114,10 @@ export class NatsBus implements EventBus {
   constructor(
     private readonly options: NatsBusOptions,
     private readonly log: Logger | undefined,
-  ) {}
+  ) {
+    this.trouble = new PullTrouble(log)
+    this.metrics = this.trouble.metrics
+  }
 
   subscribe(subscription: Subscription): void {
     this.subscriptions.push(subscription)
@@ -193,7 +185,7 @@ export class NatsBus implements EventBus {
         if (!owned.has(p) && reading) {
           this.consuming.delete(durable)
           // Deliveries already pulled are still handled; the rest go to the new owner.
-          reading.messages.stop()
+          reading.stop()
         }
       }
     }
@@ -205,9 +197,8 @@ export class NatsBus implements EventBus {
     // The info the durable is added with makes the consumer without asking for it again.
     const info = await this.setupSlots.run(() => this.untilDone(`consumer ${durable}`,
       () => durableOn(this.jsm!, stream, durable, `${prefix}.${producer}.*.${p}`, ackWaitSeconds)))
-    const messages = await pullDeliveries(this.js!.consumers.getConsumerFromInfo(info), durable, this.log)
-    const inHand = new Set<{ since: number }>()
-    this.consuming.set(durable, { pair, durable, messages, inHand, loop: this.handle(messages, handlers, inHand) })
+    const consumer = this.js!.consumers.getConsumerFromInfo(info)
+    this.consuming.set(durable, await DurableReader.start(consumer, { pair, durable }, handlers, { prefix, ackWaitSeconds }, this.trouble, this.log))
   }
 
   /** Setting up JetStream: failures retried with a growing pause, for `SETUP_DEADLINE_MS` in all. */
@@ -222,44 +213,6 @@ export class NatsBus implements EventBus {
         await new Promise((r) => setTimeout(r, pause))
       }
     }
-  }
-
-  /**
-   * Handles up to `MAX_IN_FLIGHT` deliveries at once (each acknowledged on its own), so that a
-   * consumer can apply concurrent deliveries together.
-   */
-  private async handle(messages: ConsumerMessages, handlers: Subscription['handlers'][string], inHand: Consuming['inHand']): Promise<void> {
-    const inFlight = new Set<Promise<void>>()
-    const typeAt = this.options.prefix.split('.').length + 1
-    for await (const m of messages) {
-      const handler = handlers[m.subject.split('.')[typeAt]!]
-      if (!handler) {
-        m.ack()
-        continue
-      }
-      const copyFor = m.headers?.get(COPY_HEADER)
-      // A handler still at work says so every half ack wait: the ack wait can stay short (what
-      // a delivery lost on the way, at a hand-over or a reconnect, waits), and a slow handler
-      // is not given its event a second time meanwhile; one at it past `WORKING_AT_MOST_MS`
-      // is taken for stuck, and the event is delivered again.
-      const handed = { since: Date.now() }
-      inHand.add(handed)
-      const working = setInterval(() => {
-        if (Date.now() - handed.since < WORKING_AT_MOST_MS) m.working()
-        else clearInterval(working)
-      }, this.options.ackWaitSeconds * 500)
-      const work = handler(m.json<DomainEvent>(), copyFor ? { partition: Number(copyFor) } : undefined).then(() => m.ack(), (e: unknown) => {
-        this.log?.warn({ err: e, subject: m.subject }, 'event handler failed; redelivering')
-        m.nak(REDELIVERY_DELAY_MS)
-      }).finally(() => {
-        clearInterval(working)
-        inHand.delete(handed)
-        inFlight.delete(work)
-      })
-      inFlight.add(work)
-      if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight)
-    }
-    await Promise.all(inFlight)
   }
 
   async publish(context: string, events: DomainEvent[]): Promise<PublishFailure[]> {
@@ -291,17 +244,26 @@ export class NatsBus implements EventBus {
     return (await this.backlog()).reduce((n, b) => n + b.undelivered + b.unacknowledged, 0)
   }
 
-  /** Per consuming and producing context, summed over the partitions this process reads (asked all at once). */
+  /**
+   * Per consuming and producing context, summed over the partitions this process reads, and per
+   * durable (asked all at once). Each durable's reading is also its reader's look for a stall.
+   */
   async backlog(): Promise<ConsumerBacklog[]> {
     const reading = [...this.consuming.values()]
+    const askedAt = Date.now()
     const infos = await Promise.all(reading.map((c) => this.jsm!.consumers.info(this.options.stream, c.durable)))
     const byPair = new Map<string, ConsumerBacklog>()
     const now = Date.now()
     reading.forEach((c, i) => {
-      const b = byPair.get(c.pair) ?? { consumer: c.pair, undelivered: 0, unacknowledged: 0, inHand: 0, longestInHandSeconds: 0 }
-      b.undelivered += infos[i]!.num_pending
-      b.unacknowledged += infos[i]!.num_ack_pending
-      b.inHand += c.inHand.size
+      const info = infos[i]!
+      c.observe(info, askedAt)
+      const d = { durable: c.durable, undelivered: info.num_pending, unacknowledged: info.num_ack_pending, inHand: c.inHand.size, waitingPulls: info.num_waiting }
+      const b = byPair.get(c.pair) ?? { consumer: c.pair, undelivered: 0, unacknowledged: 0, inHand: 0, longestInHandSeconds: 0, waitingPulls: 0, durables: [] }
+      b.undelivered += d.undelivered
+      b.unacknowledged += d.unacknowledged
+      b.inHand += d.inHand
+      b.waitingPulls += d.waitingPulls
+      b.durables.push(d)
       for (const { since } of c.inHand) b.longestInHandSeconds = Math.max(b.longestInHandSeconds, Math.round((now - since) / 1000))
       byPair.set(c.pair, b)
     })
@@ -332,8 +294,8 @@ export class NatsBus implements EventBus {
     await this.rebalancing
     const reading = [...this.consuming.values()]
     this.consuming.clear()
-    for (const c of reading) c.messages.stop()
-    await Promise.all(reading.map((c) => c.loop))
+    for (const c of reading) c.stop()
+    await Promise.all(reading.map((c) => c.done()))
     await this.nc?.drain()
   }
 }

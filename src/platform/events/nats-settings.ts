@@ -1,16 +1,23 @@
 import { AckPolicy, DeliverPolicy, JetStreamApiError, type Consumer, type ConsumerInfo, type ConsumerMessages, type JetStreamManager } from '@nats-io/jetstream'
-import type { Logger } from '../log.js'
 
 const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000
 /** Deliveries of one durable consumer handled at once by this process. */
 export const MAX_IN_FLIGHT = 64
 /**
- * How long one pull for deliveries waits at the server. The server sends a heartbeat every half
- * of it while the pull waits, and the client library makes the pull again after two missed
- * heartbeats: a pull gone quiet (refused by the server, or lost with a connection) is noticed
- * within about this long. The library's default, 30 s, left such a partition unread for as long.
+ * How long one pull for deliveries waits at the server before it is answered 408 and made again.
+ * Short, because nats-server before 2.9.16 drops a pull that expires just as a message is handed
+ * to it, unanswered (docs/operations.md, "Supported versions"), and the client library waits out a
+ * failed look at the consumer's state for 0.5–1.5 × this long before it pulls again.
  */
-const PULL_EXPIRES_MS = 10_000
+export const PULL_EXPIRES_MS = 5_000
+/**
+ * While a pull waits, the server sends a heartbeat this often; after two missed, the client
+ * library asks the consumer's state and pulls again, so a pull dropped or lost is replaced within
+ * about 3 × this long. At most half the expiry, or the server refuses the pull (400).
+ */
+export const PULL_HEARTBEAT_MS = 1_000
+/** On each copy of an event published to several partitions (`partitionsOf`): the partition it is for. */
+export const COPY_HEADER = 'Questline-Copy-For'
 /** JetStream's answer to adding a durable that exists with other settings. */
 const CONSUMER_EXISTS_OTHERWISE = 10148
 
@@ -43,20 +50,7 @@ export function durableOn(jsm: JetStreamManager, stream: string, durable: string
   })
 }
 
-/**
- * Pulls a durable's deliveries, `MAX_IN_FLIGHT` at a time; what the client library says of the
- * pulls that an operator should hear (missed heartbeats, refusals by the server) is logged.
- */
-export async function pullDeliveries(consumer: Consumer, durable: string, log: Logger | undefined): Promise<ConsumerMessages> {
-  const messages = await consumer.consume({ max_messages: MAX_IN_FLIGHT, expires: PULL_EXPIRES_MS })
-  void (async () => {
-    for await (const s of messages.status()) {
-      if (s.type === 'heartbeats_missed' || s.type === 'exceeded_limits' || s.type === 'consumer_deleted') {
-        // A quiet or refused pull is made again by the library; a deleted durable only when a
-        // process starts reading its partition again (a restart, or the partition moving).
-        log?.warn({ durable, status: s }, 'pulling deliveries went wrong')
-      }
-    }
-  })()
-  return messages
+/** Pulls a durable's deliveries, `MAX_IN_FLIGHT` at a time, with the expiry and heartbeat above. */
+export function pullDeliveries(consumer: Consumer): Promise<ConsumerMessages> {
+  return consumer.consume({ max_messages: MAX_IN_FLIGHT, expires: PULL_EXPIRES_MS, idle_heartbeat: PULL_HEARTBEAT_MS })
 }

@@ -45,8 +45,10 @@ export function registerTestControls(app: FastifyInstance, c: Controls): void {
   })
   app.post('/_test/settle', { schema: hide }, async () => {
     await c.relay.drain()
-    // What is behind, per consumer, says where a settle that never comes is stuck.
-    const behind = (await c.bus.backlog()).filter((b) => b.undelivered + b.unacknowledged > 0)
+    // What is behind, per consumer and durable, says where a settle that never comes is stuck
+    // (events undelivered with no pull waiting: a pull lost; unacknowledged and in hand: a handler).
+    const isBehind = (b: { undelivered: number; unacknowledged: number }) => b.undelivered + b.unacknowledged > 0
+    const behind = (await c.bus.backlog()).filter(isBehind).map((b) => ({ ...b, durables: b.durables.filter(isBehind) }))
     return { pending: behind.reduce((n, b) => n + b.undelivered + b.unacknowledged, 0), behind }
   })
   // /metrics answers the last background reading: a test asks for a fresh one before it scrapes.
