@@ -30,8 +30,9 @@ const STOP_BOUND_S = Math.ceil(DRAIN_MS / 1000) + 5
 /** Builds the Dockerfile as questline:local on the stand-in base; the layer cache makes a warm build short. */
 export async function buildImage(steps: Steps): Promise<void> {
   await ensureStandIns(['node'], steps)
+  // --format docker keeps the HEALTHCHECK (the OCI format has no field for it).
   await steps.step(`build ${IMAGE} (podman build, layers cached)`, () =>
-    shown('podman', ['build', '--pull=never', '--network=host', '--layers', '-t', IMAGE, '-f', 'Dockerfile', '.']))
+    shown('podman', ['build', '--format', 'docker', '--pull=never', '--network=host', '--layers', '-t', IMAGE, '-f', 'Dockerfile', '.']))
 }
 
 export async function imageSize(): Promise<string> {

@@ -91,7 +91,8 @@ async function recipe(standIn: StandIn, work: string | undefined): Promise<Recip
       include: ['postgresql-15'],
       essential: [
         // As the official image: postgres is uid/gid 999; Debian's package makes no cluster of its own.
-        'chroot "$1" groupadd --system --gid 999 postgres && chroot "$1" useradd --system --uid 999 --gid postgres --home-dir /var/lib/postgresql --shell /bin/bash postgres',
+        // (passwd's tools are not installed yet: the entries are written as they would write them).
+        'echo "postgres:x:999:999:PostgreSQL administrator:/var/lib/postgresql:/bin/bash" >>"$1/etc/passwd" && echo "postgres:x:999:" >>"$1/etc/group"',
         'mkdir -p "$1/etc/postgresql-common/createcluster.d" && echo "create_main_cluster = false" >"$1/etc/postgresql-common/createcluster.d/stand-in.conf"',
       ],
       customize: [entry('postgres-entrypoint.sh')],
