@@ -27,7 +27,7 @@ import { ask, fail, must, podmanEnv, requirePodman, shown, Steps } from './podma
 import { ensureStandIns } from './stand-ins.js'
 
 const LABEL = 'compose:smoke'
-const READY_TIMEOUT_MS = 240_000
+const READY_TIMEOUT_MS = 180_000
 const CONTEXTS = ['avatar-1', 'avatar-2', 'tracking-1', 'tracking-2', 'guild', 'quest', 'marketplace', 'live-1', 'live-2']
 const SHAPES = {
   embedded: { services: ['questline'], healthy: ['questline'] },
@@ -78,6 +78,19 @@ async function expectBackup(run: Run): Promise<string> {
   }, { withinMs: 60_000, everyMs: 1_000 })
 }
 
+/**
+ * `down -v`, then what podman-compose 1.0.3 leaves: the anonymous volumes of the images' VOLUMEs
+ * and the project's network.
+ */
+async function down(run: Run): Promise<void> {
+  const ids = await ask('podman', ['ps', '-a', '-q', '--filter', `label=io.podman.compose.project=${run.project}`])
+  const mounts = ids.ok && ids.stdout !== '' ? await ask('podman', ['inspect', '--format', '{{range .Mounts}}{{.Name}} {{end}}', ...ids.stdout.split('\n')]) : undefined
+  await compose(run, ['down', '-v']).catch((e: unknown) => console.error(`${LABEL}: down: ${String(e)}`))
+  const anonymous = (mounts?.ok ? mounts.stdout.split(/\s+/) : []).filter((v) => /^[0-9a-f]{64}$/.test(v))
+  if (anonymous.length > 0) await ask('podman', ['volume', 'rm', '-f', ...anonymous])
+  await ask('podman', ['network', 'rm', '-f', `${run.project}_default`])
+}
+
 async function shape(name: keyof typeof SHAPES, run: Run, steps: Steps): Promise<void> {
   const { services, healthy } = SHAPES[name]
   try {
@@ -92,7 +105,7 @@ async function shape(name: keyof typeof SHAPES, run: Run, steps: Steps): Promise
     await lastOutput(run, services)
     throw e
   } finally {
-    await steps.step(`${name}: podman-compose down -v`, () => compose(run, ['down', '-v']).catch((e: unknown) => console.error(`${LABEL}: down: ${String(e)}`)))
+    await steps.step(`${name}: podman-compose down -v`, () => down(run))
   }
 }
 
