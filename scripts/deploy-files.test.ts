@@ -117,8 +117,10 @@ describe('compose.yaml', () => {
   /** The services running the Questline image, with their command line (the image's CMD by default). */
   const questline = services.filter(([, s]) => s.build === '.').map(([name, s]) => ({ name, service: s, args: (s.command ?? ['serve']) as string[] }))
   /** The service's settings, each file a secret names made a file of a stand-in. */
-  const settingsOf = (s: Manifest): Env => Object.fromEntries(Object.entries((s.environment ?? {}) as Env).map(([k, v]) => {
-    if (!k.endsWith('_FILE')) return [k, String(v)]
+  const settingsOf = (s: Manifest): Env => Object.fromEntries(Object.entries((s.environment ?? {}) as Env).map(([k, raw]) => {
+    // As compose reads it with nothing in .env: each ${NAME:-default} its default.
+    const v = String(raw).replace(/\$\{\w+:-([^}]*)\}/g, '$1')
+    if (!k.endsWith('_FILE')) return [k, v]
     const secret = path.basename(v)
     expect(s.secrets, `${k} names a secret the service is not given`).toContain(secret)
     const file = path.join(secretsDir, secret)
@@ -135,15 +137,19 @@ describe('compose.yaml', () => {
     }
   })
 
-  test('the default is the whole platform on a volume at /data; the split profile runs every context, three of them twice, and the gateway', () => {
+  test('the embedded profile is the whole platform on a volume at /data; the split profile runs every context, three of them twice, and the gateway; no service is in both', () => {
     const embedded = compose.services.questline as Manifest
-    expect(embedded.profiles).toBeUndefined()
+    expect(embedded.profiles).toEqual(['embedded'])
+    for (const [name, service] of services) expect(service.profiles?.length, `${name} is in one profile`).toBe(1)
     expect(embedded.volumes).toEqual([expect.stringMatching(/^[\w-]+:\/data$/)])
     const split = questline.filter(({ service }) => service.profiles?.includes('split'))
     const serving = (context: string) => split.filter(({ args }) => args.includes('--only') && onlyOf(args).includes(context as ContextName))
     for (const context of CONTEXT_NAMES) expect(serving(context).length, context).toBeGreaterThanOrEqual(['avatar', 'tracking', 'live'].includes(context) ? 2 : 1)
-    expect(split.find(({ args }) => args[0] === 'migrate'), 'a one-shot migrate').toMatchObject({ service: { restart: 'no' } })
+    expect(split.find(({ args }) => args[0] === 'migrate'), 'a one-shot migrate, run again until the database answers').toMatchObject({ service: { restart: 'on-failure' } })
     for (const infra of ['postgres', 'nats']) expect(compose.services[infra]?.healthcheck, infra).toBeDefined()
+    // On TCP: on a new volume the image's first server answers on its socket only.
+    expect(compose.services.postgres.healthcheck.test).toEqual(expect.arrayContaining(['pg_isready', '-h', '127.0.0.1']))
+    expect(compose.services.backup, 'pg_dump on a schedule, with the PostgreSQL image').toMatchObject({ image: compose.services.postgres.image, profiles: ['split'] })
   })
 
   test('each replica finds itself among its context\'s upstreams, and every upstream is a service that serves that context', () => {

@@ -1,101 +1,101 @@
 /**
- * `npm run image:smoke`: builds the image from the Dockerfile and runs the smoke of
- * test/support/runtime-smoke.ts (register → habit → attend → reward, the web app, the API docs)
- * against a container of it, as it ships: its own entry, settings and /data volume, the port
- * published on loopback. Uses docker, else podman: the first that runs a container. Where neither
- * can (not installed, no daemon, no rights), it says so in one line and exits 0.
+ * `npm run image:smoke`: the image as it ships, built and run with podman (scripts/containers/podman.ts):
+ *  1. the base image: a stand-in built offline under the Dockerfile's NODE_IMAGE, reused while its
+ *     recipe holds (scripts/containers/stand-ins.ts); no registry is reached for images;
+ *  2. `podman build` of the Dockerfile as `questline:local` (compose.yaml's default image), its layers
+ *     cached between runs; npm ci inside reaches the npm registry through the host's network;
+ *  3. a container with a read-only root filesystem (no tmpfs added either) and a named volume at
+ *     /data, its port published on loopback: the smoke of test/support/runtime-smoke.ts (register →
+ *     habit → attend → reward, the web app, the API docs);
+ *  4. SIGTERM: the container must exit 0 within the drain (DRAIN_TIMEOUT_MS plus a margin);
+ *  5. a new container on the same volume knows the player (logs them in, their reward kept).
+ * Fails where podman is installed and any of it fails. Skips in one line only where no podman is
+ * installed and CI is not set. Prints the image's size and each step's time.
  */
-import { execFile, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { promisify } from 'node:util'
+import { pathToFileURL } from 'node:url'
 import { loadConfig } from '../src/config.js'
 import { freePort } from '../src/platform/net/free-port.js'
-import { smokeTest, waitUntilReady } from '../test/support/runtime-smoke.js'
-import { ROOT } from './outputs.js'
+import { expectPlayerKnown, smokeTest, waitUntilReady } from '../test/support/runtime-smoke.js'
+import { ask, fail, must, requirePodman, shown, Steps } from './containers/podman.js'
+import { ensureStandIns } from './containers/stand-ins.js'
 
-const ENGINES = ['docker', 'podman']
-/** A tiny image whose `true` shows that the engine can pull and run a container at all. */
-const PROBE_IMAGE = 'docker.io/library/busybox:1.37'
-const PROBE_TIMEOUT_MS = 90_000
+const LABEL = 'image:smoke'
+export const IMAGE = 'localhost/questline:local'
 const READY_TIMEOUT_MS = 120_000
-/** The port the image serves on: the platform's default PORT. */
-const CONTAINER_PORT = loadConfig({}).port
+const { port: CONTAINER_PORT, drainTimeoutMs: DRAIN_MS } = loadConfig({})
+/** A stop may take the drain and a few seconds of closing; podman kills at this bound (and the exit is then 137). */
+const STOP_BOUND_S = Math.ceil(DRAIN_MS / 1000) + 5
 
-const run = promisify(execFile)
+/** Builds the Dockerfile as questline:local on the stand-in base; the layer cache makes a warm build short. */
+export async function buildImage(steps: Steps): Promise<void> {
+  await ensureStandIns(['node'], steps)
+  // --format docker keeps the HEALTHCHECK (the OCI format has no field for it).
+  await steps.step(`build ${IMAGE} (podman build, layers cached)`, () =>
+    shown('podman', ['build', '--format', 'docker', '--pull=never', '--network=host', '--layers', '-t', IMAGE, '-f', 'Dockerfile', '.']))
+}
 
-/** The engine's answer to one command, or why it failed (its first line of error). */
-async function ask(engine: string, args: string[], timeoutMs = 30_000): Promise<{ ok: true; stdout: string; stderr: string } | { ok: false; why: string }> {
-  try {
-    const { stdout, stderr } = await run(engine, args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 })
-    return { ok: true, stdout: stdout.trim(), stderr: stderr.trim() }
-  } catch (e) {
-    const failure = e as NodeJS.ErrnoException & { stderr?: string; killed?: boolean }
-    if (failure.code === 'ENOENT') return { ok: false, why: 'not installed' }
-    if (failure.killed) return { ok: false, why: `no answer within ${timeoutMs / 1000} s` }
-    const line = (failure.stderr ?? failure.message).trim().split('\n').find((l) => l.trim() !== '') ?? `exit ${String(failure.code)}`
-    // docker starts its errors with its own name; the skip line names the engine already.
-    return { ok: false, why: line.trim().replace(`${engine}: `, '') }
+export async function imageSize(): Promise<string> {
+  const bytes = Number(await must('podman', ['image', 'inspect', '--format', '{{.Size}}', IMAGE]))
+  return `${(bytes / 1e6).toFixed(0)} MB`
+}
+
+async function start(name: string, volume: string, port: number): Promise<string> {
+  // --read-only-tmpfs=false: no writable /tmp, /var/tmp or /run either, as a read-only root in
+  // Docker or Kubernetes has. --init: an init as PID 1, as compose's init: true.
+  await must('podman', ['run', '-d', '--name', name, '--init', '--read-only', '--read-only-tmpfs=false',
+    '-v', `${volume}:/data`, '-p', `127.0.0.1:${port}:${CONTAINER_PORT}`, IMAGE])
+  const url = `http://127.0.0.1:${port}`
+  const exited = async () => {
+    const state = await ask('podman', ['inspect', '--format', '{{.State.Running}} {{.State.ExitCode}}', name])
+    return state.ok && state.stdout.startsWith('true') ? undefined : `the container stopped (${state.ok ? state.stdout : state.why})`
   }
+  await waitUntilReady(url, { withinMs: READY_TIMEOUT_MS, exited })
+  return url
 }
 
-/** The first engine that runs a container here, or why none does. */
-async function usableEngine(): Promise<{ engine: string } | { none: string }> {
-  const reasons: string[] = []
-  for (const engine of ENGINES) {
-    const probe = await ask(engine, ['run', '--rm', PROBE_IMAGE, 'true'], PROBE_TIMEOUT_MS)
-    if (probe.ok) return { engine }
-    reasons.push(`${engine}: ${probe.why}`)
-  }
-  return { none: reasons.join('; ') }
+/** SIGTERM, then the exit code and the seconds it took; 0 within the bound, or it throws. */
+async function stopDrained(name: string): Promise<string> {
+  const t0 = performance.now()
+  await must('podman', ['stop', '--time', String(STOP_BOUND_S), name], { timeoutMs: (STOP_BOUND_S + 30) * 1000 })
+  const seconds = (performance.now() - t0) / 1000
+  const code = await must('podman', ['inspect', '--format', '{{.State.ExitCode}}', name])
+  if (code !== '0') throw new Error(`${name} exited ${code} on SIGTERM after ${seconds.toFixed(1)} s, not 0 within the drain (${STOP_BOUND_S} s)`)
+  return `exit 0 after ${seconds.toFixed(1)} s`
 }
 
-/** Runs the engine with its output shown (the build's progress); rejects when it fails. */
-function runShown(engine: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(engine, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] })
-    child.once('error', reject)
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${engine} ${args.join(' ')} exited with ${code}`))))
-  })
+async function lastOutput(name: string): Promise<void> {
+  const logs = await ask('podman', ['logs', '--tail', '40', name])
+  console.error(`${LABEL}: ${name}'s last output:\n${logs.ok ? `${logs.stdout}\n${logs.stderr}` : logs.why}`)
 }
 
-async function smokeImage(engine: string): Promise<void> {
-  if (!existsSync(path.join(ROOT, 'Dockerfile'))) throw new Error(`no Dockerfile in ${ROOT}: nothing to build`)
-  const tag = `questline-smoke:${process.pid}`
-  const container = `questline-smoke-${process.pid}`
-  console.log(`image:smoke: building ${tag} with ${engine}`)
-  await runShown(engine, ['build', '-t', tag, '-f', 'Dockerfile', '.'])
-  const port = await freePort()
+async function smokeImage(steps: Steps): Promise<void> {
+  await buildImage(steps)
+  const size = await imageSize()
+  const first = `questline-smoke-${process.pid}-1`
+  const second = `questline-smoke-${process.pid}-2`
+  const volume = `questline-smoke-${process.pid}`
   try {
-    const started = await ask(engine, ['run', '-d', '--name', container, '-p', `127.0.0.1:${port}:${CONTAINER_PORT}`, tag])
-    if (!started.ok) throw new Error(`the container did not start: ${started.why}`)
-    const url = `http://127.0.0.1:${port}`
-    const stopped = async () => {
-      const state = await ask(engine, ['inspect', '-f', '{{.State.Running}}', container])
-      return state.ok && state.stdout === 'true' ? undefined : 'the container stopped'
-    }
-    try {
-      await waitUntilReady(url, { withinMs: READY_TIMEOUT_MS, exited: stopped })
-      await smokeTest(url)
-    } catch (e) {
-      const logs = await ask(engine, ['logs', '--tail', '50', container])
-      // The container's standard output and error come back as the command's own.
-      console.error(`image:smoke: the container's last output:\n${logs.ok ? `${logs.stdout}\n${logs.stderr}` : logs.why}`)
-      throw e
-    }
-    console.log(`image:smoke: ${tag} passed (register → habit → attend → reward, the web app, the API docs)`)
+    const port = await freePort()
+    const url = await steps.step('start (read-only root, volume at /data) until /readyz', () => start(first, volume, port))
+      .catch(async (e: unknown) => { await lastOutput(first); throw e })
+    const { player, after } = await steps.step('runtime smoke (register → habit → attend → reward, /, /docs)', () => smokeTest(url))
+      .catch(async (e: unknown) => { await lastOutput(first); throw e })
+    console.log(`${LABEL}: SIGTERM: ${await steps.step('SIGTERM, exit 0 within the drain', () => stopDrained(first))}`)
+    const again = await steps.step('a new container on the same volume until /readyz', () => start(second, volume, port))
+      .catch(async (e: unknown) => { await lastOutput(second); throw e })
+    await steps.step('the player logs in again, reward kept', () => expectPlayerKnown(again, player, after))
+    await steps.step('SIGTERM the second', () => stopDrained(second))
+    console.log(`${LABEL}: passed: ${IMAGE} (${size}) on the stand-in base; read-only root, volume kept across containers, exit 0 on SIGTERM`)
   } finally {
-    await ask(engine, ['rm', '-f', '-v', container])
-    await ask(engine, ['rmi', tag])
+    await ask('podman', ['rm', '-f', '-t', '0', first, second])
+    await ask('podman', ['volume', 'rm', '-f', volume])
   }
+  console.log(`${LABEL}: image size ${size}; steps:\n${steps.summary()}`)
 }
 
-const found = await usableEngine()
-if ('none' in found) {
-  console.log(`image:smoke: skipped, no container engine can run containers here (${found.none})`)
-} else {
-  await smokeImage(found.engine).catch((e: unknown) => {
-    console.error(`image:smoke: failed: ${e instanceof Error ? e.message : String(e)}`)
-    process.exit(1)
-  })
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await requirePodman(LABEL)
+  const steps = new Steps(LABEL)
+  await smokeImage(steps).catch((e: unknown) => fail(LABEL, steps, e))
 }

@@ -2,7 +2,8 @@
  * The smoke a shipped Questline must pass, over HTTP alone (no vitest, no sources): a runtime tree
  * served by node (test/runtime-tree.test.ts) or the image run in a container (`npm run image:smoke`).
  * A player registers, makes a habit, attends it and is rewarded; the web app is at `/`, the API
- * docs at `/docs` with their assets. Each step that fails throws, saying what it got.
+ * docs at `/docs` with their assets; a server started again on the same data still knows the player
+ * (logs them in, their reward kept). Each step that fails throws, saying what it got.
  */
 import { randomUUID } from 'node:crypto'
 import { eventually } from './eventually.js'
@@ -36,23 +37,28 @@ function expectStatus(what: string, answer: { status: number; body?: unknown }, 
   if (answer.status !== status) throw new Error(`${what}: ${answer.status}, not ${status}: ${JSON.stringify(answer.body)}`)
 }
 
-interface Avatar { money: { amount: number }; level: { levelNumber: number; currentExperience: number } }
+export interface Avatar { money: { amount: number }; level: { levelNumber: number; currentExperience: number } }
 
 /** Experience as one rising number: the level first, then the experience within it. */
 const experienceOf = (a: Avatar) => a.level.levelNumber * 1_000_000 + a.level.currentExperience
 
-/** Register → habit → attend → reward: answers the avatar before and after its reward. */
-export async function playOneHabit(base: string): Promise<{ before: Avatar; after: Avatar }> {
-  const email = `smoke-${randomUUID()}@example.com`
-  const registered = await json(`${base}/auth/register`, { method: 'POST', body: JSON.stringify({ name: 'Smoke', email, password: 'smoke test password' }) })
+/** Who played: enough to log in again and find their avatar. */
+export interface SmokePlayer { email: string; password: string; userId: string }
+
+async function readAvatar(base: string, userId: string, token: string): Promise<Avatar> {
+  const avatar = await json(`${base}/api/v1/avatars/${userId}`, { token })
+  expectStatus('GET /api/v1/avatars/{id}', avatar, 200)
+  return avatar.body as unknown as Avatar
+}
+
+/** Register → habit → attend → reward: answers the player and their avatar before and after its reward. */
+export async function playOneHabit(base: string): Promise<{ player: SmokePlayer; before: Avatar; after: Avatar }> {
+  const player = { email: `smoke-${randomUUID()}@example.com`, password: 'smoke test password', userId: '' }
+  const registered = await json(`${base}/auth/register`, { method: 'POST', body: JSON.stringify({ name: 'Smoke', email: player.email, password: player.password }) })
   expectStatus('POST /auth/register', registered, 200)
   const { token, userId } = registered.body as { token: string; userId: string }
-  const readAvatar = async () => {
-    const avatar = await json(`${base}/api/v1/avatars/${userId}`, { token })
-    expectStatus('GET /api/v1/avatars/{id}', avatar, 200)
-    return avatar.body as unknown as Avatar
-  }
-  const before = await readAvatar()
+  player.userId = userId
+  const before = await readAvatar(base, userId, token)
 
   const habit = await json(`${base}/api/v1/habits`, { method: 'POST', token, body: JSON.stringify({ avatarId: userId, title: 'Read 20 pages', recurrenceType: 'DAILY' }) })
   expectStatus('POST /api/v1/habits', habit, 200)
@@ -64,10 +70,20 @@ export async function playOneHabit(base: string): Promise<{ before: Avatar; afte
 
   // The reward is paid by event, after the attend answered.
   const after = await eventually('the avatar rewarded for the attended habit (more money and experience)', async () => {
-    const now = await readAvatar()
+    const now = await readAvatar(base, userId, token)
     return now.money.amount > before.money.amount && experienceOf(now) > experienceOf(before) ? now : undefined
   }, { withinMs: 15_000, everyMs: 100 })
-  return { before, after }
+  return { player, before, after }
+}
+
+/** The player logs in (200) and finds their avatar with at least the reward `after` showed. */
+export async function expectPlayerKnown(base: string, player: SmokePlayer, after: Avatar): Promise<void> {
+  const login = await json(`${base}/auth/login`, { method: 'POST', body: JSON.stringify({ email: player.email, password: player.password }) })
+  expectStatus('POST /auth/login', login, 200)
+  const now = await readAvatar(base, player.userId, (login.body as { token: string }).token)
+  if (now.money.amount < after.money.amount || experienceOf(now) < experienceOf(after)) {
+    throw new Error(`the avatar lost its reward: ${JSON.stringify(now)}, not at least ${JSON.stringify(after)}`)
+  }
 }
 
 async function expectPage(url: string, type: string, marker?: string): Promise<void> {
@@ -86,8 +102,9 @@ export async function expectWebAppAndDocs(base: string): Promise<void> {
   await expectPage(`${base}/docs/static/swagger-ui-bundle.js`, 'application/javascript')
 }
 
-/** The whole smoke against a ready platform at `base`. */
-export async function smokeTest(base: string): Promise<void> {
-  await playOneHabit(base)
+/** The whole smoke against a ready platform at `base`; answers who played and their rewarded avatar. */
+export async function smokeTest(base: string): Promise<{ player: SmokePlayer; after: Avatar }> {
+  const { player, after } = await playOneHabit(base)
   await expectWebAppAndDocs(base)
+  return { player, after }
 }
