@@ -31,13 +31,16 @@ LABEL org.opencontainers.image.title="Questline" \
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    BACKUP_DIR=/backups
 WORKDIR /app
 COPY --from=build --chown=root:root /runtime/ ./
 # The embedded database, its lock file and the operator socket live in /data: the only place the
 # process writes (the root filesystem may be read-only), owned by the unprivileged user it runs as
-# (uid 1000, the image's `node`).
-RUN mkdir -p /data && chown node:node /data
+# (uid 1000, the image's `node`). Scheduled backups (BACKUP_SCHEDULE) go to /backups, a place of
+# their own so that losing or restoring /data never takes them along: mount a volume there to use
+# them (no VOLUME here, so a container without a schedule gets no anonymous volume for it).
+RUN mkdir -p /data /backups && chown node:node /data /backups
 USER node
 VOLUME ["/data"]
 EXPOSE 8080

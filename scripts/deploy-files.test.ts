@@ -98,7 +98,7 @@ describe('the image', () => {
     expect(of('USER').at(-1)).not.toMatch(/^(root|0)$/)
     const env = Object.fromEntries(of('ENV').flatMap((v) => [...v.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])))
     expect(Object.keys(env).filter((name) => name !== 'NODE_ENV' && !known(name))).toEqual([])
-    expect(env).toMatchObject({ HOST: '0.0.0.0', DATA_DIR: '/data' })
+    expect(env).toMatchObject({ HOST: '0.0.0.0', DATA_DIR: '/data', BACKUP_DIR: '/backups' })
     expect(of('EXPOSE')).toEqual([env.PORT])
     expect(of('VOLUME').map((v) => JSON.parse(v) as unknown)).toEqual([[env.DATA_DIR]])
   })
@@ -137,11 +137,11 @@ describe('compose.yaml', () => {
     }
   })
 
-  test('the embedded profile is the whole platform on a volume at /data; the split profile runs every context, three of them twice, and the gateway; no service is in both', () => {
+  test('the embedded profile is the whole platform on a volume at /data, its backups on another at the image\'s BACKUP_DIR; the split profile runs every context, three of them twice, and the gateway; no service is in both', () => {
     const embedded = compose.services.questline as Manifest
     expect(embedded.profiles).toEqual(['embedded'])
     for (const [name, service] of services) expect(service.profiles?.length, `${name} is in one profile`).toBe(1)
-    expect(embedded.volumes).toEqual([expect.stringMatching(/^[\w-]+:\/data$/)])
+    expect(embedded.volumes).toEqual([expect.stringMatching(/^[\w-]+:\/data$/), expect.stringMatching(/^[\w-]+:\/backups$/)])
     const split = questline.filter(({ service }) => service.profiles?.includes('split'))
     const serving = (context: string) => split.filter(({ args }) => args.includes('--only') && onlyOf(args).includes(context as ContextName))
     for (const context of CONTEXT_NAMES) expect(serving(context).length, context).toBeGreaterThanOrEqual(['avatar', 'tracking', 'live'].includes(context) ? 2 : 1)

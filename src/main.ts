@@ -86,6 +86,7 @@ async function main(argv: string[]): Promise<void> {
     schedule: config.backupSchedule, dir: config.backupDir, keep: config.backupKeep, log: logger || undefined,
     take: () => backupOf(platform.database, config.dataDir),
   })
+  await backups?.checkWritable().catch((e: unknown) => fail((e as Error).message))
   // Everything is wired and declared while the embedded database starts; the server listens
   // (/healthz answers, other requests wait) and then the platform starts: database, migrations, bus.
   const platform = await assemblePlatform({

@@ -92,3 +92,14 @@ test('a backup that fails is logged at error and counted; no file or partial is 
   expect(await metricsText(blocked)).toContain('backups_total{result="failed"} 1')
   expect(await metricsText(blocked)).toContain('backup_last_success_timestamp_seconds 0')
 })
+
+test('a backup directory that cannot be made or written is refused before the start, naming it and the reason', async () => {
+  const blocker = path.join(root, 'a-file')
+  await writeFile(blocker, 'not a directory')
+  const dir = path.join(blocker, 'backups')
+  const backups = new ScheduledBackups({ schedule: '0 3 * * *', dir, keep: 2, log: undefined, take: async () => Buffer.from('x') })
+  await expect(backups.checkWritable()).rejects.toThrow(`BACKUP_DIR ${dir} cannot be written (ENOTDIR)`)
+  const fine = new ScheduledBackups({ schedule: '0 3 * * *', dir: path.join(root, 'fine'), keep: 2, log: undefined, take: async () => Buffer.from('x') })
+  await fine.checkWritable()
+  expect((await stat(path.join(root, 'fine'))).isDirectory()).toBe(true)
+})

@@ -4,7 +4,8 @@
  * once whole, then the oldest removed past `BACKUP_KEEP`. A failure is logged and counted in
  * /metrics; the server goes on serving and the next firing tries again.
  */
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { Cron } from 'croner'
 import { Counter, Gauge } from 'prom-client'
@@ -60,6 +61,20 @@ export class ScheduledBackups {
       await this.runOnce()
     })
     this.o.log?.info({ schedule: this.o.schedule, dir: this.o.dir, keep: this.o.keep, next: this.job.nextRun()?.toISOString() }, 'scheduled backups on (times in UTC)')
+  }
+
+  /**
+   * A backup directory that cannot be written (a read-only root filesystem with nothing mounted
+   * there, another owner) stops the start with the reason, rather than failing every firing later.
+   */
+  async checkWritable(): Promise<void> {
+    try {
+      await mkdir(this.o.dir, { recursive: true, mode: 0o700 })
+      await access(this.o.dir, constants.W_OK)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? String(e)
+      throw new Error(`BACKUP_SCHEDULE is set, but BACKUP_DIR ${this.o.dir} cannot be written (${code}): mount a writable volume there or set BACKUP_DIR (docs/operations.md#scheduled-backups)`)
+    }
   }
 
   /** No further firing; waits for a backup under way to be written. */
