@@ -1,5 +1,5 @@
 /**
- * `npm run compose:smoke`: compose.yaml brought up both ways with podman-compose on podman
+ * `npm run compose:smoke [embedded|split]`: compose.yaml brought up both ways (or the shape named) with podman-compose on podman
  * (scripts/containers/podman.ts), a player's first steps through the published port in each, then
  * down with its volumes. The base images are stand-ins built offline under the names the files use
  * (scripts/containers/stand-ins.ts: Node 24 on Debian, Debian's PostgreSQL 15 as postgres:17-bookworm,
@@ -109,7 +109,7 @@ async function shape(name: keyof typeof SHAPES, run: Run, steps: Steps): Promise
   }
 }
 
-async function composeSmoke(steps: Steps): Promise<void> {
+async function composeSmoke(shapes: (keyof typeof SHAPES)[], steps: Steps): Promise<void> {
   const version = await ask('podman-compose', ['--version'])
   if (!version.ok) throw new Error(`podman-compose is ${version.why} (apt-get install podman-compose)`)
   await ensureStandIns(['node', 'postgres', 'nats'], steps)
@@ -130,15 +130,22 @@ async function composeSmoke(steps: Steps): Promise<void> {
       backups,
       env: { ...podmanEnv(), QUESTLINE_IMAGE: IMAGE, QUESTLINE_PORT: `127.0.0.1:${port}`, QUESTLINE_SECRETS: secrets, PG_BACKUP_DIR: backups, PG_BACKUP_INTERVAL_SECONDS: '3600' },
     }
-    await shape('embedded', run, steps)
-    await shape('split', run, steps)
+    for (const name of shapes) await shape(name, run, steps)
   } finally {
     await rm(work, { recursive: true, force: true })
   }
-  console.log(`${LABEL}: passed: compose.yaml's embedded and split shapes with podman-compose, on stand-in base images (Node, PostgreSQL, NATS); image ${await imageSize()}`)
+  console.log(`${LABEL}: passed: compose.yaml's ${shapes.join(' and ')} shape${shapes.length > 1 ? 's' : ''} with podman-compose, on stand-in base images (Node, PostgreSQL, NATS); image ${await imageSize()}`)
   console.log(`${LABEL}: steps:\n${steps.summary()}`)
 }
 
+/** The shapes named on the command line (`npm run compose:smoke -- embedded`), else both. */
+function shapesAsked(args: string[]): (keyof typeof SHAPES)[] {
+  const unknown = args.filter((a) => !(a in SHAPES))
+  if (unknown.length > 0) throw new Error(`${LABEL}: no shape ${unknown.join(', ')} (shapes: ${Object.keys(SHAPES).join(', ')})`)
+  return args.length > 0 ? args as (keyof typeof SHAPES)[] : ['embedded', 'split']
+}
+
+const shapes = shapesAsked(process.argv.slice(2))
 await requirePodman(LABEL)
 const steps = new Steps(LABEL)
-await composeSmoke(steps).catch((e: unknown) => fail(LABEL, steps, e))
+await composeSmoke(shapes, steps).catch((e: unknown) => fail(LABEL, steps, e))
