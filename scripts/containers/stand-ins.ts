@@ -117,7 +117,9 @@ function recipe(standIn: StandIn, work: string): Recipe {
 function recipeHash(standIn: StandIn): string {
   const r = recipe(standIn, 'WORK')
   const hash = createHash('sha256').update(standIn)
-  for (const part of [...r.include, ...r.essential, ...r.customize, ...r.changes, ...r.inputs]) hash.update(`${part}\n`)
+  // Where the checkout lies is no part of the recipe (the files it copies are, by their content):
+  // each clone CI makes reuses what the last one built.
+  for (const part of [...r.include, ...r.essential, ...r.customize, ...r.changes, ...r.inputs]) hash.update(`${part.replaceAll(HERE, 'HERE')}\n`)
   return hash.digest('hex').slice(0, 16)
 }
 
