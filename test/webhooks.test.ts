@@ -120,7 +120,7 @@ describe('webhooks', () => {
       http.request = request
       syncBuiltinESMExports()
     })
-    // Node up to 22 warns once 11 listeners wait on one signal (MaxListenersExceededWarning); 24 no longer does.
+    // Node 22 warns once 11 listeners wait on one signal (MaxListenersExceededWarning), Node 24 does not: the signals themselves are checked below, the warnings as well.
     const warnings: string[] = []
     const onWarning = (w: Error) => void warnings.push(`${w.name}: ${w.message}`)
     process.on('warning', onWarning)

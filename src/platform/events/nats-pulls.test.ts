@@ -62,6 +62,8 @@ test(`a pull expiring as a message is handed to it: nats-server ${version} ${ans
   const sub = nc.subscribe(inbox, { callback: (_e, m) => void answers.push(m.headers ? `${m.headers.code} ${m.headers.description}` : 'a message') })
   // One pull of 64 expiring 1 µs after it was made: expired by the time the server hands it the message.
   nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${id}.reader`, JSON.stringify({ batch: 64, expires: 1_000 }), { reply: inbox })
+  // The server answers an expired pull at once (a fixed server's 408) or never: no later event tells the
+  // two apart, so the test gives it a million times the pull's life, then asks the consumer.
   await new Promise((r) => setTimeout(r, 1_000))
   sub.unsubscribe()
   const info = await jsm.consumers.info(id, 'reader')

@@ -40,17 +40,20 @@ export const INVITERS: readonly Role[] = ['LEADER', 'OFFICER']
 export const LEADER_ONLY: readonly Role[] = ['LEADER']
 
 /** Lengths count characters (code points), as a JSON schema's `minLength` and `maxLength` do. */
-const charactersIn = (text: string) => [...text].length
+function lengthWithin(text: string, min: number, max: number): boolean {
+  const characters = [...text].length
+  return characters >= min && characters <= max
+}
 
 export function guildName(raw: string): string {
   const name = raw.trim()
-  if (charactersIn(name) < GUILD_NAME_MIN || charactersIn(name) > GUILD_NAME_MAX) throw new InvalidGuildName(GUILD_NAME_MIN, GUILD_NAME_MAX)
+  if (!lengthWithin(name, GUILD_NAME_MIN, GUILD_NAME_MAX)) throw new InvalidGuildName(GUILD_NAME_MIN, GUILD_NAME_MAX)
   return name
 }
 
 export function nickname(raw: string, path: string): string {
   const nick = raw.trim()
-  if (charactersIn(nick) < NICKNAME_MIN || charactersIn(nick) > NICKNAME_MAX) throw new InvalidNickname(path, NICKNAME_MIN, NICKNAME_MAX)
+  if (!lengthWithin(nick, NICKNAME_MIN, NICKNAME_MAX)) throw new InvalidNickname(path, NICKNAME_MIN, NICKNAME_MAX)
   return nick
 }
 
